@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "idlewrap",
+    products: [
+        .library(name: "PTYKit", targets: ["PTYKit"]),
+        .executable(name: "idlewrap", targets: ["idlewrap"]),
+    ],
+    targets: [
+        // What Swift cannot reach through Glibc: signalfd, the wait-status
+        // macros, posix_spawn's GNU extensions.
+        .target(
+            name: "CPTYShims",
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+        // Declarations for libcrypt (linked) and libpam (loaded at run time).
+        .target(
+            name: "CAuthShims",
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("crypt"), .linkedLibrary("dl")]
+        ),
+        .target(
+            name: "PTYKit",
+            dependencies: ["CPTYShims"]
+        ),
+        .executableTarget(
+            name: "idlewrap",
+            dependencies: ["PTYKit", "CAuthShims"]
+        ),
+        .testTarget(
+            name: "PTYKitTests",
+            dependencies: ["PTYKit"]
+        ),
+        .testTarget(
+            name: "idlewrapTests",
+            dependencies: ["idlewrap", "PTYKit"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

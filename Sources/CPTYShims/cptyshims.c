@@ -1,0 +1,115 @@
+#include "cptyshims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int cpty_signalfd_open(const int *signals, int count) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
+    if (sigprocmask(SIG_BLOCK, &mask, NULL) == -1) return -1;
+    return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int cpty_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == -1) return errno == EAGAIN ? 0 : -1;
+    if (n != (ssize_t)sizeof info) {
+        errno = EIO;
+        return -1;
+    }
+    return (int)info.ssi_signo;
+}
+
+int cpty_unblock_all_signals(void) {
+    sigset_t none;
+    sigemptyset(&none);
+    return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int cpty_open_master(char *path, size_t path_size) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd == -1) return -1;
+    if (grantpt(fd) == -1 || unlockpt(fd) == -1) goto fail;
+    int error = ptsname_r(fd, path, path_size);
+    if (error != 0) {
+        errno = error;
+        goto fail;
+    }
+    return fd;
+fail:;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+// Attributes shared by both spawns: a new session, nothing blocked, every
+// signal back at its default (idlewrap blocks some and ignores none, but its
+// own parent may have ignored SIGINT or SIGPIPE, which exec would keep).
+static int spawn_attributes(posix_spawnattr_t *attr) {
+    int error = posix_spawnattr_init(attr);
+    if (error != 0) return error;
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    short flags = POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    if ((error = posix_spawnattr_setflags(attr, flags)) != 0 ||
+        (error = posix_spawnattr_setsigmask(attr, &none)) != 0 ||
+        (error = posix_spawnattr_setsigdefault(attr, &all)) != 0) {
+        posix_spawnattr_destroy(attr);
+    }
+    return error;
+}
+
+// Opens `path` on fd 0 and duplicates it to 1 and 2. glibc runs setsid()
+// before the file actions, so opening a terminal here (without O_NOCTTY)
+// makes it the new session's controlling terminal.
+static int stdio_actions(posix_spawn_file_actions_t *actions, const char *path) {
+    int error = posix_spawn_file_actions_init(actions);
+    if (error != 0) return error;
+    if ((error = posix_spawn_file_actions_addopen(actions, 0, path, O_RDWR, 0)) != 0 ||
+        (error = posix_spawn_file_actions_adddup2(actions, 0, 1)) != 0 ||
+        (error = posix_spawn_file_actions_adddup2(actions, 0, 2)) != 0) {
+        posix_spawn_file_actions_destroy(actions);
+    }
+    return error;
+}
+
+static int spawn_on(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+                    const char *stdio_path, bool search_path) {
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    int error = spawn_attributes(&attr);
+    if (error != 0) return error;
+    error = stdio_actions(&actions, stdio_path);
+    if (error != 0) {
+        posix_spawnattr_destroy(&attr);
+        return error;
+    }
+    error = search_path ? posix_spawnp(pid, path, &actions, &attr, argv, envp)
+                        : posix_spawn(pid, path, &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return error;
+}
+
+int cpty_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+               const char *terminal_path, bool search_path) {
+    return spawn_on(pid, path, argv, envp, terminal_path, search_path);
+}
+
+int cpty_spawn_detached(pid_t *pid, char *const argv[], char *const envp[]) {
+    return spawn_on(pid, "/bin/sh", argv, envp, "/dev/null", false);
+}
+
+bool cpty_wifexited(int status) { return WIFEXITED(status); }
+int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }
+bool cpty_wifsignaled(int status) { return WIFSIGNALED(status); }
+int cpty_wtermsig(int status) { return WTERMSIG(status); }

@@ -1,0 +1,51 @@
+// What PTYKit needs from libc that Swift's Glibc module does not expose:
+// signalfd, the wait-status macros, and the GNU posix_spawn / pty calls that
+// are declared only under _GNU_SOURCE. Every symbol carries the cpty_ prefix.
+// Calls that fail return -1 with errno set, unless documented otherwise.
+#ifndef CPTYSHIMS_H
+#define CPTYSHIMS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#pragma clang assume_nonnull begin
+
+/// Blocks `signals` for the calling thread and returns a close-on-exec,
+/// non-blocking signalfd that reads them.
+int cpty_signalfd_open(const int *signals, int count);
+
+/// Reads one signal from a signalfd: its number, 0 when none is pending,
+/// -1 on error.
+int cpty_signalfd_read(int fd);
+
+/// Unblocks every signal for the calling thread (before exec'ing in place).
+int cpty_unblock_all_signals(void);
+
+/// Opens a pseudo-terminal master (O_RDWR | O_NOCTTY | O_CLOEXEC), grants
+/// and unlocks it, and writes the replica's path into `path`.
+int cpty_open_master(char *path, size_t path_size);
+
+/// Spawns `argv[0]` (searched in PATH when `search_path`) as the leader of a
+/// new session whose controlling terminal is `terminal_path`, opened on fds
+/// 0, 1 and 2, with every signal at its default and none blocked.
+/// Returns 0 and sets `*pid`, or returns the errno value of the failure
+/// (posix_spawn's convention; exec errors arrive here synchronously).
+int cpty_spawn(pid_t *pid, const char *path, char *_Nullable const argv[_Nonnull],
+               char *_Nullable const envp[_Nonnull], const char *terminal_path,
+               bool search_path);
+
+/// Spawns `/bin/sh -c command` detached from the terminal: a new session,
+/// stdio on /dev/null, default signals. Same return convention as cpty_spawn.
+int cpty_spawn_detached(pid_t *pid, char *_Nullable const argv[_Nonnull],
+                        char *_Nullable const envp[_Nonnull]);
+
+bool cpty_wifexited(int status);
+int cpty_wexitstatus(int status);
+bool cpty_wifsignaled(int status);
+int cpty_wtermsig(int status);
+
+#pragma clang assume_nonnull end
+
+#endif

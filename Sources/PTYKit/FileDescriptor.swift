@@ -1,0 +1,92 @@
+import Glibc
+
+/// A bare file descriptor with the I/O calls PTYKit needs, each wrapped once.
+/// It does not own the descriptor: whoever opened it closes it.
+public struct FileDescriptor: Hashable, Sendable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    public static let standardInput = FileDescriptor(rawValue: STDIN_FILENO)
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// Opens `path`; the descriptor is always close-on-exec.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(Errno) -> FileDescriptor {
+        let fd = try valueOrErrno { Glibc.open(path, flags | O_CLOEXEC, mode) }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Reads into `buffer`; 0 means end of file. Throws `.wouldBlock` when a
+    /// non-blocking descriptor has nothing.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try valueOrErrno { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes some of `bytes`, returning how many were taken.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        try valueOrErrno { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes all of `bytes`, waiting for room when the descriptor is
+    /// non-blocking.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var rest = bytes
+        while !rest.isEmpty {
+            do {
+                let written = try write(rest)
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            } catch .wouldBlock {
+                try waitUntilWritable()
+            }
+        }
+    }
+
+    public func writeAll(_ text: String) throws(Errno) {
+        var text = text
+        let result = text.withUTF8 { utf8 in
+            Result { () throws(Errno) in try writeAll(UnsafeRawBufferPointer(utf8)) }
+        }
+        try result.get()
+    }
+
+    func waitUntilWritable() throws(Errno) {
+        var slot = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+        _ = try valueOrErrno { poll(&slot, 1, -1) }
+    }
+
+    /// Closes the descriptor. Never retried: after EINTR Linux has closed it.
+    public func close() throws(Errno) {
+        _ = try valueOrErrno(retryOnInterrupt: false) { Glibc.close(rawValue) }
+    }
+
+    public func setNonblocking(_ on: Bool) throws(Errno) {
+        let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
+        let wanted = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+        if wanted != flags {
+            _ = try valueOrErrno { fcntl(rawValue, F_SETFL, wanted) }
+        }
+    }
+
+    public var isTerminal: Bool {
+        isatty(rawValue) == 1
+    }
+
+    public func status() throws(Errno) -> stat {
+        var info = stat()
+        _ = try valueOrErrno { fstat(rawValue, &info) }
+        return info
+    }
+
+    /// Discards input the terminal received but nobody has read yet.
+    public func discardPendingInput() throws(Errno) {
+        _ = try valueOrErrno { tcflush(rawValue, TCIFLUSH) }
+    }
+
+    /// The foreground process group of the terminal on this descriptor.
+    public func foregroundProcessGroup() throws(Errno) -> pid_t {
+        try valueOrErrno { tcgetpgrp(rawValue) }
+    }
+}

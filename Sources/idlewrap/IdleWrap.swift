@@ -1,0 +1,4 @@
+@main
+enum IdleWrap {
+    static func main() {}
+}
