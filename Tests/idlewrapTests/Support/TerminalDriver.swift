@@ -77,7 +77,7 @@ final class TerminalDriver {
     func type(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = try bytes[offset...].withUnsafeBytes { raw in
+            let written = bytes[offset...].withUnsafeBytes { raw in
                 Result { () throws(Errno) in try terminal.master.write(raw) }
             }
             switch written {
