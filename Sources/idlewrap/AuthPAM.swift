@@ -173,6 +173,9 @@ final class PAMAttempt: @unchecked Sendable {
     }
 
     private func verdict(_ status: Int32, handle: OpaquePointer) -> AuthStep {
+        // Whatever the stack made of the failed conversation, nobody waits
+        // for this verdict any more.
+        if exchange.isCancelled { return .unavailable(reason: "cancelled") }
         switch status {
         case PAMConstant.success:
             guard hiddenAnswers > 0 else {
@@ -182,8 +185,6 @@ final class PAMAttempt: @unchecked Sendable {
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
-        case PAMConstant.conversationError where exchange.isCancelled:
-            return .unavailable(reason: "cancelled")
         default:
             return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
         }
