@@ -46,9 +46,6 @@ final class PAMAuthenticator: Authenticator {
     ) throws(AuthSetupError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
-            guard library.startWithConfigurationDirectory != nil else {
-                throw AuthSetupError(description: "PAM is not available: \(PAMLibrary.soname) is too old for --pam-confdir (it lacks pam_start_confdir)")
-            }
             var info = stat()
             do {
                 _ = try authSystemCall { stat(directory, &info) }
@@ -63,7 +60,7 @@ final class PAMAuthenticator: Authenticator {
             service: service, configurationDirectory: configurationDirectory, user: user,
             terminalName: name(of: terminal),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
-        let transaction = PAMTransaction(library: library, settings: settings, conversation: nil)
+        let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         switch transaction.start() {
         case .success(let handle):
             transaction.end(handle, status: PAMConstant.success)
@@ -133,7 +130,7 @@ private final class UnavailableConversation: AuthConversation {
 final class PAMAttempt: @unchecked Sendable {
     private let library: PAMLibrary
     private let settings: PAMAuthenticator.Settings
-    let exchange: PAMExchange
+    private let exchange: PAMExchange
     /// Hidden questions answered so far; touched only by the PAM thread.
     private var hiddenAnswers = 0
 
@@ -158,7 +155,7 @@ final class PAMAttempt: @unchecked Sendable {
     }
 
     private func run() {
-        let transaction = PAMTransaction(library: library, settings: settings, conversation: self)
+        let transaction = PAMTransaction(library: library, settings: settings, attempt: self)
         let handle: OpaquePointer
         switch transaction.start() {
         case .success(let started): handle = started
@@ -173,6 +170,9 @@ final class PAMAttempt: @unchecked Sendable {
     }
 
     private func verdict(_ status: Int32, handle: OpaquePointer) -> AuthStep {
+        // Whatever the stack made of the failed conversation, nobody waits
+        // for this verdict any more.
+        if exchange.isCancelled { return .unavailable(reason: "cancelled") }
         switch status {
         case PAMConstant.success:
             guard hiddenAnswers > 0 else {
@@ -182,8 +182,6 @@ final class PAMAttempt: @unchecked Sendable {
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
-        case PAMConstant.conversationError where exchange.isCancelled:
-            return .unavailable(reason: "cancelled")
         default:
             return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
         }
@@ -239,24 +237,28 @@ final class PAMAttempt: @unchecked Sendable {
 private struct PAMTransaction {
     let library: PAMLibrary
     let settings: PAMAuthenticator.Settings
-    /// Nil for the setup check, which never authenticates.
-    let conversation: PAMAttempt?
+    /// Whose conversation answers PAM's questions; nil for the setup check,
+    /// which never authenticates.
+    let attempt: PAMAttempt?
 
     /// A started handle, or why PAM could not start.
     func start() -> Result<OpaquePointer, StartFailure> {
         // libpam copies the pam_conv structure in pam_start.
         var callbacks = cauth_pam_conv(
             conv: pamConversation,
-            appdata_ptr: conversation.map { Unmanaged.passUnretained($0).toOpaque() })
+            appdata_ptr: attempt.map { Unmanaged.passUnretained($0).toOpaque() })
+        let service = settings.service
         var handle: OpaquePointer?
         let status: Int32
-        if let directory = settings.configurationDirectory, let startIn = library.startWithConfigurationDirectory {
-            status = startIn(settings.service, settings.user, &callbacks, directory, &handle)
+        if let directory = settings.configurationDirectory {
+            guard let startIn = library.startWithConfigurationDirectory else {
+                return .failure(StartFailure(reason: "\(PAMLibrary.soname) is too old for --pam-confdir (it lacks pam_start_confdir)"))
+            }
+            status = startIn(service, settings.user, &callbacks, directory, &handle)
         } else {
-            status = library.start(settings.service, settings.user, &callbacks, &handle)
+            status = library.start(service, settings.user, &callbacks, &handle)
         }
         guard status == PAMConstant.success, let handle else {
-            let service = settings.service
             return .failure(StartFailure(reason: "cannot start PAM service \(service): \(library.describe(status, handle: nil))"))
         }
         if let name = settings.terminalName {

@@ -15,8 +15,8 @@
 ///   (https://vt100.net/emu/dec_ansi_parser).
 /// - Departures from that parser, for a keyboard rather than a screen: DEL
 ///   right after ESC ends the pair (Alt+Backspace), and a byte of 0x80 or
-///   more inside a CSI or SS3 sequence ends the broken sequence and is kept
-///   as typed text.
+///   more inside a CSI, SS3 or intermediate sequence ends the broken
+///   sequence and is kept as typed text.
 /// - Bracketed-paste markers (`ESC[200~`, `ESC[201~`) are CSI sequences like
 ///   any other: ignored, while the pasted text between them is taken as
 ///   typed, so a password manager's paste works (and a pasted line break
@@ -110,10 +110,13 @@ struct PasswordLineEditor {
         case .escapeIntermediate:
             switch byte {
             case 0x20...0x2F: return nil
-            case 0x30...0x7E, 0x80...:
+            case 0x30...0x7E:
                 state = .ground
                 return nil
             case ASCII.delete: return nil
+            case 0x80...:
+                state = .ground
+                return take(byte)
             default: return control(byte)
             }
         case .escapedCharacter:

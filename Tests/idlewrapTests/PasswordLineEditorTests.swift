@@ -98,6 +98,8 @@ import Testing
         Case("ab\u{1b}[1\r", "ab", submittedAfter: 6),
         // A byte of 0x80 or more ends a broken CSI and is kept.
         Case("\u{1b}[1é", "é"),
+        Case("a\u{1b}(é", "aé"),
+        Case("a\u{1b}Oé", "aé"),
     ]
 
     @Test(arguments: cases)

@@ -1,0 +1,234 @@
+import Glibc
+import PTYKit
+import Testing
+
+@testable import idlewrap
+
+/// PAM through stacks in a private configuration directory (--pam-confdir),
+/// built from the stock Linux-PAM modules. pam_exec hands the typed password
+/// to a script on its standard input, followed by a NUL byte.
+@Suite(.timeLimit(.minutes(2)))
+struct AuthPAMTests {
+    static let service = "idlewrap-test"
+
+    /// A configuration directory whose service runs `stack`, in which
+    /// CHECK stands for a script that accepts "right horse" and SECOND for one
+    /// that accepts "second answer".
+    /// Keep it alive while its authenticator is used: it deletes its files.
+    final class Stack {
+        let directory: TemporaryDirectory
+
+        init(_ stack: String) throws {
+            directory = try TemporaryDirectory()
+            let check = try directory.write("check.sh", Self.script(accepting: "right horse"), mode: 0o755)
+            let second = try directory.write("second.sh", Self.script(accepting: "second answer"), mode: 0o755)
+            let lines = stack
+                .replacing("CHECK", with: check)
+                .replacing("SECOND", with: second)
+                .replacing("DIR", with: directory.path)
+            try directory.write(AuthPAMTests.service, lines)
+        }
+
+        static func script(accepting password: String) -> String {
+            """
+            #!/bin/bash
+            IFS= read -r -d '' password
+            echo "$PAM_TTY|$PAM_RHOST" > "$(dirname "$0")/items"
+            [ "$password" = '\(password)' ]
+
+            """
+        }
+
+        func authenticator(
+            terminal: FileDescriptor = .standardInput, environment: [String: String] = [:]
+        ) throws(AuthSetupError) -> Authenticator {
+            try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service,
+                pamConfigDirectory: directory.path, user: "root", terminal: terminal,
+                environment: { environment[$0] })
+        }
+    }
+
+    static let checkedPassword = """
+        auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
+        auth requisite pam_deny.so
+        account required pam_permit.so
+        """
+
+    /// Answers each question in turn with `answers`; returns the final step.
+    func run(_ authenticator: Authenticator, answers: [String], prompts: inout [AuthStep]) throws -> AuthStep {
+        let conversation = authenticator.beginAttempt()
+        var answers = answers[...]
+        while true {
+            let step = try settledStep(of: conversation)
+            guard case .asking = step else { return step }
+            prompts.append(step)
+            let next = answers.popFirst()
+            let answer = secret(try #require(next, "asked more questions than expected: \(prompts)"))
+            conversation.answer(answer)
+            answer.clear()
+        }
+    }
+
+    func run(_ authenticator: Authenticator, answers: [String]) throws -> AuthStep {
+        var prompts: [AuthStep] = []
+        return try run(authenticator, answers: answers, prompts: &prompts)
+    }
+
+    @Test func rightPasswordSucceedsWrongFails() throws {
+        let stack = try Stack(Self.checkedPassword)
+        let authenticator = try stack.authenticator()
+        #expect(authenticator.method == .pam)
+        var prompts: [AuthStep] = []
+        #expect(try run(authenticator, answers: ["right horse"], prompts: &prompts) == .succeeded)
+        #expect(prompts == [.asking(prompt: "Password for root:", echo: false)])
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
+    }
+
+    @Test func startsWorkingThenAsks() throws {
+        let stack = try Stack(Self.checkedPassword)
+        let authenticator = try stack.authenticator()
+        let conversation = authenticator.beginAttempt()
+        #expect(conversation.readiness != nil)
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(conversation.currentStep() == .asking(prompt: "Password for root:", echo: false), "waits for the answer")
+        conversation.answer(secret("right horse"))
+        #expect(try settledStep(of: conversation) == .succeeded)
+    }
+
+    @Test func twoQuestionsAreAskedInTurn() throws {
+        // pam_stress asks a question of its own and makes its answer the
+        // password that the next module checks.
+        let stack = try Stack("""
+            auth requisite pam_exec.so quiet expose_authtok CHECK
+            auth requisite pam_stress.so
+            auth requisite pam_exec.so quiet expose_authtok SECOND
+            """)
+        let authenticator = try stack.authenticator()
+        var prompts: [AuthStep] = []
+        #expect(try run(authenticator, answers: ["right horse", "second answer"], prompts: &prompts) == .succeeded)
+        #expect(prompts == [
+            .asking(prompt: "Password for root:", echo: false),
+            .asking(prompt: "STRESS Password:", echo: false),
+        ])
+        #expect(try run(authenticator, answers: ["right horse", "wrong answer"]) != .succeeded)
+        #expect(try run(authenticator, answers: ["wrong horse"]) != .succeeded)
+    }
+
+    @Test func passesNoticesOn() throws {
+        let stack = try Stack("""
+            auth optional pam_echo.so Hello %u
+            \(Self.checkedPassword)
+            """)
+        let authenticator = try stack.authenticator()
+        let conversation = authenticator.beginAttempt()
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(conversation.takeNotices() == ["Hello root"])
+        #expect(conversation.takeNotices() == [], "each notice is returned once")
+        conversation.answer(secret("right horse"))
+        #expect(try settledStep(of: conversation) == .succeeded)
+    }
+
+    @Test func setsTheTerminalAndRemoteHost() throws {
+        let stack = try Stack(Self.checkedPassword)
+        let terminal = try TestTerminal()
+        var name = [CChar](repeating: 0, count: 256)
+        try #require(ttyname_r(terminal.replica.rawValue, &name, name.count) == 0)
+        let authenticator = try stack.authenticator(
+            terminal: terminal.replica,
+            environment: ["SSH_CONNECTION": "192.0.2.7 51234 198.51.100.1 22"])
+        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
+        #expect(try readFile(stack.directory.file("items")) == "\(string(fromNulTerminated: name))|192.0.2.7\n")
+    }
+
+    @Test func doesNotWaitForPAMFailDelay() throws {
+        let stack = try Stack("""
+            auth optional pam_faildelay.so delay=4000000
+            \(Self.checkedPassword)
+            """)
+        let authenticator = try stack.authenticator()
+        let started = monotonicMilliseconds()
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+        #expect(monotonicMilliseconds() - started < 2000, "idlewrap backs off by itself")
+    }
+
+    @Test func aModuleErrorFailsClosed() throws {
+        let stack = try Stack("""
+            auth requisite pam_exec.so quiet expose_authtok CHECK
+            auth required pam_exec.so quiet /bin/false
+            """)
+        let authenticator = try stack.authenticator()
+        let step = try run(authenticator, answers: ["right horse"])
+        guard case .unavailable(let reason) = step else {
+            Issue.record("expected .unavailable, got \(step)")
+            return
+        }
+        #expect(reason.hasPrefix("PAM: "))
+    }
+
+    @Test func aMissingModuleFailsClosed() throws {
+        let stack = try Stack("""
+            auth required pam_idlewrap_no_such_module.so
+            \(Self.checkedPassword)
+            """)
+        let authenticator = try stack.authenticator()
+        let step = try run(authenticator, answers: ["right horse"])
+        guard case .unavailable = step else {
+            Issue.record("expected .unavailable, got \(step)")
+            return
+        }
+    }
+
+    @Test func neverUnlocksWithoutAPassword() throws {
+        let stack = try Stack("auth required pam_permit.so")
+        let authenticator = try stack.authenticator()
+        let step = try run(authenticator, answers: [])
+        guard case .unavailable(let reason) = step else {
+            Issue.record("expected .unavailable, got \(step)")
+            return
+        }
+        #expect(reason.contains("without asking for a password"))
+    }
+
+    @Test func cancellingWhileAskingEndsTheAttempt() throws {
+        let stack = try Stack(Self.checkedPassword)
+        let authenticator = try stack.authenticator()
+        let conversation = authenticator.beginAttempt()
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        conversation.cancel()
+        conversation.answer(secret("right horse"))
+        let step = try settledStep(of: conversation)
+        #expect(step == .unavailable(reason: "cancelled"))
+    }
+
+    @Test func droppingAConversationCancelsIt() throws {
+        // When the conversation fails, the stack goes on to a module that
+        // leaves a mark: the PAM thread did not stay waiting for an answer.
+        let stack = try Stack("""
+            auth [default=ignore] pam_exec.so quiet expose_authtok CHECK
+            auth optional pam_exec.so quiet /usr/bin/touch DIR/ended
+            auth requisite pam_deny.so
+            """)
+        let authenticator = try stack.authenticator()
+        var conversation: AuthConversation? = authenticator.beginAttempt()
+        #expect(try settledStep(of: conversation!) == .asking(prompt: "Password for root:", echo: false))
+        conversation = nil
+        let deadline = monotonicMilliseconds() + 10_000
+        var info = stat()
+        while lstat(stack.directory.file("ended"), &info) != 0 && monotonicMilliseconds() < deadline {
+            usleep(10_000)
+        }
+        #expect(lstat(stack.directory.file("ended"), &info) == 0, "the PAM thread went on")
+    }
+
+    @Test func setupReportsAMissingConfigurationDirectory() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: AuthSetupError.self) {
+            try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: Self.service,
+                pamConfigDirectory: directory.file("absent"), user: "root", terminal: .standardInput,
+                environment: { _ in nil })
+        }
+    }
+}
