@@ -70,13 +70,15 @@ static int spawn_attributes(posix_spawnattr_t *attr) {
 
 // Opens `path` on fd 0 and duplicates it to 1 and 2. glibc runs setsid()
 // before the file actions, so opening a terminal here (without O_NOCTTY)
-// makes it the new session's controlling terminal.
+// makes it the new session's controlling terminal. Every other descriptor is
+// closed: the command starts with a clean set, whatever idlewrap inherited.
 static int stdio_actions(posix_spawn_file_actions_t *actions, const char *path) {
     int error = posix_spawn_file_actions_init(actions);
     if (error != 0) return error;
     if ((error = posix_spawn_file_actions_addopen(actions, 0, path, O_RDWR, 0)) != 0 ||
         (error = posix_spawn_file_actions_adddup2(actions, 0, 1)) != 0 ||
-        (error = posix_spawn_file_actions_adddup2(actions, 0, 2)) != 0) {
+        (error = posix_spawn_file_actions_adddup2(actions, 0, 2)) != 0 ||
+        (error = posix_spawn_file_actions_addclosefrom_np(actions, 3)) != 0) {
         posix_spawn_file_actions_destroy(actions);
     }
     return error;

@@ -1,4 +1,76 @@
+import Glibc
+import PTYKit
+
 @main
 enum IdleWrap {
-    static func main() {}
+    static func main() {
+        exit(run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let environment = Environment.current()
+        let invocation: Invocation
+        do {
+            invocation = try Options.parse(arguments, environmentTimeout: environment["IDLEWRAP_TIMEOUT"])
+        } catch {
+            Diagnostics.write(error.description + "\n")
+            return ExitStatus.failure
+        }
+        switch invocation {
+        case .help:
+            try? FileDescriptor.standardOutput.writeAll(Usage.help)
+            return ExitStatus.success
+        case .version:
+            try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
+            return ExitStatus.success
+        case .setPassword(let file, let options):
+            return setPassword(file: file, options: options, environment: environment)
+        case .run(let options):
+            return wrap(options, environment: environment)
+        }
+    }
+
+    static func wrap(_ options: Options, environment: Environment) -> Int32 {
+        let plan = CommandPlan.resolve(
+            command: options.command, login: options.login, environment: environment,
+            ownExecutable: canonicalPath("/proc/self/exe"))
+        if let reason = reasonToRunDirectly(options, environment: environment) {
+            Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
+            let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
+            Diagnostics.error(error.description)
+            return ExitStatus.of(error)
+        }
+        let session: Session
+        do {
+            session = try Session.start(plan, environment: environment)
+        } catch {
+            Diagnostics.error(error.description)
+            return ExitStatus.of(error)
+        }
+        return session.run()
+    }
+
+    /// Why there is nothing to lock, if there is not: no terminal to lock
+    /// (scp or rsync through an sshd ForceCommand), or one idlewrap already wraps.
+    static func reasonToRunDirectly(_ options: Options, environment: Environment) -> String? {
+        let input = FileDescriptor.standardInput
+        guard input.isTerminal && FileDescriptor.standardOutput.isTerminal else {
+            return "not a terminal"
+        }
+        if !options.nested, let wrapped = environment["IDLEWRAP_TTY"], isSameDevice(wrapped, input) {
+            return "this terminal is already wrapped by idlewrap (see --nested)"
+        }
+        return nil
+    }
+
+    static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
+        var named = stat()
+        guard stat(path, &named) == 0, let current = try? terminal.status() else { return false }
+        return named.st_rdev == current.st_rdev
+    }
+
+    static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
+        Diagnostics.error("--set-password is not available yet")
+        return ExitStatus.failure
+    }
 }

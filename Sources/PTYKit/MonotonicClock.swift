@@ -1,0 +1,31 @@
+import Glibc
+
+/// A point on the monotonic clock, in nanoseconds since an arbitrary start.
+/// Deadlines use it so that changes of the wall clock cannot move them.
+public struct MonotonicInstant: Comparable, Hashable, Sendable {
+    public let nanoseconds: Int64
+
+    public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func now() -> MonotonicInstant {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return MonotonicInstant(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+    }
+
+    public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool {
+        a.nanoseconds < b.nanoseconds
+    }
+
+    /// Saturates instead of overflowing, so "never" can be a huge duration.
+    public static func + (instant: MonotonicInstant, nanoseconds: Int64) -> MonotonicInstant {
+        let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(nanoseconds)
+        return MonotonicInstant(nanoseconds: overflow ? .max : sum)
+    }
+
+    public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Int64 {
+        a.nanoseconds &- b.nanoseconds
+    }
+}

@@ -1,0 +1,60 @@
+import Glibc
+
+/// A terminal's termios settings.
+public struct TerminalAttributes: Sendable {
+    public var raw: termios
+
+    public static func of(_ terminal: FileDescriptor) throws(Errno) -> TerminalAttributes {
+        var attributes = termios()
+        _ = try valueOrErrno { tcgetattr(terminal.rawValue, &attributes) }
+        return TerminalAttributes(raw: attributes)
+    }
+
+    public func apply(to terminal: FileDescriptor, when action: Int32 = TCSANOW) throws(Errno) {
+        var attributes = raw
+        _ = try valueOrErrno { tcsetattr(terminal.rawValue, action, &attributes) }
+    }
+
+    /// The same settings with input and output passed through untouched
+    /// (cfmakeraw: no echo, no line editing, no signals, no CR/NL mapping).
+    public var madeRaw: TerminalAttributes {
+        var attributes = raw
+        cfmakeraw(&attributes)
+        return TerminalAttributes(raw: attributes)
+    }
+
+    /// Whether the terminal echoes input and edits lines itself.
+    public var isCanonicalWithEcho: Bool {
+        raw.c_lflag & tcflag_t(ICANON) != 0 && raw.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    public var echoes: Bool { raw.c_lflag & tcflag_t(ECHO) != 0 }
+    public var isCanonical: Bool { raw.c_lflag & tcflag_t(ICANON) != 0 }
+}
+
+/// Puts a terminal in raw mode and puts it back exactly as it was. `restore`
+/// is idempotent, so every exit path may call it.
+public final class RawMode {
+    public let terminal: FileDescriptor
+    public let original: TerminalAttributes
+    private var isRaw = false
+
+    public init(_ terminal: FileDescriptor) throws(Errno) {
+        self.terminal = terminal
+        self.original = try TerminalAttributes.of(terminal)
+        try original.madeRaw.apply(to: terminal)
+        isRaw = true
+    }
+
+    /// Restores the saved settings once written output has drained. A
+    /// terminal that has hung up cannot be restored; that is not an error.
+    public func restore() {
+        guard isRaw else { return }
+        isRaw = false
+        try? original.apply(to: terminal, when: TCSADRAIN)
+    }
+
+    deinit {
+        restore()
+    }
+}

@@ -1,0 +1,53 @@
+import Glibc
+
+/// What idlewrap runs: the arguments the command sees, and the file to execute
+/// when it differs from argv[0] (a login shell's argv[0] is "-bash").
+struct CommandPlan: Equatable {
+    var arguments: [String]
+    var executable: String?
+
+    /// The given command; else `SHELL -c "$SSH_ORIGINAL_COMMAND"` as sshd
+    /// would run it; else the user's shell, as a login shell with `login`.
+    static func resolve(command: [String], login: Bool, environment: Environment, ownExecutable: String?) -> CommandPlan {
+        if !command.isEmpty {
+            return CommandPlan(arguments: command, executable: nil)
+        }
+        let shell = userShell(environment: environment, ownExecutable: ownExecutable)
+        if let original = environment["SSH_ORIGINAL_COMMAND"] {
+            return CommandPlan(arguments: [shell, "-c", original], executable: nil)
+        }
+        if login {
+            let name = shell.split(separator: "/").last.map(String.init) ?? shell
+            return CommandPlan(arguments: ["-" + name], executable: shell)
+        }
+        return CommandPlan(arguments: [shell], executable: nil)
+    }
+
+    /// `$SHELL`, else the passwd entry's shell, else /bin/sh; never idlewrap
+    /// itself (someone may have made it their login shell).
+    static func userShell(environment: Environment, ownExecutable: String?) -> String {
+        let candidates = [environment["SHELL"], passwdShell()]
+        for case let shell? in candidates where !shell.isEmpty {
+            if let own = ownExecutable, canonicalPath(shell) == own { continue }
+            return shell
+        }
+        return "/bin/sh"
+    }
+
+    /// How the command is named in messages and on the lock screen.
+    var displayName: String {
+        arguments.joined(separator: " ")
+    }
+
+    private static func passwdShell() -> String? {
+        guard let entry = getpwuid(getuid()), let shell = entry.pointee.pw_shell else { return nil }
+        return String(cString: shell)
+    }
+}
+
+/// The absolute path with every link resolved, or nil when there is no such file.
+func canonicalPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}

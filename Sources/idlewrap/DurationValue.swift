@@ -1,0 +1,123 @@
+/// Nanoseconds on the monotonic clock: the unit of every duration in idlewrap.
+typealias Nanoseconds = Int64
+
+/// Parses a DURATION (SPEC: Options, `--timeout`).
+///
+/// Accepted: `off`; a bare decimal number of seconds (`90`, `1.5`, `.5`); or one or more
+/// NUMBER+UNIT terms with units `h`, `m`, `s`, `ms`, largest first and each at most once
+/// (`1h30m`, `1.5s`, `250ms`, `2m.5s`). A NUMBER is decimal digits with an optional
+/// fraction (`1.5`) or a fraction alone (`.5`); no sign, no exponent, no spaces, and units
+/// are lower case. The ordering rule turns likely typos (`1m30m` for `1h30m`) into errors
+/// instead of a surprising timeout.
+///
+/// Any zero value (`0`, `0s`, `0.0m`) and `off` give 0, which callers read as "off".
+/// A part finer than a nanosecond rounds up, so a non-zero DURATION never becomes off.
+/// Returns nil for anything else, and for a value past `Nanoseconds.max` (about 292 years).
+func parseDuration(_ text: String) -> Nanoseconds? {
+    if text == "off" { return 0 }
+    let bytes = Array(text.utf8)
+    var position = 0
+    var total: Int128 = 0
+    var previousUnit: DurationUnit?
+    repeat {
+        guard let number = DecimalNumber.scan(bytes, at: &position) else { return nil }
+        let unit: DurationUnit
+        if position == bytes.count && previousUnit == nil {
+            unit = .second  // the whole text is a bare number
+        } else {
+            guard let scanned = DurationUnit.scan(bytes, at: &position) else { return nil }
+            unit = scanned
+        }
+        if let previousUnit, unit.rawValue <= previousUnit.rawValue { return nil }
+        previousUnit = unit
+        guard let nanoseconds = number.nanoseconds(per: unit.nanoseconds) else { return nil }
+        total += nanoseconds
+        guard total <= Int128(Nanoseconds.max) else { return nil }
+    } while position < bytes.count
+    return Nanoseconds(total)
+}
+
+/// A unit of a DURATION term; terms must come in the order of the cases.
+private enum DurationUnit: Int {
+    case hour, minute, second, millisecond
+
+    var nanoseconds: Int128 {
+        switch self {
+        case .hour: 3_600_000_000_000
+        case .minute: 60_000_000_000
+        case .second: 1_000_000_000
+        case .millisecond: 1_000_000
+        }
+    }
+
+    static func scan(_ bytes: [UInt8], at position: inout Int) -> DurationUnit? {
+        func byte(_ offset: Int) -> UInt8? {
+            position + offset < bytes.count ? bytes[position + offset] : nil
+        }
+        let unit: DurationUnit
+        let length: Int
+        switch (byte(0), byte(1)) {
+        case (UInt8(ascii: "m"), UInt8(ascii: "s")): (unit, length) = (.millisecond, 2)
+        case (UInt8(ascii: "h"), _): (unit, length) = (.hour, 1)
+        case (UInt8(ascii: "m"), _): (unit, length) = (.minute, 1)
+        case (UInt8(ascii: "s"), _): (unit, length) = (.second, 1)
+        default: return nil
+        }
+        position += length
+        return unit
+    }
+}
+
+/// The digits of an unsigned decimal number, kept exact (no floating point).
+private struct DecimalNumber {
+    var whole: Int128
+    var fraction: ArraySlice<UInt8>  // ASCII digits after the point
+
+    /// Digits, optionally followed by `.` and digits; or `.` and digits.
+    static func scan(_ bytes: [UInt8], at position: inout Int) -> DecimalNumber? {
+        var number = DecimalNumber(whole: 0, fraction: [])
+        var wholeDigits = 0
+        while position < bytes.count, let digit = digitValue(bytes[position]) {
+            number.whole = number.whole * 10 + Int128(digit)
+            // Past this, any unit overflows; stopping here keeps the arithmetic in range.
+            guard number.whole <= Int128(Nanoseconds.max) else { return nil }
+            position += 1
+            wholeDigits += 1
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            let start = position
+            while position < bytes.count, digitValue(bytes[position]) != nil { position += 1 }
+            number.fraction = bytes[start..<position]
+            guard !number.fraction.isEmpty else { return nil }
+        } else if wholeDigits == 0 {
+            return nil
+        }
+        return number
+    }
+
+    /// This number times `unit`, the fraction rounded up to a whole nanosecond;
+    /// nil past `Nanoseconds.max`.
+    func nanoseconds(per unit: Int128) -> Int128? {
+        let (wholePart, overflow) = whole.multipliedReportingOverflow(by: unit)
+        guard !overflow, wholePart <= Int128(Nanoseconds.max) else { return nil }
+        // 18 digits hold every nanosecond of an hour's fraction; later digits only matter
+        // for rounding up, and keep the product well inside Int128.
+        let kept = fraction.prefix(18)
+        var numerator: Int128 = 0
+        var denominator: Int128 = 1
+        for digit in kept {
+            numerator = numerator * 10 + Int128(digit - UInt8(ascii: "0"))
+            denominator *= 10
+        }
+        let product = numerator * unit
+        var fractionPart = product / denominator
+        let droppedNonZero = fraction.dropFirst(18).contains { $0 != UInt8(ascii: "0") }
+        if product % denominator != 0 || droppedNonZero { fractionPart += 1 }
+        return wholePart + fractionPart
+    }
+}
+
+private func digitValue(_ byte: UInt8) -> Int? {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
+}

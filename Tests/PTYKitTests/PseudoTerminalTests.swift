@@ -1,0 +1,62 @@
+import Glibc
+import Testing
+@testable import PTYKit
+
+@Suite struct PseudoTerminalTests {
+    @Test func masterIsCloseOnExecAndReplicaExists() throws {
+        let terminal = try PseudoTerminal()
+        #expect(fcntl(terminal.master.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(terminal.replicaPath.hasPrefix("/dev/pts/"))
+        #expect(access(terminal.replicaPath, F_OK) == 0)
+    }
+
+    @Test func bytesTravelBothWays() throws {
+        let terminal = try PseudoTerminal()
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
+        defer { try? replica.close() }
+        try TerminalAttributes.of(replica).madeRaw.apply(to: replica)
+        try terminal.master.writeAll("ping")
+        #expect(try readString(replica, count: 4) == "ping")
+        try replica.writeAll("pong")
+        #expect(try readString(terminal.master, count: 4) == "pong")
+    }
+
+    @Test func windowSizeSetOnTheMasterIsTheReplicas() throws {
+        let terminal = try PseudoTerminal()
+        let size = WindowSize(rows: 33, columns: 111)
+        try terminal.configure(attributes: nil, size: size)
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
+        defer { try? replica.close() }
+        #expect(try WindowSize.of(replica) == size)
+    }
+
+    @Test func rawModeIsRestoredExactly() throws {
+        let terminal = try PseudoTerminal()
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
+        defer { try? replica.close() }
+        let before = try TerminalAttributes.of(replica)
+        #expect(before.isCanonicalWithEcho)
+        let raw = try RawMode(replica)
+        #expect(try !TerminalAttributes.of(replica).isCanonical)
+        raw.restore()
+        raw.restore()
+        let after = try TerminalAttributes.of(replica)
+        #expect(after.raw.c_lflag == before.raw.c_lflag && after.raw.c_iflag == before.raw.c_iflag)
+        #expect(after.raw.c_oflag == before.raw.c_oflag)
+    }
+}
+
+func readString(_ descriptor: FileDescriptor, count: Int) throws -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: count)
+    while bytes.count < count {
+        var slot = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&slot, 1, 10_000) == 1, "nothing arrived within 10 s")
+        let n = try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<(count - bytes.count)])) }
+        }.get()
+        try #require(n > 0)
+        bytes += buffer[..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,93 @@
+import Glibc
+import Testing
+@testable import PTYKit
+
+/// Forwards everything, records the output, and stops when the command is over.
+final class RecordingDelegate: RelayDelegate {
+    var stopsOnOutput = false
+    var output: [UInt8] = []
+    var exitStatus: TerminationStatus?
+    var outputEnded = false
+    var deadlines = 0
+
+    func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) { relay.sendToCommand(input) }
+    func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
+        self.output += output
+        if stopsOnOutput { relay.stop() }
+    }
+    func relay(_ relay: Relay, didReceiveSignal signal: Int32) {}
+    func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
+        exitStatus = status
+        if outputEnded { relay.stop() }
+    }
+    func relayOutputDidEnd(_ relay: Relay) {
+        outputEnded = true
+        if exitStatus != nil { relay.stop() }
+    }
+    func relayInputDidEnd(_ relay: Relay) {}
+    func relayDeadlineDidPass(_ relay: Relay) {
+        deadlines += 1
+        relay.stop()
+    }
+    func relayAuxiliaryIsReadable(_ relay: Relay) {}
+}
+
+@Suite(.serialized) struct RelayTests {
+    /// A relay whose "terminal" is a pipe the test writes into.
+    func makeRelay(_ arguments: [String]) throws -> (Relay, input: FileDescriptor, PseudoTerminal) {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
+        let terminal = try PseudoTerminal()
+        let signals = try SignalSource([SIGCHLD, SIGWINCH])
+        try terminal.master.setNonblocking(true)
+        try TerminalAttributes.of(terminal.master).madeRaw.apply(to: terminal.master)
+        let child = try ChildProcess.spawn(arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
+        let output = try FileDescriptor.open("/dev/null", O_WRONLY)
+        let relay = Relay(
+            terminalInput: FileDescriptor(rawValue: fds[0]), terminalOutput: output,
+            master: terminal.master, signals: signals, command: child)
+        return (relay, FileDescriptor(rawValue: fds[1]), terminal)
+    }
+
+    @Test func relaysInputToCatAndOutputBack() throws {
+        let (relay, input, terminal) = try makeRelay(["head", "-c", "11"])
+        try input.writeAll("hello relay")
+        let delegate = RecordingDelegate()
+        try relay.run(delegate: delegate)
+        #expect(String(decoding: delegate.output, as: UTF8.self) == "hello relay")
+        #expect(delegate.exitStatus == .exited(0))
+        terminal.close()
+    }
+
+    @Test func deadlineWakesTheLoopWithoutActivity() throws {
+        let (relay, _, terminal) = try makeRelay(["sleep", "30"])
+        relay.deadline = MonotonicInstant.now() + 50_000_000
+        let delegate = RecordingDelegate()
+        try relay.run(delegate: delegate)
+        #expect(delegate.deadlines == 1)
+        #expect(relay.deadline == nil)
+        relay.command.send(SIGKILL)
+        var status: Int32 = 0
+        waitpid(relay.command.pid, &status, 0)
+        terminal.close()
+    }
+
+    @Test func heldOutputStaysInTheKernelUntilReadingResumes() throws {
+        let (relay, _, terminal) = try makeRelay(["sh", "-c", "echo early; exec sleep 30"])
+        relay.isReadingOutput = false
+        relay.deadline = MonotonicInstant.now() + 300_000_000
+        let delegate = RecordingDelegate()
+        try relay.run(delegate: delegate)
+        #expect(delegate.output.isEmpty)
+        relay.isReadingOutput = true
+        relay.deadline = MonotonicInstant.now() + 5_000_000_000
+        let reader = RecordingDelegate()
+        reader.stopsOnOutput = true
+        try relay.run(delegate: reader)
+        #expect(String(decoding: reader.output, as: UTF8.self).hasPrefix("early"))
+        relay.command.send(SIGKILL)
+        var status: Int32 = 0
+        waitpid(relay.command.pid, &status, 0)
+        terminal.close()
+    }
+}

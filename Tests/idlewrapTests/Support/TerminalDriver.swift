@@ -1,0 +1,182 @@
+import Glibc
+import PTYKit
+@testable import idlewrap
+
+/// Runs the built idlewrap binary (or any program) inside a pseudo-terminal
+/// that the test owns, as a person at a terminal would: it types bytes, reads
+/// everything written to the screen, resizes the window, and waits for the
+/// exit status. Every wait has a deadline; nothing sleeps and hopes.
+final class TerminalDriver {
+    /// The idlewrap binary next to the test bundle.
+    static let idlewrap: String = {
+        let bundle = canonicalPath("/proc/self/exe") ?? ""
+        let directory = bundle.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory + "/idlewrap"
+    }()
+
+    static let defaultTimeout: Double = 30
+
+    let terminal: PseudoTerminal
+    let process: ChildProcess
+    /// Everything written to the terminal so far.
+    private(set) var transcript: [UInt8] = []
+    /// Where `expect` resumes its search.
+    private var mark = 0
+    private var status: TerminationStatus?
+    private var outputEnded = false
+
+    var text: String { String(decoding: transcript, as: UTF8.self) }
+
+    init(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        size: WindowSize = WindowSize(rows: 24, columns: 80)
+    ) throws {
+        terminal = try PseudoTerminal()
+        try terminal.configure(attributes: nil, size: size)
+        try terminal.master.setNonblocking(true)
+        process = try ChildProcess.spawn(
+            arguments, environment: TerminalDriver.environment(with: environment),
+            terminalPath: terminal.replicaPath)
+    }
+
+    /// idlewrap with `arguments`.
+    convenience init(idlewrap arguments: [String], environment: [String: String] = [:], size: WindowSize = WindowSize(rows: 24, columns: 80)) throws {
+        try self.init([TerminalDriver.idlewrap] + arguments, environment: environment, size: size)
+    }
+
+    deinit {
+        if status == nil {
+            process.sendToSession(SIGKILL, foregroundGroup: nil)
+            var raw: Int32 = 0
+            waitpid(process.pid, &raw, 0)
+        }
+    }
+
+    /// The current environment with `overrides` (an empty value unsets).
+    static func environment(with overrides: [String: String]) -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if overrides[name] == nil && !name.hasPrefix("IDLEWRAP_") { entries.append(text) }
+            cursor += 1
+        }
+        if overrides["TERM"] == nil { entries.removeAll { $0.hasPrefix("TERM=") }; entries.append("TERM=xterm") }
+        for (name, value) in overrides.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
+            entries.append("\(name)=\(value)")
+        }
+        return entries
+    }
+
+    func type(_ text: String) throws {
+        try type(Array(text.utf8))
+    }
+
+    func type(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { raw in
+                Result { () throws(Errno) in try terminal.master.write(raw) }
+            }
+            switch written {
+            case .success(let count): offset += count
+            case .failure(.wouldBlock): pump(timeout: 0.05, wantWritable: true)
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    /// Waits until `needle` appears after the previous match; false on timeout.
+    @discardableResult
+    func expect(_ needle: String, timeout: Double = defaultTimeout) -> Bool {
+        let pattern = Array(needle.utf8)
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while true {
+            if let end = find(pattern, from: mark) {
+                mark = end
+                return true
+            }
+            if outputEnded || MonotonicInstant.now() >= deadline { return false }
+            pump(timeout: 0.1)
+        }
+    }
+
+    /// Whether `needle` appears anywhere in the transcript so far.
+    func hasShown(_ needle: String) -> Bool {
+        find(Array(needle.utf8), from: 0) != nil
+    }
+
+    /// Reads everything until the program exits and returns how it ended, or
+    /// nil if it did not end in time (it is then killed).
+    func waitForExit(timeout: Double = defaultTimeout) -> TerminationStatus? {
+        if let status { return status }
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while !outputEnded && MonotonicInstant.now() < deadline {
+            pump(timeout: 0.1)
+        }
+        // Once its last descriptor on the terminal is closed the program is
+        // exiting; wait for it, but not forever.
+        while MonotonicInstant.now() < deadline {
+            if let ended = try? process.reapIfExited() {
+                status = ended
+                return ended
+            }
+            pump(timeout: 0.01)
+        }
+        return nil
+    }
+
+    /// Waits until `condition` holds on the terminal's settings.
+    func waitForAttributes(timeout: Double = defaultTimeout, _ condition: (TerminalAttributes) -> Bool) -> Bool {
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while MonotonicInstant.now() < deadline {
+            if let attributes = try? TerminalAttributes.of(terminal.master), condition(attributes) { return true }
+            pump(timeout: 0.01)
+        }
+        return false
+    }
+
+    func attributes() throws -> TerminalAttributes {
+        try TerminalAttributes.of(terminal.master)
+    }
+
+    func resize(to size: WindowSize) throws {
+        try size.apply(to: terminal.master)
+    }
+
+    func signal(_ signal: Int32) {
+        process.send(signal)
+    }
+
+    /// Reads what is there, waiting at most `timeout` seconds for something.
+    private func pump(timeout: Double, wantWritable: Bool = false) {
+        var slot = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN) | (wantWritable ? Int16(POLLOUT) : 0), revents: 0)
+        guard !outputEnded || wantWritable else { return }
+        guard poll(&slot, 1, Int32(timeout * 1000)) > 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !outputEnded {
+            let result = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try terminal.master.read(into: raw) }
+            }
+            switch result {
+            case .success(0), .failure(.ioError): outputEnded = true
+            case .success(let count): transcript.append(contentsOf: buffer[..<count])
+            case .failure: return
+            }
+        }
+    }
+
+    private func find(_ pattern: [UInt8], from start: Int) -> Int? {
+        guard !pattern.isEmpty, transcript.count - start >= pattern.count else { return nil }
+        var index = start
+        while index + pattern.count <= transcript.count {
+            if transcript[index] == pattern[0] && transcript[index..<(index + pattern.count)].elementsEqual(pattern) {
+                return index + pattern.count
+            }
+            index += 1
+        }
+        return nil
+    }
+}
