@@ -9,10 +9,10 @@
  * (every writer gone), and the command's exit status (128+N for signal N).
  * No SIGWINCH, no signal forwarding: not needed to measure the relay.
  *
- * Fast paths, so the reference is not a straw man: output is read again
- * without polling while the master has data (up to a bound, so typed input is
- * still served under a flood), and typed input is written to the master at
- * once instead of waiting for another poll round.
+ * One read per wake-up: reading the master again until EAGAIN (or gathering
+ * reads into one bigger write) measured no faster on Linux, whose pty master
+ * hands out at most 4 KiB per read. Typed input is written to the master at
+ * once rather than after another poll round.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,7 +26,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-enum { BUFFER_SIZE = 64 * 1024, READS_PER_WAKEUP = 16 };
+enum { BUFFER_SIZE = 64 * 1024 };
 
 static struct termios saved;
 static int have_saved;
@@ -112,16 +112,10 @@ int main(int argc, char **argv) {
             fail("poll");
         }
         if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-            for (int i = 0; i < READS_PER_WAKEUP; i++) {
-                ssize_t n = read(master, out, sizeof out);
-                if (n > 0) {
-                    write_all(1, out, (size_t)n);
-                    continue;
-                }
-                if (n < 0 && errno == EINTR) continue;
-                if (n < 0 && errno == EAGAIN) break;
-                goto drained; /* EIO: nobody holds the replica open any more */
-            }
+            ssize_t n = read(master, out, sizeof out);
+            if (n > 0) write_all(1, out, (size_t)n);
+            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+                break; /* EIO: nobody holds the replica open any more */
         }
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t n = read(0, in, sizeof in);
@@ -143,7 +137,6 @@ int main(int argc, char **argv) {
             in_start += (size_t)n;
         }
     }
-drained:;
     int status;
     while (waitpid(child, &status, 0) < 0) {
         if (errno != EINTR) fail("waitpid");
