@@ -4,5 +4,60 @@
 #define CAUTHSHIMS_H
 
 #include <crypt.h>
+// eventfd is not in Swift's Glibc module; including it here exposes it.
+#include <sys/eventfd.h>
+
+#pragma clang assume_nonnull begin
+
+// Linux-PAM's application interface (<security/pam_appl.h>), with our own
+// names and the same layout. The function types match the symbols looked up
+// with dlsym.
+
+/// pam_handle_t: opaque.
+typedef struct cauth_pam_handle cauth_pam_handle;
+
+/// struct pam_message.
+struct cauth_pam_message {
+    int msg_style;
+    const char *_Nullable msg;
+};
+
+/// struct pam_response. `resp` must be malloc'd: libpam frees it.
+struct cauth_pam_response {
+    char *_Nullable resp;
+    int resp_retcode;
+};
+
+/// The conversation function. Linux-PAM passes `messages` as an array of
+/// `count` pointers; the reply is a calloc'd array of `count` responses.
+typedef int (*cauth_pam_conversation)(
+    int count, const struct cauth_pam_message *_Nullable *_Nullable messages,
+    struct cauth_pam_response *_Nullable *_Nullable responses, void *_Nullable context);
+
+/// struct pam_conv.
+struct cauth_pam_conv {
+    cauth_pam_conversation _Nullable conv;
+    void *_Nullable appdata_ptr;
+};
+
+/// The PAM_FAIL_DELAY item: called instead of libpam's own sleep.
+typedef void (*cauth_pam_fail_delay)(int status, unsigned int delay_microseconds,
+                                     void *_Nullable context);
+
+typedef int (*cauth_pam_start_fn)(const char *service, const char *_Nullable user,
+                                  const struct cauth_pam_conv *conversation,
+                                  cauth_pam_handle *_Nullable *_Nonnull handle);
+typedef int (*cauth_pam_start_confdir_fn)(const char *service, const char *_Nullable user,
+                                          const struct cauth_pam_conv *conversation,
+                                          const char *confdir,
+                                          cauth_pam_handle *_Nullable *_Nonnull handle);
+typedef int (*cauth_pam_end_fn)(cauth_pam_handle *handle, int status);
+typedef int (*cauth_pam_authenticate_fn)(cauth_pam_handle *handle, int flags);
+typedef int (*cauth_pam_set_item_fn)(cauth_pam_handle *handle, int item,
+                                     const void *_Nullable value);
+typedef const char *_Nullable (*cauth_pam_strerror_fn)(cauth_pam_handle *_Nullable handle,
+                                                       int status);
+
+#pragma clang assume_nonnull end
 
 #endif

@@ -1,0 +1,298 @@
+import CAuthShims
+import Glibc
+import PTYKit
+
+/// The `pam` method: the user's login password (or whatever the service's
+/// stack asks) through PAM. Each attempt is a fresh PAM transaction
+/// (pam_start, pam_authenticate, pam_end) on a thread of its own, so a slow
+/// module never stalls the relay; each question is handed to the lock screen
+/// through a `PAMConversation`.
+///
+/// Choices:
+/// - Only pam_authenticate runs, not pam_acct_mgmt: the user is already
+///   logged in, and an expired password or account must not lock them out of
+///   the session they have (screen lockers such as swaylock do the same).
+/// - PAM_DISALLOW_NULL_AUTHTOK is passed, and a stack that succeeds without
+///   having asked a hidden question (pam_permit, pam_rootok) does not unlock:
+///   nothing unlocks without a password.
+/// - PAM_FAIL_DELAY is set to a function that does not sleep: idlewrap has
+///   its own back-off after a wrong password.
+/// - PAM's own "Password: " prompt is shown as "Password for USER:".
+final class PAMAuthenticator: Authenticator {
+    struct Settings {
+        var service: String
+        var configurationDirectory: String?
+        var user: String
+        /// PAM_TTY: the terminal's path, e.g. /dev/pts/3.
+        var terminalName: String?
+        /// PAM_RHOST: the ssh client's address.
+        var remoteHost: String?
+    }
+
+    var method: AuthMethod { .pam }
+    private let library: PAMLibrary
+    private let settings: Settings
+
+    init(library: PAMLibrary, settings: Settings) {
+        self.library = library
+        self.settings = settings
+    }
+
+    /// Loads libpam and checks that the service can be started, so that a
+    /// broken setup is reported before the command runs.
+    static func make(
+        service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
+        environment lookup: (String) -> String?
+    ) throws(AuthSetupError) -> PAMAuthenticator {
+        let library = try PAMLibrary.load()
+        if let directory = configurationDirectory {
+            guard library.startWithConfigurationDirectory != nil else {
+                throw AuthSetupError(description: "PAM is not available: \(PAMLibrary.soname) is too old for --pam-confdir (it lacks pam_start_confdir)")
+            }
+            var info = stat()
+            do {
+                _ = try authSystemCall { stat(directory, &info) }
+            } catch {
+                throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw AuthSetupError(description: "PAM configuration directory \(directory) is not a directory")
+            }
+        }
+        let settings = Settings(
+            service: service, configurationDirectory: configurationDirectory, user: user,
+            terminalName: name(of: terminal),
+            remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
+        let transaction = PAMTransaction(library: library, settings: settings, conversation: nil)
+        switch transaction.start() {
+        case .success(let handle):
+            transaction.end(handle, status: PAMConstant.success)
+        case .failure(let failure):
+            throw AuthSetupError(description: "PAM is not available: \(failure.reason)")
+        }
+        return PAMAuthenticator(library: library, settings: settings)
+    }
+
+    func beginAttempt() -> AuthConversation {
+        do {
+            let exchange = try PAMExchange()
+            try PAMAttempt(library: library, settings: settings, exchange: exchange).start()
+            return PAMConversation(exchange: exchange)
+        } catch {
+            return UnavailableConversation(reason: "cannot start the PAM check: \(error)")
+        }
+    }
+
+    private static func name(of terminal: FileDescriptor) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard ttyname_r(terminal.rawValue, &buffer, buffer.count) == 0 else { return nil }
+        return string(fromNulTerminated: buffer)
+    }
+}
+
+/// The relay's view of one PAM attempt.
+final class PAMConversation: AuthConversation {
+    private let exchange: PAMExchange
+
+    init(exchange: PAMExchange) {
+        self.exchange = exchange
+    }
+
+    deinit {
+        exchange.cancel()
+    }
+
+    var readiness: FileDescriptor? { exchange.readiness }
+
+    func currentStep() -> AuthStep { exchange.currentStep() }
+
+    func takeNotices() -> [String] { exchange.takeNotices() }
+
+    func answer(_ secret: SecretBuffer) { exchange.answer(secret) }
+
+    func cancel() { exchange.cancel() }
+}
+
+/// An attempt that could not even start.
+private final class UnavailableConversation: AuthConversation {
+    private let reason: String
+
+    init(reason: String) {
+        self.reason = reason
+    }
+
+    var readiness: FileDescriptor? { nil }
+    func currentStep() -> AuthStep { .unavailable(reason: reason) }
+    func takeNotices() -> [String] { [] }
+    func answer(_ secret: SecretBuffer) {}
+    func cancel() {}
+}
+
+/// One attempt's PAM transaction on its own detached thread, which holds
+/// the attempt (and through it the exchange) until PAM is done.
+final class PAMAttempt: @unchecked Sendable {
+    private let library: PAMLibrary
+    private let settings: PAMAuthenticator.Settings
+    let exchange: PAMExchange
+    /// Hidden questions answered so far; touched only by the PAM thread.
+    private var hiddenAnswers = 0
+
+    init(library: PAMLibrary, settings: PAMAuthenticator.Settings, exchange: PAMExchange) {
+        self.library = library
+        self.settings = settings
+        self.exchange = exchange
+    }
+
+    func start() throws(Errno) {
+        var thread = pthread_t()
+        let retained = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<PAMAttempt>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, retained)
+        guard result == 0 else {
+            Unmanaged<PAMAttempt>.fromOpaque(retained).release()
+            throw Errno(rawValue: result)
+        }
+        pthread_detach(thread)
+    }
+
+    private func run() {
+        let transaction = PAMTransaction(library: library, settings: settings, conversation: self)
+        let handle: OpaquePointer
+        switch transaction.start() {
+        case .success(let started): handle = started
+        case .failure(let failure):
+            exchange.finish(.unavailable(reason: failure.reason))
+            return
+        }
+        let status = library.authenticate(handle, PAMConstant.disallowNullAuthenticationToken)
+        let step = verdict(status, handle: handle)
+        transaction.end(handle, status: status)
+        exchange.finish(step)
+    }
+
+    private func verdict(_ status: Int32, handle: OpaquePointer) -> AuthStep {
+        switch status {
+        case PAMConstant.success:
+            guard hiddenAnswers > 0 else {
+                return .unavailable(reason: "PAM service \(settings.service) accepted without asking for a password; idlewrap does not unlock that way")
+            }
+            return .succeeded
+        case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
+            PAMConstant.credentialsInsufficient:
+            return .failed(message: "Wrong password")
+        case PAMConstant.conversationError where exchange.isCancelled:
+            return .unavailable(reason: "cancelled")
+        default:
+            return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
+        }
+    }
+
+    /// Answers one call of PAM's conversation function, on the PAM thread.
+    fileprivate func converse(
+        _ messages: UnsafeMutablePointer<UnsafePointer<cauth_pam_message>?>, count: Int
+    ) -> (Int32, UnsafeMutablePointer<cauth_pam_response>?) {
+        guard let replies = calloc(count, MemoryLayout<cauth_pam_response>.stride)?
+            .bindMemory(to: cauth_pam_response.self, capacity: count)
+        else { return (PAMConstant.bufferError, nil) }
+        for index in 0..<count {
+            guard let message = messages[index]?.pointee else {
+                Self.discard(replies, count: count)
+                return (PAMConstant.conversationError, nil)
+            }
+            let text = message.msg.map { String(cString: $0) } ?? ""
+            switch message.msg_style {
+            case PAMConstant.promptEchoOff, PAMConstant.promptEchoOn:
+                let hidden = message.msg_style == PAMConstant.promptEchoOff
+                guard let answer = exchange.ask(prompt: prompt(for: text), echo: !hidden) else {
+                    Self.discard(replies, count: count)
+                    return (PAMConstant.conversationError, nil)
+                }
+                replies[index].resp = answer
+                if hidden { hiddenAnswers += 1 }
+            case PAMConstant.errorMessage, PAMConstant.textInfo:
+                exchange.post(notice: text)
+            default:
+                Self.discard(replies, count: count)
+                return (PAMConstant.conversationError, nil)
+            }
+        }
+        return (PAMConstant.success, replies)
+    }
+
+    private func prompt(for text: String) -> String {
+        var trimmed = Substring(text)
+        while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
+        return trimmed == "Password:" ? "Password for \(settings.user):" : String(trimmed)
+    }
+
+    private static func discard(_ replies: UnsafeMutablePointer<cauth_pam_response>, count: Int) {
+        for index in 0..<count {
+            if let answer = replies[index].resp { PAMExchange.discard(answer) }
+        }
+        free(replies)
+    }
+}
+
+/// Starting and ending one PAM handle with idlewrap's items set.
+private struct PAMTransaction {
+    let library: PAMLibrary
+    let settings: PAMAuthenticator.Settings
+    /// Nil for the setup check, which never authenticates.
+    let conversation: PAMAttempt?
+
+    /// A started handle, or why PAM could not start.
+    func start() -> Result<OpaquePointer, StartFailure> {
+        // libpam copies the pam_conv structure in pam_start.
+        var callbacks = cauth_pam_conv(
+            conv: pamConversation,
+            appdata_ptr: conversation.map { Unmanaged.passUnretained($0).toOpaque() })
+        var handle: OpaquePointer?
+        let status: Int32
+        if let directory = settings.configurationDirectory, let startIn = library.startWithConfigurationDirectory {
+            status = startIn(settings.service, settings.user, &callbacks, directory, &handle)
+        } else {
+            status = library.start(settings.service, settings.user, &callbacks, &handle)
+        }
+        guard status == PAMConstant.success, let handle else {
+            let service = settings.service
+            return .failure(StartFailure(reason: "cannot start PAM service \(service): \(library.describe(status, handle: nil))"))
+        }
+        if let name = settings.terminalName {
+            _ = library.setItem(handle, PAMConstant.terminal, name)
+        }
+        if let host = settings.remoteHost {
+            _ = library.setItem(handle, PAMConstant.remoteHost, host)
+        }
+        _ = library.setItem(handle, PAMConstant.failDelay, unsafeBitCast(skipFailDelay as cauth_pam_fail_delay, to: UnsafeRawPointer.self))
+        return .success(handle)
+    }
+
+    func end(_ handle: OpaquePointer, status: Int32) {
+        _ = library.end(handle, status)
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+}
+
+/// PAM's conversation function: forwards to the attempt in `context`.
+private func pamConversation(
+    count: Int32, messages: UnsafeMutablePointer<UnsafePointer<cauth_pam_message>?>?,
+    responses: UnsafeMutablePointer<UnsafeMutablePointer<cauth_pam_response>?>?,
+    context: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let context, let messages, let responses, count > 0, count <= PAMConstant.maximumMessages else {
+        return PAMConstant.conversationError
+    }
+    let attempt = Unmanaged<PAMAttempt>.fromOpaque(context).takeUnretainedValue()
+    let (status, replies) = attempt.converse(messages, count: Int(count))
+    responses.pointee = replies
+    return status
+}
+
+/// The PAM_FAIL_DELAY function: libpam calls it instead of sleeping.
+private func skipFailDelay(status: Int32, delay: UInt32, context: UnsafeMutableRawPointer?) {}

@@ -1,0 +1,82 @@
+import CAuthShims
+import Glibc
+
+/// libpam, loaded at run time so that it is not a build or install
+/// dependency, with the functions idlewrap calls.
+struct PAMLibrary {
+    static let soname = "libpam.so.0"
+
+    let start: cauth_pam_start_fn
+    /// pam_start_confdir (Linux-PAM 1.4 and later), for `--pam-confdir`.
+    let startWithConfigurationDirectory: cauth_pam_start_confdir_fn?
+    let end: cauth_pam_end_fn
+    let authenticate: cauth_pam_authenticate_fn
+    let setItem: cauth_pam_set_item_fn
+    let strerror: cauth_pam_strerror_fn
+
+    /// Loads libpam. The library is never unloaded: the modules it loads stay
+    /// in use, and a cancelled attempt's thread may still be running in it.
+    static func load() throws(AuthSetupError) -> PAMLibrary {
+        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
+            throw AuthSetupError(description: "PAM is not available: \(lastLoaderError())")
+        }
+        func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+            dlsym(library, name).map { unsafeBitCast($0, to: type) }
+        }
+        guard let start = symbol("pam_start", as: cauth_pam_start_fn.self),
+            let end = symbol("pam_end", as: cauth_pam_end_fn.self),
+            let authenticate = symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
+            let setItem = symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
+            let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
+        else {
+            throw AuthSetupError(description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
+        }
+        return PAMLibrary(
+            start: start,
+            startWithConfigurationDirectory: symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
+            end: end, authenticate: authenticate, setItem: setItem, strerror: strerror)
+    }
+
+    /// Whether libpam can be loaded (for choosing the default method).
+    static var isLoadable: Bool {
+        (try? load()) != nil
+    }
+
+    /// PAM's sentence for `status`, e.g. "Authentication failure".
+    func describe(_ status: Int32, handle: OpaquePointer?) -> String {
+        strerror(handle, status).map { String(cString: $0) } ?? "PAM error \(status)"
+    }
+
+    private static func lastLoaderError() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+/// Linux-PAM's numbers (<security/_pam_types.h>); stable across versions.
+enum PAMConstant {
+    // Return values.
+    static let success: Int32 = 0
+    static let bufferError: Int32 = 5
+    static let authenticationError: Int32 = 7
+    static let credentialsInsufficient: Int32 = 8
+    static let userUnknown: Int32 = 10
+    static let maximumTries: Int32 = 11
+    static let conversationError: Int32 = 19
+
+    // Message styles.
+    static let promptEchoOff: Int32 = 1
+    static let promptEchoOn: Int32 = 2
+    static let errorMessage: Int32 = 3
+    static let textInfo: Int32 = 4
+
+    // Items.
+    static let terminal: Int32 = 3
+    static let remoteHost: Int32 = 4
+    static let failDelay: Int32 = 10
+
+    /// pam_authenticate flag: an empty password never authenticates.
+    static let disallowNullAuthenticationToken: Int32 = 1
+
+    /// Most messages in one conversation call.
+    static let maximumMessages: Int32 = 32
+}

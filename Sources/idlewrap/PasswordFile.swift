@@ -1,0 +1,182 @@
+import Glibc
+import PTYKit
+
+/// The password file of the `file` method: one line holding a crypt(3) hash.
+///
+/// Reading is strict, like ssh's StrictModes: the file must be a regular file
+/// (a symbolic link to one is followed), owned by the user or root and not
+/// writable by group or others, and so must the directory it is really in.
+/// Root-owned files are accepted, as ssh does: root could change them anyway.
+enum PasswordFile {
+    /// Larger than any crypt hash with room to spare; a bigger file is not a
+    /// password file.
+    static let maximumSize = 4096
+
+    /// Reads, checks and returns the hash stored at `path`.
+    static func readHash(at path: String) throws(AuthSetupError) -> String {
+        let descriptor: FileDescriptor
+        do {
+            // Non-blocking, so that a FIFO at `path` cannot hang the start.
+            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        } catch .noSuchFile {
+            throw AuthSetupError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
+        } catch {
+            throw AuthSetupError(description: "cannot open password file \(path): \(error)")
+        }
+        defer { try? descriptor.close() }
+
+        let info: stat
+        do {
+            info = try descriptor.status()
+        } catch {
+            throw AuthSetupError(description: "cannot examine password file \(path): \(error)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw AuthSetupError(description: "password file \(path) is not a regular file")
+        }
+        if let problem = unsafeOwnership(info) {
+            throw AuthSetupError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+        }
+        try checkDirectory(of: path)
+
+        let contents = try read(descriptor, path: path)
+        return try hash(in: contents, path: path)
+    }
+
+    /// Why `info` (a file or directory) is unsafe to trust, or nil.
+    private static func unsafeOwnership(_ info: stat) -> String? {
+        let user = getuid()
+        if info.st_uid != user && info.st_uid != 0 {
+            return "is owned by uid \(info.st_uid), not by you (uid \(user)) or root"
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            return "is writable by group or others (chmod go-w fixes that)"
+        }
+        return nil
+    }
+
+    /// Checks the directory the file really lives in (after symbolic links):
+    /// whoever can write there can replace the file.
+    private static func checkDirectory(of path: String) throws(AuthSetupError) {
+        let directory: String
+        var info = stat()
+        do {
+            let resolved = try authSystemCall({ realpath(path, nil) }, failed: { $0 == nil })!
+            defer { free(resolved) }
+            directory = parentDirectory(of: String(cString: resolved))
+            _ = try authSystemCall { stat(directory, &info) }
+        } catch {
+            throw AuthSetupError(description: "cannot examine the directory of password file \(path): \(error)")
+        }
+        if let problem = unsafeOwnership(info) {
+            throw AuthSetupError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+        }
+    }
+
+    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthSetupError) -> [UInt8] {
+        var contents = [UInt8](repeating: 0, count: maximumSize + 1)
+        var filled = 0
+        do {
+            while filled < contents.count {
+                let count = try contents.withUnsafeMutableBytes { (buffer) throws(Errno) in
+                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+        } catch {
+            throw AuthSetupError(description: "cannot read password file \(path): \(error)")
+        }
+        guard filled <= maximumSize else {
+            throw AuthSetupError(description: "password file \(path) is too large to hold a password hash")
+        }
+        return Array(contents[..<filled])
+    }
+
+    /// The hash on the file's first line; only blank lines may follow.
+    private static func hash(in contents: [UInt8], path: String) throws(AuthSetupError) -> String {
+        let lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var first = lines.first ?? []
+        if first.last == UInt8(ascii: "\r") { first = first.dropLast() }
+        let rest = lines.dropFirst().joined()
+        guard rest.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else {
+            throw AuthSetupError(description: "password file \(path) has more than one line; it should hold one password hash")
+        }
+        guard !first.isEmpty else {
+            throw AuthSetupError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
+        }
+        guard let hash = String(validating: first, as: UTF8.self),
+            hash.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else {
+            throw AuthSetupError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
+        }
+        if let problem = PasswordHash.problem(with: hash) {
+            throw AuthSetupError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
+        }
+        return hash
+    }
+
+    /// Replaces the file at `path` with `hash` atomically: a temporary file in
+    /// the same directory, mode 0600, synced, then renamed over `path` (a
+    /// symbolic link there is replaced, not followed). Missing directories
+    /// are created with mode 0700.
+    static func write(hash: String, to path: String) throws(AuthSetupError) {
+        let directory = parentDirectory(of: path)
+        do {
+            try makeDirectories(directory)
+        } catch {
+            throw AuthSetupError(description: "cannot create directory \(directory): \(error)")
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
+        let descriptor: FileDescriptor
+        do {
+            descriptor = FileDescriptor(rawValue: try authSystemCall { mkstemp(&template) })
+        } catch {
+            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+        }
+        let temporary = string(fromNulTerminated: template)
+        do {
+            defer { try? descriptor.close() }
+            _ = try authSystemCall { fchmod(descriptor.rawValue, 0o600) }
+            try descriptor.writeAll(hash + "\n")
+            _ = try authSystemCall { fsync(descriptor.rawValue) }
+            _ = try authSystemCall { rename(temporary, path) }
+        } catch {
+            _ = try? authSystemCall { unlink(temporary) }
+            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+        }
+        syncDirectory(directory)
+    }
+
+    /// `mkdir -p` with mode 0700 for each directory it creates.
+    private static func makeDirectories(_ directory: String) throws(Errno) {
+        var info = stat()
+        if (try? authSystemCall { stat(directory, &info) }) != nil { return }
+        let parent = parentDirectory(of: directory)
+        if parent != directory {
+            try makeDirectories(parent)
+        }
+        do {
+            _ = try authSystemCall { mkdir(directory, 0o700) }
+        } catch let error where error == Errno(rawValue: EEXIST) {
+            return
+        }
+    }
+
+    /// Makes the rename itself durable. Best effort: the file is already in
+    /// place, and not every file system can sync a directory.
+    private static func syncDirectory(_ directory: String) {
+        guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
+        _ = try? authSystemCall { fsync(descriptor.rawValue) }
+        try? descriptor.close()
+    }
+
+    /// The directory part of `path`: "." for a bare name, "/" for the root.
+    static func parentDirectory(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let parent = String(trimmed[..<slash])
+        return parent.isEmpty ? "/" : parent
+    }
+}

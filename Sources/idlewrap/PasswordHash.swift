@@ -1,0 +1,99 @@
+import CAuthShims
+import Glibc
+import PTYKit
+
+/// crypt(3) password hashes through libxcrypt: making one for a new password,
+/// checking a password against one, and telling whether a stored string is
+/// one libcrypt can use.
+enum PasswordHash {
+    /// Salt prefixes to hash new passwords with, best first: yescrypt, and
+    /// sha512-crypt where this libcrypt has yescrypt disabled.
+    static let preferredPrefixes = ["$y$", "$6$"]
+
+    /// A new salted hash of `secret`, with the first method this libcrypt
+    /// supports.
+    static func make(for secret: SecretBuffer) throws(Errno) -> String {
+        var lastError = Errno(rawValue: EINVAL)
+        for prefix in preferredPrefixes {
+            do {
+                return try make(for: secret, saltPrefix: prefix)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    /// A new hash of `secret` with the method that `saltPrefix` (e.g. "$6$")
+    /// names, at its default cost, salted from the system's random source.
+    static func make(for secret: SecretBuffer, saltPrefix: String) throws(Errno) -> String {
+        var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
+        _ = try authSystemCall({
+            crypt_gensalt_rn(saltPrefix, 0, nil, 0, &setting, Int32(setting.count))
+        }, failed: { $0 == nil })
+        return try crypt(secret, setting: string(fromNulTerminated: setting))
+    }
+
+    /// Whether `secret` is the password `hash` was made from; nil when crypt
+    /// cannot evaluate `hash` at all.
+    static func matches(_ secret: SecretBuffer, hash: String) -> Bool? {
+        guard let computed = try? crypt(secret, setting: hash) else { return nil }
+        return constantTimeEqual(computed, hash)
+    }
+
+    /// Why `hash` is not a usable crypt(3) hash, or nil when it is.
+    static func problem(with hash: String) -> String? {
+        // Traditional DES hashes (no `$` prefix) are refused: any two letters
+        // pass as their salt, so a password stored in plain text would be
+        // taken for a hash that nothing matches.
+        guard hash.hasPrefix("$") else { return "it does not start with a $method$ prefix" }
+        switch crypt_checksalt(hash) {
+        case Int32(CRYPT_SALT_OK), Int32(CRYPT_SALT_METHOD_LEGACY), Int32(CRYPT_SALT_TOO_CHEAP):
+            break
+        case Int32(CRYPT_SALT_METHOD_DISABLED):
+            return "its hashing method is disabled in this system's libcrypt"
+        default:
+            return "it is not a hash that libcrypt supports"
+        }
+        // A whole hash is its setting plus a checksum of fixed length; hashing
+        // anything with it as the setting must give a string of the same
+        // shape, which catches truncated and padded hashes.
+        let probe = SecretBuffer(capacity: 1)
+        guard let computed = try? crypt(probe, setting: hash),
+            computed.utf8.count == hash.utf8.count,
+            setting(of: computed) == setting(of: hash)
+        else { return "it is incomplete or damaged" }
+        return nil
+    }
+
+    private static func crypt(_ secret: SecretBuffer, setting: String) throws(Errno) -> String {
+        // Large (32 KiB) and holding intermediate state derived from the
+        // password: on the heap, zeroed after use.
+        let data = UnsafeMutablePointer<crypt_data>.allocate(capacity: 1)
+        let size = MemoryLayout<crypt_data>.size
+        defer {
+            explicit_bzero(data, size)
+            data.deallocate()
+        }
+        let output = try secret.withCString { (phrase) throws(Errno) in
+            try authSystemCall({ crypt_rn(phrase, setting, data, Int32(size)) }, failed: { $0 == nil })
+        }
+        return String(cString: output!)
+    }
+
+    /// Everything up to the last `$`: the method, parameters and salt.
+    private static func setting(of hash: String) -> Substring {
+        hash[..<(hash.lastIndex(of: "$") ?? hash.startIndex)]
+    }
+
+    private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+        let left = Array(left.utf8)
+        let right = Array(right.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices {
+            difference |= left[index] ^ right[index]
+        }
+        return difference == 0
+    }
+}

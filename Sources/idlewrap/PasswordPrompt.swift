@@ -1,0 +1,107 @@
+import Glibc
+import PTYKit
+
+/// Asks for a password on a terminal, with echo off: the `ask` method's setup
+/// and `--set-password`. The terminal is switched to non-canonical mode with
+/// signals off, so ^C cancels cleanly instead of killing idlewrap with echo
+/// still off, and lines are edited by `PasswordLineEditor` (the lock
+/// screen's rules). Input typed ahead of the prompt, and after the Enter that
+/// ends it, is discarded: nothing typed at the prompt reaches anyone else.
+struct PasswordPrompt {
+    enum Failure: Error, Equatable, CustomStringConvertible {
+        /// ^C, ^\, or ^D on an empty line.
+        case cancelled
+        /// End of file: the terminal hung up.
+        case hungUp
+        case system(Errno)
+
+        var description: String {
+            switch self {
+            case .cancelled: "cancelled"
+            case .hungUp: "the terminal hung up"
+            case .system(let error): "cannot use the terminal: \(error)"
+            }
+        }
+    }
+
+    let terminal: FileDescriptor
+    /// Where prompts go: the terminal, unless it was opened read-only.
+    private let output: FileDescriptor
+
+    init(terminal: FileDescriptor) {
+        self.terminal = terminal
+        let flags = try? authSystemCall { fcntl(terminal.rawValue, F_GETFL) }
+        let writable = flags.map { $0 & O_ACCMODE != O_RDONLY } ?? false
+        output = writable ? terminal : .standardError
+    }
+
+    /// Shows `prompt` (followed by a space) and reads one non-empty line.
+    func ask(_ prompt: String) throws(Failure) -> SecretBuffer {
+        var saved = termios()
+        do {
+            _ = try authSystemCall { tcgetattr(terminal.rawValue, &saved) }
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+            withUnsafeMutableBytes(of: &quiet.c_cc) { controlCharacters in
+                controlCharacters[Int(VMIN)] = 1
+                controlCharacters[Int(VTIME)] = 0
+            }
+            _ = try authSystemCall { tcsetattr(terminal.rawValue, TCSAFLUSH, &quiet) }
+        } catch {
+            throw .system(error)
+        }
+        defer {
+            _ = try? authSystemCall { tcsetattr(terminal.rawValue, TCSAFLUSH, &saved) }
+            try? output.writeAll("\r\n")
+        }
+        do {
+            try output.writeAll(prompt + " ")
+        } catch {
+            throw .system(error)
+        }
+        return try readLine()
+    }
+
+    /// Shows a line of text, such as why the prompt is asked again.
+    func say(_ text: String) {
+        try? output.writeAll(text + "\r\n")
+    }
+
+    private func readLine() throws(Failure) -> SecretBuffer {
+        var editor = PasswordLineEditor()
+        var byte: UInt8 = 0
+        defer { explicit_bzero(&byte, 1) }
+        while true {
+            guard try readByte(into: &byte) else { throw .hungUp }
+            switch byte {
+            case 0x03, 0x1C:  // ^C, ^\
+                throw .cancelled
+            case 0x04 where editor.line.isEmpty:  // ^D
+                throw .cancelled
+            default:
+                break
+            }
+            let event = withUnsafeBytes(of: &byte) { editor.feed($0) }
+            if case (.submitted, _)? = event {
+                return editor.line
+            }
+        }
+    }
+
+    /// False at end of file.
+    private func readByte(into byte: inout UInt8) throws(Failure) -> Bool {
+        while true {
+            do {
+                let count = try withUnsafeMutableBytes(of: &byte) { (buffer) throws(Errno) in
+                    try terminal.read(into: buffer)
+                }
+                return count == 1
+            } catch .wouldBlock {
+                var slot = pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0)
+                _ = try? authSystemCall { poll(&slot, 1, -1) }
+            } catch {
+                throw .system(error)
+            }
+        }
+    }
+}

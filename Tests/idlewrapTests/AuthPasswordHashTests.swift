@@ -1,0 +1,43 @@
+import Testing
+
+@testable import idlewrap
+
+@Suite struct AuthPasswordHashTests {
+    /// Made by `openssl passwd`, not by idlewrap: "correct horse".
+    static let sha512 = "$6$idlewraptest$tlZNzy7TCOUVns1KFHpeFMawJIzwn33BtYHR6ZyofXV7B0KhOHCBUQa93KVChs525mg5ocWahfzJPuOYD27EC."
+    static let sha256 = "$5$idlewraptest$h/wBrswgbsiqjEu2vuqEMFsbflw3SeieBbWDEjcv/9/"
+    static let md5 = "$1$idlewrap$bJop55Ip2Wymt4xpDGvbC/"
+
+    @Test(arguments: [sha512, sha256, md5])
+    func checksHashesMadeElsewhere(_ hash: String) {
+        #expect(PasswordHash.problem(with: hash) == nil)
+        #expect(PasswordHash.matches(secret("correct horse"), hash: hash) == true)
+        #expect(PasswordHash.matches(secret("correct horsE"), hash: hash) == false)
+        #expect(PasswordHash.matches(secret(""), hash: hash) == false)
+    }
+
+    @Test func makesSaltedYescryptHashes() throws {
+        let first = try PasswordHash.make(for: secret("correct horse"))
+        let second = try PasswordHash.make(for: secret("correct horse"))
+        #expect(first.hasPrefix("$y$"))
+        #expect(first != second, "each hash has its own salt")
+        #expect(PasswordHash.problem(with: first) == nil)
+        #expect(PasswordHash.matches(secret("correct horse"), hash: first) == true)
+        #expect(PasswordHash.matches(secret("correct horse"), hash: second) == true)
+        #expect(PasswordHash.matches(secret("wrong horse"), hash: first) == false)
+    }
+
+    @Test func makesSha512HashesWhenAsked() throws {
+        let hash = try PasswordHash.make(for: secret("pässwörd"), saltPrefix: "$6$")
+        #expect(hash.hasPrefix("$6$"))
+        #expect(PasswordHash.matches(secret("pässwörd"), hash: hash) == true)
+    }
+
+    @Test(arguments: [
+        "", "hunter2", "ab01234567890", "$q$nonsense", "$y$", "$6$",
+        String(sha512.dropLast(4)), sha512 + "AAAA", "$6$idlewraptest",
+    ])
+    func refusesWhatIsNotAWholeHash(_ text: String) {
+        #expect(PasswordHash.problem(with: text) != nil)
+    }
+}
