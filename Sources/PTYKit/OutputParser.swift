@@ -1,0 +1,224 @@
+// Follows what the wrapped command writes to the terminal, without changing a byte, to know
+// (1) the terminal modes it turned on (TerminalModes) and (2) whether the stream is at a
+// boundary, where idlewrap may insert its own output: not inside an escape sequence, a
+// control string or a UTF-8 character.
+//
+// The state machine is Paul Williams' parser for DEC/ANSI terminals,
+// https://vt100.net/emu/dec_ansi_parser, as a table (OutputParserTable.swift). Departures:
+//
+// - No C1 controls. Bytes 0x80-0x9F never start or end a sequence, neither raw nor as
+//   UTF-8-encoded U+0080-U+009F. In a UTF-8 stream they are continuation bytes (0x9B is
+//   part of "⛄", E2 9B 84), and taking them for CSI/DCS/OSC/ST would wreck the boundary
+//   tracking; tmux's input.c has no C1 rows either. A program that writes 8-bit C1
+//   controls to a UTF-8 terminal is not followed (few terminals would obey it).
+// - Bytes 0x80-0xFF are not folded onto 0x00-0x7F (Williams treats GR like GL). In ground
+//   they are UTF-8; in escape and control-sequence states they are ignored, as tmux does;
+//   in OSC, DCS and SOS/PM/APC strings they are payload.
+// - UTF-8 is tracked in ground (Williams has no notion of it). C2-DF, E0-EF and F0-F4
+//   start characters of 2, 3 and 4 bytes; other bytes >= 0x80 stand alone (terminals show
+//   U+FFFD). Continuation bytes are counted without checking the second byte's narrower
+//   ranges (as tmux's utf8_open/utf8_append): a strict decoder could end a malformed
+//   character up to three bytes earlier, never later. Any other byte ends a partial
+//   character and is then processed normally, so ESC or CAN always gets through.
+// - An OSC string also ends at BEL, as in xterm. DCS and SOS/PM/APC strings end only at
+//   ST. ESC ends every string whatever follows it (Williams' "anywhere" ESC row), so
+//   `ESC P ... ESC x` is a DCS followed by the escape sequence `ESC x`; tmux would keep the
+//   DCS open there.
+// - osc_end runs only when BEL or ESC ends the string, not on CAN/SUB, which abandon it
+//   (as xterm does); Williams' other entry/exit actions (clear, osc_start, hook, unhook)
+//   run on entering/leaving a state as in the diagram, or are no-ops here.
+// - Limits: 16 parameters (more are dropped; the sequence still dispatches with the first
+//   16), values saturating at 65535, one intermediate byte (a sequence with two or more is
+//   parsed but not interpreted). `:` sub-parameters send a control sequence to csiIgnore
+//   as in Williams; nothing idlewrap tracks uses them. String payloads are not stored, so
+//   no input can make the parser allocate or grow.
+//
+// Speed: ASCII text in ground (other than ESC) and string payloads of 0x20-0xFF are skipped
+// eight bytes at a time, complete UTF-8 characters one at a time; only the remaining bytes
+// go through the table.
+
+/// Tracks the terminal state set by a byte stream written to a terminal.
+public struct OutputParser: Sendable {
+    /// The modes the stream has set so far.
+    public private(set) var modes = TerminalModes.initial
+    private var state = State.ground
+    /// Continuation bytes still expected by the UTF-8 character begun in ground.
+    private var utf8Remaining: UInt8 = 0
+    private var sequence = CollectedSequence()
+    private var oscCommand = OSCCommand()
+
+    public init() {}
+
+    /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
+    public var isAtBoundary: Bool {
+        state == .ground && utf8Remaining == 0
+    }
+
+    /// Tracks state across `bytes`; the fast path.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let end = bytes.count
+        Self.transitions.withUnsafeBufferPointer { table in
+            var offset = 0
+            while offset < end {
+                offset = skipInertBytes(base, from: offset, to: end)
+                guard offset < end else { return }
+                step(base.load(fromByteOffset: offset, as: UInt8.self), table)
+                offset += 1
+            }
+        }
+    }
+
+    /// Feeds bytes only until the stream reaches a boundary and returns how many it consumed:
+    /// 0 if it is already at a boundary, bytes.count if it never reaches one within `bytes`.
+    public mutating func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let end = bytes.count
+        return Self.transitions.withUnsafeBufferPointer { table in
+            var offset = 0
+            while offset < end && !isAtBoundary {
+                // Skipped bytes cannot reach a boundary: they are payload of a string.
+                offset = skipInertBytes(base, from: offset, to: end)
+                guard offset < end else { break }
+                step(base.load(fromByteOffset: offset, as: UInt8.self), table)
+                offset += 1
+            }
+            return offset
+        }
+    }
+
+    /// Forgets any half-parsed sequence/character (back to ground) but keeps `modes`
+    /// (used after idlewrap had to cut a never-ending sequence with CAN).
+    public mutating func abandonSequence() {
+        state = .ground
+        utf8Remaining = 0
+    }
+
+    private mutating func step(_ byte: UInt8, _ table: UnsafeBufferPointer<Transition>) {
+        if utf8Remaining != 0 {
+            if byte & 0xC0 == 0x80 {
+                utf8Remaining &-= 1
+                return
+            }
+            utf8Remaining = 0
+        }
+        let transition = table[Int(state.rawValue) &<< 8 | Int(byte)]
+        perform(transition.action, byte)
+        if let next = transition.next {
+            state = next
+            enter(next)
+        }
+    }
+
+    private mutating func perform(_ action: Action, _ byte: UInt8) {
+        switch action {
+        case .none:
+            break
+        case .printNonASCII:
+            utf8Remaining = Self.continuationByteCount(lead: byte)
+        case .collect:
+            sequence.collect(byte)
+        case .param:
+            sequence.param(byte)
+        case .escDispatch:
+            modes.applyEscapeSequence(final: byte, sequence)
+        case .csiDispatch:
+            modes.applyControlSequence(final: byte, sequence)
+        case .oscPut:
+            oscCommand.put(byte)
+        case .oscEnd:
+            if oscCommand.setsWindowTitle {
+                modes.noteWindowTitleSet()
+            }
+        }
+    }
+
+    /// Williams' entry actions: clear (escape, csi entry) and osc_start. DCS entry's clear
+    /// and hook are no-ops here because no DCS is interpreted.
+    private mutating func enter(_ state: State) {
+        switch state {
+        case .escape, .csiEntry:
+            sequence.clear()
+        case .oscString:
+            oscCommand = OSCCommand()
+        default:
+            break
+        }
+    }
+
+    private static func continuationByteCount(lead: UInt8) -> UInt8 {
+        switch lead {
+        case 0xC2...0xDF: 1
+        case 0xE0...0xEF: 2
+        case 0xF0...0xF4: 3
+        default: 0  // a stray continuation byte or a byte that never starts a character
+        }
+    }
+
+    /// Where the next byte that can change something is, from `start`.
+    @inline(__always)
+    private func skipInertBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        guard utf8Remaining == 0 else { return start }
+        switch state {
+        case .ground:
+            return Self.skipText(base, from: start, to: end)
+        case .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+            return Self.skipStringPayload(base, from: start, to: end)
+        case .oscString where !oscCommand.isReadingNumber:
+            return Self.skipStringPayload(base, from: start, to: end)
+        default:
+            return start
+        }
+    }
+
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Skips ground bytes that leave the state as it is: ASCII other than ESC (printable
+    /// characters and C0 controls, CAN and SUB included, change nothing in ground), bytes
+    /// that stand alone, and UTF-8 characters complete within the buffer.
+    @inline(__always)
+    private static func skipText(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while offset < end {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte < 0x80 {
+                if byte == 0x1B { return offset }
+                offset &+= 1
+                while end &- offset >= 8 {
+                    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    let escapes = word ^ (lowBits &* 0x1B)
+                    let hasZeroByte = (escapes &- lowBits) & ~escapes & highBits
+                    if (word & highBits) | hasZeroByte != 0 { break }
+                    offset &+= 8
+                }
+                continue
+            }
+            let continuationBytes = Int(continuationByteCount(lead: byte))
+            guard end &- offset > continuationBytes else { return offset }
+            for index in offset &+ 1..<offset &+ 1 &+ continuationBytes
+            where base.load(fromByteOffset: index, as: UInt8.self) & 0xC0 != 0x80 {
+                return offset
+            }
+            offset &+= 1 &+ continuationBytes
+        }
+        return offset
+    }
+
+    /// Skips string payload bytes 0x20-0xFF; only C0 controls (BEL, CAN, SUB, ESC) can end
+    /// a string.
+    @inline(__always)
+    private static func skipStringPayload(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while end - offset >= 8 {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let hasByteBelowSpace = (word &- lowBits &* 0x20) & ~word & highBits
+            if hasByteBelowSpace != 0 { break }
+            offset += 8
+        }
+        while offset < end && base.load(fromByteOffset: offset, as: UInt8.self) >= 0x20 {
+            offset += 1
+        }
+        return offset
+    }
+}

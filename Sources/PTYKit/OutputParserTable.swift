@@ -1,0 +1,192 @@
+// The transition table of OutputParser, as data: Paul Williams' DEC/ANSI parser
+// (https://vt100.net/emu/dec_ansi_parser) state by state, with the departures listed in
+// OutputParser.swift. Rows are byte ranges; a row's `next` is nil when the byte leaves the
+// state unchanged (no exit or entry action runs).
+
+extension OutputParser {
+    /// The states of Williams' diagram.
+    enum State: UInt8, CaseIterable, Sendable {
+        case ground
+        case escape
+        case escapeIntermediate
+        case csiEntry
+        case csiParam
+        case csiIntermediate
+        case csiIgnore
+        case dcsEntry
+        case dcsParam
+        case dcsIntermediate
+        case dcsPassthrough
+        case dcsIgnore
+        case oscString
+        case sosPmApcString
+    }
+
+    /// What a byte does besides moving the machine. Williams' ignore, execute, put, hook,
+    /// unhook and the print of ASCII change nothing idlewrap tracks: they are all `.none`.
+    enum Action: UInt8, Sendable {
+        case none
+        /// A byte >= 0x80 in ground: part of a UTF-8 character.
+        case printNonASCII
+        /// A private marker (`<` `=` `>` `?`) or an intermediate byte.
+        case collect
+        /// A digit or `;`.
+        case param
+        case escDispatch
+        case csiDispatch
+        case oscPut
+        /// Williams' osc_end exit action, attached to the two bytes that end an OSC string
+        /// (BEL, ESC) so that CAN and SUB abandon it without effect.
+        case oscEnd
+    }
+
+    struct Transition: Sendable {
+        let action: Action
+        let next: State?
+    }
+
+    struct Row: Sendable {
+        let bytes: ClosedRange<UInt8>
+        let transition: Transition
+
+        init(_ bytes: ClosedRange<UInt8>, _ action: Action, _ next: State? = nil) {
+            self.bytes = bytes
+            self.transition = Transition(action: action, next: next)
+        }
+
+        init(_ byte: UInt8, _ action: Action, _ next: State? = nil) {
+            self.init(byte...byte, action, next)
+        }
+    }
+
+    /// Rows that apply in every state (Williams' "anywhere"), without the C1 rows.
+    static let anywhereRows: [Row] = [
+        Row(0x18, .none, .ground),  // CAN
+        Row(0x1A, .none, .ground),  // SUB
+        Row(0x1B, .none, .escape),  // ESC
+    ]
+
+    /// The C0 controls other than CAN, SUB and ESC, which the anywhere rows own.
+    private static func c0Rows(_ action: Action) -> [Row] {
+        [Row(0x00...0x17, action), Row(0x19, action), Row(0x1C...0x1F, action)]
+    }
+
+    /// The rows of one state; together with `anywhereRows` they cover all 256 bytes.
+    static func rows(for state: State) -> [Row] {
+        switch state {
+        case .ground:
+            c0Rows(.none) + [
+                Row(0x20...0x7F, .none),
+                Row(0x80...0xFF, .printNonASCII),
+            ]
+        case .escape:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .collect, .escapeIntermediate),
+                Row(0x30...0x4F, .escDispatch, .ground),
+                Row(0x50, .none, .dcsEntry),  // P
+                Row(0x51...0x57, .escDispatch, .ground),
+                Row(0x58, .none, .sosPmApcString),  // X
+                Row(0x59...0x5A, .escDispatch, .ground),
+                Row(0x5B, .none, .csiEntry),  // [
+                Row(0x5C, .escDispatch, .ground),  // \ (ST)
+                Row(0x5D, .none, .oscString),  // ]
+                Row(0x5E...0x5F, .none, .sosPmApcString),  // ^ _
+                Row(0x60...0x7E, .escDispatch, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .escapeIntermediate:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .collect),
+                Row(0x30...0x7E, .escDispatch, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .csiEntry:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .collect, .csiIntermediate),
+                Row(0x30...0x39, .param, .csiParam),
+                Row(0x3A, .none, .csiIgnore),
+                Row(0x3B, .param, .csiParam),
+                Row(0x3C...0x3F, .collect, .csiParam),
+                Row(0x40...0x7E, .csiDispatch, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .csiParam:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .collect, .csiIntermediate),
+                Row(0x30...0x39, .param),
+                Row(0x3A, .none, .csiIgnore),
+                Row(0x3B, .param),
+                Row(0x3C...0x3F, .none, .csiIgnore),
+                Row(0x40...0x7E, .csiDispatch, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .csiIntermediate:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .collect),
+                Row(0x30...0x3F, .none, .csiIgnore),
+                Row(0x40...0x7E, .csiDispatch, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .csiIgnore:
+            c0Rows(.none) + [
+                Row(0x20...0x3F, .none),
+                Row(0x40...0x7E, .none, .ground),
+                Row(0x7F...0xFF, .none),
+            ]
+        // No DCS is interpreted, so DCS parameters and intermediates are not collected.
+        case .dcsEntry:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .none, .dcsIntermediate),
+                Row(0x30...0x39, .none, .dcsParam),
+                Row(0x3A, .none, .dcsIgnore),
+                Row(0x3B...0x3F, .none, .dcsParam),
+                Row(0x40...0x7E, .none, .dcsPassthrough),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .dcsParam:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .none, .dcsIntermediate),
+                Row(0x30...0x39, .none),
+                Row(0x3A, .none, .dcsIgnore),
+                Row(0x3B, .none),
+                Row(0x3C...0x3F, .none, .dcsIgnore),
+                Row(0x40...0x7E, .none, .dcsPassthrough),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .dcsIntermediate:
+            c0Rows(.none) + [
+                Row(0x20...0x2F, .none),
+                Row(0x30...0x3F, .none, .dcsIgnore),
+                Row(0x40...0x7E, .none, .dcsPassthrough),
+                Row(0x7F...0xFF, .none),
+            ]
+        case .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+            c0Rows(.none) + [Row(0x20...0xFF, .none)]
+        case .oscString:
+            [
+                Row(0x00...0x06, .none),
+                Row(0x07, .oscEnd, .ground),  // BEL ends an OSC, as in xterm
+                Row(0x08...0x17, .none),
+                Row(0x19, .none),
+                Row(0x1B, .oscEnd, .escape),  // overrides the anywhere row to run osc_end
+                Row(0x1C...0x1F, .none),
+                Row(0x20...0xFF, .oscPut),
+            ]
+        }
+    }
+
+    /// `anywhereRows` and `rows(for:)` flattened to one entry per (state, byte), indexed by
+    /// `state.rawValue << 8 | byte`. Built once; later rows override earlier ones.
+    static let transitions: ContiguousArray<Transition> = {
+        let unset = Transition(action: .none, next: nil)
+        var table = ContiguousArray(repeating: unset, count: State.allCases.count << 8)
+        for state in State.allCases {
+            for row in anywhereRows + rows(for: state) {
+                for byte in row.bytes {
+                    table[Int(state.rawValue) << 8 | Int(byte)] = row.transition
+                }
+            }
+        }
+        return table
+    }()
+}

@@ -1,0 +1,164 @@
+import PTYKit
+import Testing
+
+/// Malformed input in the spirit of tmux's regress/input-malformed.sh.
+@Suite("OutputParser malformed input")
+struct OutputParserMalformedTests {
+    @Test func tooManyParametersKeepTheFirstSixteen() {
+        let firstSixteen = String(repeating: "1;", count: 15) + "2004"
+        var parser = parseEverySplit(bytes(#"\e[?"# + firstSixteen + ";1049h"))
+        #expect(parser.modes.isSet(privateMode: 1))
+        #expect(parser.modes.isSet(privateMode: 2004))
+        #expect(!parser.modes.alternateScreen)
+
+        parser.feed(bytes(#"\e[?"# + String(repeating: "1;", count: 100) + "1049h"))
+        #expect(!parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func longParameterIsCutByCAN() {
+        let parser = parseEverySplit(bytes(#"\e["# + String(repeating: "1", count: 80) + #"\x18OK"#))
+        #expect(parser.isAtBoundary)
+        #expect(parser.modes == .initial)
+    }
+
+    @Test func intermediatesAreCutByCAN() {
+        let parser = parseEverySplit(bytes(#"\e[    \x18OK"#))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func hugeNumbersSaturateWithoutOverflow() {
+        let huge = String(repeating: "9", count: 400)
+        var parser = parseEverySplit(bytes(#"\e[?"# + huge + ";1049h"))
+        #expect(parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+
+        parser.feed(bytes(#"\e[?"# + "65536" + "h"))  // saturates to 65535, not wraps to 0
+        parser.feed(bytes(#"\e[?"# + "4294968345" + "h"))  // 2^32 + 1049 must not wrap to 1049
+        #expect(parser.modes.isSet(privateMode: 1049))
+        #expect(!parser.modes.isSet(privateMode: 1))
+
+        parser.feed(bytes(#"\e[>"# + huge + "u" + #"\e[>4;"# + huge + "m"))
+        #expect(parser.modes.kittyKeyboardFlags == 65_535)
+        #expect(parser.modes.modifyOtherKeys == 65_535)
+        parser.feed(bytes(#"\e[<"# + huge + "u"))
+        #expect(parser.modes.kittyKeyboardFlags == 0)
+        parser.feed(bytes(#"\e]"# + huge + #";x\a"#))
+        #expect(!parser.modes.titleWasSet)
+    }
+
+    @Test(arguments: [#"\x18"#, #"\x1A"#])
+    func cancelAbortsEverySequenceKind(_ cancel: String) {
+        let openings = [
+            #"\e"#, #"\e("#, #"\e[?10"#, #"\e[?1049$"#, #"\e[38:5"#, #"\eP1"#, #"\eP1$"#, #"\eP1$q"#, #"\eP:"#,
+            #"\e]2;t"#, #"\e_G"#,
+        ]
+        for opening in openings {
+            let parser = parseEverySplit(bytes(opening + cancel + "49h"))
+            #expect(parser.isAtBoundary, "\(opening)")
+            #expect(parser.modes == .initial, "\(opening)")
+        }
+    }
+
+    @Test func escapeInsideAControlSequenceRestarts() {
+        let parser = parseEverySplit(bytes(#"\e[?1000\e[?2004h"#))
+        #expect(parser.modes.isSet(privateMode: 2004))
+        #expect(!parser.modes.isSet(privateMode: 1000))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func controlsInsideAControlSequenceAreExecutedInPlace() {
+        let parser = parseEverySplit(bytes(#"\e[?10\r\n\b\x7F49h"#))
+        #expect(parser.modes.alternateScreen)
+    }
+
+    @Test func dcsWithEscapeNotFollowedByStringTerminator() {
+        // ESC ends the DCS; what follows is parsed as an ordinary sequence.
+        var parser = parseEverySplit(bytes(#"\eP1$q\e[?1049h"#))
+        #expect(parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+
+        parser = parseEverySplit(bytes(#"\ePq#0;2;0;0;0\ex"#))
+        #expect(parser.isAtBoundary)
+        parser = parseEverySplit(bytes(#"\ePq\e\e[?2004h"#))
+        #expect(parser.modes.isSet(privateMode: 2004))
+    }
+
+    @Test func unknownSequencesArePassedOver() {
+        let parser = parseEverySplit(bytes(#"\e[?9999zOK\e]999;bad\aOK\e[>9999;9999q\e%G\e[=c"#))
+        #expect(parser.modes == .initial)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func malformedOSCsDoNotSetTheTitle() {
+        let parser = parseEverySplit(bytes(
+            #"\e]8;id=a:id=b;http://bad\aX\e]8;id=no-separator\aY\e]9;4;5;200\a\e]52bad\a\e]52;c;@@@\aOK"#))
+        #expect(parser.modes == .initial)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func kittyStackIsBoundAndEvictsTheOldest() {
+        var parser = OutputParser()
+        for flags in 1...17 {
+            parser.feed(bytes(#"\e[>"# + "\(flags)u"))
+        }
+        #expect(parser.modes.kittyKeyboardFlags == 17)
+        parser.feed(bytes(#"\e[<15u"#))
+        #expect(parser.modes.kittyKeyboardFlags == 2)
+        parser.feed(bytes(#"\e[<u"#))
+        #expect(parser.modes.kittyKeyboardFlags == 0)
+
+        for _ in 0..<10_000 {
+            parser.feed(bytes(#"\e[>1u"#))
+        }
+        parser.feed(bytes(#"\e[<16u"#))
+        #expect(parser.modes.kittyKeyboardFlags == 0)
+    }
+
+    @Test func randomBytesNeverCrashAndCancelAlwaysReturnsToABoundary() {
+        var random = SplitMix64(seed: 0x1D1E_3A9)
+        // Bytes that drive the machine through every state, mixed with arbitrary ones.
+        let interesting = bytes(#"\e\e\e[[]]P_^X;;??<=>>0123456789:hlumpnc!$ \\\a\x18\x1A\x7F\x9B\x9C\xC3\xE2\xF0\x80"#)
+        for _ in 0..<2_000 {
+            let length = Int(random.next() % 96)
+            let input: [UInt8] = (0..<length).map { _ in
+                random.next() % 3 == 0
+                    ? UInt8(truncatingIfNeeded: random.next())
+                    : interesting[Int(random.next() % UInt64(interesting.count))]
+            }
+
+            var whole = OutputParser()
+            whole.feed(input)
+            var chunked = OutputParser()
+            var rest = input[...]
+            while !rest.isEmpty {
+                let size = Int(random.next() % 8) + 1
+                chunked.feed(rest.prefix(size))
+                rest = rest.dropFirst(size)
+            }
+            #expect(chunked.modes == whole.modes, "\(input)")
+            #expect(chunked.isAtBoundary == whole.isAtBoundary, "\(input)")
+
+            whole.feed(bytes(#"\x18\e[0m"#))
+            #expect(whole.isAtBoundary, "\(input)")
+            #expect(whole.feedUntilBoundary(input) <= input.count)
+        }
+    }
+}
+
+/// A fixed-seed generator, so that any failure can be replayed.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
