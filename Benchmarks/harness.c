@@ -586,13 +586,20 @@ static void print_cell(double value, int decimals, const char *unit, Target t, i
     }
 }
 
+enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY };
+
+static int applies(int columns, const Wrapper *w) {
+    if (columns == IDLEWRAP_ONLY) return is_idlewrap(w);
+    return columns == ALL_COLUMNS || strcmp(w->key, "none");
+}
+
 /* One row of absolute figures: median over rounds (or the maximum). */
-static void row(const char *label, size_t offset, int n, int decimals, Target t, int wrapper_only,
+static void row(const char *label, size_t offset, int n, int decimals, Target t, int columns,
                 int use_max) {
     printf("| %s", label);
     print_target(t, "");
     for (int i = 0; i < config.wrapper_count; i++) {
-        if (wrapper_only && !strcmp(config.wrappers[i].key, "none")) {
+        if (!applies(columns, &config.wrappers[i])) {
             printf(" | –");
             continue;
         }
@@ -605,14 +612,14 @@ static void row(const char *label, size_t offset, int n, int decimals, Target t,
 
 /* Per-pair ratios against a reference column. */
 static void ratio_row(const char *reference_key, const char *reference_label, size_t offset, int n,
-                      Target t, int wrapper_only) {
+                      Target t, int columns) {
     int ref = wrapper_index(reference_key);
     if (ref < 0) return;
     printf("|   ÷ %s", reference_label);
     print_target(t, "×");
     const double *reference = (const double *)((const char *)&results[ref] + offset);
     for (int i = 0; i < config.wrapper_count; i++) {
-        if (i == ref || (wrapper_only && !strcmp(config.wrappers[i].key, "none"))) {
+        if (i == ref || !applies(columns, &config.wrappers[i])) {
             printf(" | –");
             continue;
         }
@@ -625,10 +632,10 @@ static void ratio_row(const char *reference_key, const char *reference_label, si
 #define FIELD(name) offsetof(Results, name)
 
 static void block(const char *label, size_t offset, int n, int decimals, Target absolute,
-                  Target versus_relay, int wrapper_only) {
-    row(label, offset, n, decimals, absolute, wrapper_only, 0);
-    ratio_row("relay", "C relay", offset, n, versus_relay, wrapper_only);
-    ratio_row("script", "script", offset, n, (Target){NO_TARGET, 0}, wrapper_only);
+                  Target versus_relay, int columns) {
+    row(label, offset, n, decimals, absolute, columns, 0);
+    ratio_row("relay", "C relay", offset, n, versus_relay, columns);
+    ratio_row("script", "script", offset, n, (Target){NO_TARGET, 0}, columns);
 }
 
 static void print_table(void) {
@@ -641,35 +648,35 @@ static void print_table(void) {
     printf("|\n");
     if (config.do_throughput) {
         block("throughput, cooked (MB/s)", FIELD(cooked_mbps), rounds, 0, none,
-              (Target){AT_LEAST, 1.00}, 0);
+              (Target){AT_LEAST, 1.00}, ALL_COLUMNS);
         block("wrapper CPU, cooked (ms/GB)", FIELD(cooked_cpu), rounds, 0, none,
-              (Target){AT_MOST, 1.10}, 1);
+              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
         block("throughput, raw (MB/s)", FIELD(raw_mbps), rounds, 0, none,
-              (Target){AT_LEAST, 0.95}, 0);
+              (Target){AT_LEAST, 0.95}, ALL_COLUMNS);
         block("wrapper CPU, raw (ms/GB)", FIELD(raw_cpu), rounds, 0, none,
-              (Target){AT_MOST, 1.10}, 1);
+              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
     }
     if (config.do_latency) {
-        block("keystroke p50 (µs)", FIELD(p50), rounds, 1, none, (Target){AT_MOST, 1.10}, 0);
-        block("keystroke p90 (µs)", FIELD(p90), rounds, 1, none, none, 0);
-        block("keystroke p99 (µs)", FIELD(p99), rounds, 1, none, (Target){AT_MOST, 1.25}, 0);
+        block("keystroke p50 (µs)", FIELD(p50), rounds, 1, none, (Target){AT_MOST, 1.10}, ALL_COLUMNS);
+        block("keystroke p90 (µs)", FIELD(p90), rounds, 1, none, none, ALL_COLUMNS);
+        block("keystroke p99 (µs)", FIELD(p99), rounds, 1, none, (Target){AT_MOST, 1.25}, ALL_COLUMNS);
     }
     if (config.do_idle) {
         char label[128];
         snprintf(label, sizeof label, "idle %d s: context switches", config.idle_seconds);
-        row(label, FIELD(idle_switches), rounds, 0, (Target){AT_MOST, 0}, 1, 0);
+        row(label, FIELD(idle_switches), rounds, 0, (Target){AT_MOST, 0}, WRAPPERS_ONLY, 0);
         snprintf(label, sizeof label, "idle %d s: CPU (ms)", config.idle_seconds);
-        row(label, FIELD(idle_cpu), rounds, 3, none, 1, 0);
+        row(label, FIELD(idle_cpu), rounds, 3, none, WRAPPERS_ONLY, 0);
         snprintf(label, sizeof label, "idle %d s, locked: context switches", config.idle_seconds);
-        row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, 1, 0);
+        row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, IDLEWRAP_ONLY, 0);
         snprintf(label, sizeof label, "idle %d s, locked: CPU (ms)", config.idle_seconds);
-        row(label, FIELD(locked_cpu), rounds, 3, none, 1, 0);
+        row(label, FIELD(locked_cpu), rounds, 3, none, IDLEWRAP_ONLY, 0);
     }
     if (config.do_startup)
         block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
-              (Target){AT_MOST, 1.5}, 0);
+              (Target){AT_MOST, 1.5}, ALL_COLUMNS);
     if (config.do_throughput)
-        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 4.5}, 1, 1);
+        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 4.5}, WRAPPERS_ONLY, 1);
     for (int p = 0; p < config.parser_count; p++) {
         printf("| output parser, %s (MB/s)", config.parser_labels[p]);
         print_target((Target){AT_LEAST, 1000}, "");
