@@ -1,0 +1,94 @@
+// Feeds each corpus file through OutputParser in 4 KiB chunks (what one read of
+// a Linux pty master returns) until at least `--seconds` have passed, five
+// times, and prints the median throughput as `LABEL=MBPS` lines (MB = 10^6 B).
+import Glibc
+import PTYKit
+
+let chunkSize = 4096
+let repetitions = 5
+
+func printError(_ message: String) {
+    var text = message
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if n == 0 { break }
+        bytes.append(contentsOf: buffer[0..<n])
+    }
+    return bytes
+}
+
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// One measurement: whole passes over the corpus until `seconds` have elapsed.
+/// Returns MB/s and how many chunks ended at a boundary (so the work is used).
+func measure(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: Int) {
+    var parser = OutputParser()
+    var boundaries = 0
+    var fed = 0
+    let start = monotonicSeconds()
+    var elapsed = 0.0
+    corpus.withUnsafeBytes { all in
+        repeat {
+            var offset = 0
+            while offset < all.count {
+                let end = min(offset + chunkSize, all.count)
+                parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                if parser.isAtBoundary { boundaries += 1 }
+                offset = end
+            }
+            fed += all.count
+            elapsed = monotonicSeconds() - start
+        } while elapsed < seconds
+    }
+    return (Double(fed) / elapsed / 1e6, boundaries)
+}
+
+func usage() -> Never {
+    printError("usage: ParserBench [--seconds S] LABEL=FILE...\n")
+    exit(2)
+}
+
+var seconds = 0.5
+var corpora: [(label: String, path: String)] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    if argument == "--seconds" {
+        guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { usage() }
+        seconds = value
+    } else if let equals = argument.lastIndex(of: "=") {
+        corpora.append((String(argument[..<equals]), String(argument[argument.index(after: equals)...])))
+    } else {
+        usage()
+    }
+}
+if corpora.isEmpty { usage() }
+
+for (label, path) in corpora {
+    guard let corpus = readFile(path), !corpus.isEmpty else {
+        printError("ParserBench: cannot read \(path)\n")
+        exit(1)
+    }
+    var rates: [Double] = []
+    var boundaries = 0
+    for _ in 0..<repetitions {
+        let result = measure(corpus, seconds: seconds)
+        rates.append(result.mbps)
+        boundaries += result.boundaries
+    }
+    rates.sort()
+    let median = rates[rates.count / 2]
+    printError("  \(label): \(corpus.count) bytes, \(Int(median)) MB/s (\(boundaries) chunks at a boundary)\n")
+    print("\(label)=\(median)")
+}

@@ -1,0 +1,796 @@
+/*
+ * harness: the benchmark driver. It owns an outer pseudo-terminal for every
+ * run, starts `WRAPPER... COMMAND` on it as session leader with the outer pty
+ * as controlling terminal (so each wrapper sees a real terminal), drains the
+ * master with large blocking reads, and measures. Wrappers are interleaved
+ * round by round (the order rotates each round); each figure is the median
+ * over rounds, and each ratio is the median of the per-round ratios
+ * (wrapper ÷ reference measured in the same round).
+ *
+ * How each figure is taken (see README.md):
+ * - throughput: bytes from the first byte received to the last expected one,
+ *   divided by the time between; the byte count must match exactly (no
+ *   missing and no extra bytes). Wrapper CPU is the wrapper process's own CPU
+ *   clock (clock_getcpuclockid: all its threads, none of its children) over
+ *   the same window. Peak RSS is VmHWM of the wrapper, read while it is alive
+ *   (the writer waits for one typed byte before it exits).
+ * - keystroke: one byte written to the master, read back through the
+ *   raw-mode echo child; 200 warm-up round trips are not counted.
+ * - idle: all wrappers of a round run idle at the same time; context switches
+ *   summed over the wrapper's threads (/proc/PID/task/TID/status) and its CPU clock, sampled before
+ *   and after the idle period. The locked variant sends SIGUSR1 first and
+ *   counts only if the text "Locked" then appears on the outer terminal.
+ * - start-up: posix_spawn of `WRAPPER true` to its exit and the outer pty's
+ *   EIO (all output drained), interleaved wrapper by wrapper.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench-text.h"
+
+extern char **environ;
+
+enum {
+    MAX_WRAPPERS = 8,
+    MAX_ROUNDS = 64,
+    MAX_STARTS = 1000,
+    MAX_PARSER_ROWS = 16,
+    DRAIN_BUFFER = 1 << 20,
+    WARMUP_KEYS = 200,
+};
+
+typedef struct {
+    const char *key;   /* none, relay, script, idlewrap-*: decides references and targets */
+    const char *label; /* column heading */
+    char **argv;       /* may contain {@} (command words) and {} (command as one shell string) */
+    int argc;
+} Wrapper;
+
+typedef struct {
+    double cooked_mbps[MAX_ROUNDS], cooked_cpu[MAX_ROUNDS];
+    double raw_mbps[MAX_ROUNDS], raw_cpu[MAX_ROUNDS];
+    double rss_mib[2 * MAX_ROUNDS];
+    double p50[MAX_ROUNDS], p90[MAX_ROUNDS], p99[MAX_ROUNDS];
+    double idle_switches[MAX_ROUNDS], idle_cpu[MAX_ROUNDS];
+    double locked_switches[MAX_ROUNDS], locked_cpu[MAX_ROUNDS];
+    double start_ms[MAX_STARTS];
+} Results;
+
+static struct {
+    const char *child;
+    uint64_t bytes;
+    int rounds, keys, idle_seconds, starts;
+    int do_throughput, do_latency, do_idle, do_startup, probe;
+    Wrapper wrappers[MAX_WRAPPERS];
+    int wrapper_count;
+    const char *parser_labels[MAX_PARSER_ROWS];
+    double parser_mbps[MAX_PARSER_ROWS];
+    int parser_count;
+} config = {
+    .bytes = 256ull << 20, .rounds = 5, .keys = 10000, .idle_seconds = 10, .starts = 100,
+    .do_throughput = 1, .do_latency = 1, .do_idle = 1, .do_startup = 1,
+};
+
+static Results results[MAX_WRAPPERS];
+static char text[BENCH_TEXT_SIZE];
+static char drain_buffer[DRAIN_BUFFER];
+
+/* ---- small utilities ---------------------------------------------------- */
+
+static void die(const char *what) {
+    fprintf(stderr, "harness: %s: %s\n", what, strerror(errno));
+    exit(2);
+}
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void sleep_ns(double ns) {
+    struct timespec ts = {(time_t)(ns / 1e9), (long)fmod(ns, 1e9)};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+}
+
+static double cpu_ns(clockid_t clock) {
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) < 0) return NAN;
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the values that are not NaN; NaN if there are none. */
+static double median(const double *values, int n) {
+    double sorted[MAX_STARTS];
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(values[i])) sorted[m++] = values[i];
+    if (m == 0) return NAN;
+    qsort(sorted, (size_t)m, sizeof *sorted, compare_doubles);
+    return m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+}
+
+/* Median over i of a[i] / b[i], pairs where both exist. */
+static double median_ratio(const double *a, const double *b, int n) {
+    double ratios[MAX_STARTS];
+    for (int i = 0; i < n; i++)
+        ratios[i] = isnan(a[i]) || isnan(b[i]) || b[i] == 0 ? NAN : a[i] / b[i];
+    return median(ratios, n);
+}
+
+static double max_of(const double *values, int n) {
+    double best = NAN;
+    for (int i = 0; i < n; i++)
+        if (!isnan(values[i]) && (isnan(best) || values[i] > best)) best = values[i];
+    return best;
+}
+
+/* ---- the watchdog: blocking reads return -1 once it fires ---------------- */
+
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int signal) {
+    (void)signal;
+    timed_out = 1;
+}
+
+static void arm(unsigned seconds) {
+    timed_out = 0;
+    alarm(seconds);
+}
+
+static void disarm(void) {
+    alarm(0);
+}
+
+/* >0 bytes read; 0 end of output (EIO: nobody holds the replica); -1 timed out. */
+static ssize_t read_some(int fd, void *buffer, size_t size) {
+    for (;;) {
+        ssize_t n = read(fd, buffer, size);
+        if (n > 0) return n;
+        if (n < 0 && errno == EINTR) {
+            if (timed_out) return -1;
+            continue;
+        }
+        return 0;
+    }
+}
+
+/* Reads until output ends; -1 if the watchdog fired first. */
+static int drain_to_end(int master, unsigned seconds) {
+    arm(seconds);
+    ssize_t n;
+    while ((n = read_some(master, drain_buffer, sizeof drain_buffer)) > 0) {}
+    disarm();
+    return n < 0 ? -1 : 0;
+}
+
+/* Exit status as a shell reports it, or -1 if it had to be killed. */
+static int reap(pid_t pid, unsigned seconds) {
+    int status;
+    arm(seconds);
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno == EINTR && timed_out) {
+            kill(pid, SIGKILL);
+            disarm();
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        if (errno != EINTR) die("waitpid");
+    }
+    disarm();
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+/* ---- sessions on an outer pty -------------------------------------------- */
+
+typedef struct {
+    int master;
+    char replica[64];
+    pid_t pid;
+    clockid_t cpu;
+} Session;
+
+static void open_outer_pty(Session *s) {
+    s->master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (s->master < 0 || grantpt(s->master) < 0 || unlockpt(s->master) < 0) die("open /dev/ptmx");
+    if (ptsname_r(s->master, s->replica, sizeof s->replica) != 0) die("ptsname_r");
+    struct winsize size = {.ws_row = 24, .ws_col = 80};
+    if (ioctl(s->master, TIOCSWINSZ, &size) < 0) die("TIOCSWINSZ");
+}
+
+static void shell_quote(char *out, size_t size, char *const words[]) {
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; words[i]; i++) {
+        used += (size_t)snprintf(out + used, size - used, "%s'", i ? " " : "");
+        for (const char *p = words[i]; *p && used + 5 < size; p++)
+            used += (size_t)snprintf(out + used, size - used, *p == '\'' ? "'\\''" : "%c", *p);
+        used += (size_t)snprintf(out + used, size - used, "'");
+    }
+}
+
+/* The wrapper's argv with the command put in place of {@} or {}. */
+static char **expand(const Wrapper *w, char *const command[]) {
+    static char *argv[64];
+    static char quoted[4096];
+    int n = 0;
+    for (int i = 0; i < w->argc && n < 60; i++) {
+        if (!strcmp(w->argv[i], "{@}")) {
+            for (int j = 0; command[j] && n < 60; j++) argv[n++] = command[j];
+        } else if (!strcmp(w->argv[i], "{}")) {
+            shell_quote(quoted, sizeof quoted, command);
+            argv[n++] = quoted;
+        } else {
+            argv[n++] = w->argv[i];
+        }
+    }
+    argv[n] = NULL;
+    return argv;
+}
+
+/* Runs the command as a session leader whose controlling terminal is the outer pty. */
+static void spawn_on(Session *s, char **argv) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawn_file_actions_init(&actions);
+    /* Opened after setsid and without O_NOCTTY: it becomes the controlling terminal. */
+    posix_spawn_file_actions_addopen(&actions, 0, s->replica, O_RDWR, 0);
+    posix_spawn_file_actions_adddup2(&actions, 0, 1);
+    posix_spawn_file_actions_adddup2(&actions, 0, 2);
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    int error = posix_spawnp(&s->pid, argv[0], &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (error) {
+        errno = error;
+        fprintf(stderr, "harness: cannot run %s: %s\n", argv[0], strerror(error));
+        exit(2);
+    }
+    if (clock_getcpuclockid(s->pid, &s->cpu) != 0) die("clock_getcpuclockid");
+}
+
+static void start(Session *s, const Wrapper *w, char *const command[]) {
+    open_outer_pty(s);
+    spawn_on(s, expand(w, command));
+}
+
+/* Closes the outer pty (a hang-up), then SIGTERM, then SIGKILL. */
+static void end_hard(Session *s) {
+    close(s->master);
+    kill(s->pid, SIGTERM);
+    reap(s->pid, 3);
+}
+
+/* Reads until `needle` has appeared; 0 if it did within `seconds`. */
+static int wait_for_text(int master, const char *needle, double seconds) {
+    static char seen[1 << 16];
+    size_t used = 0;
+    double deadline = now_ns() + seconds * 1e9;
+    for (;;) {
+        int left = (int)((deadline - now_ns()) / 1e6);
+        if (left <= 0) return -1;
+        struct pollfd p = {.fd = master, .events = POLLIN};
+        if (poll(&p, 1, left) <= 0) continue;
+        if (used + 4096 > sizeof seen) {
+            memmove(seen, seen + used - 64, 64);
+            used = 64;
+        }
+        ssize_t n = read(master, seen + used, 4096);
+        if (n <= 0) return -1;
+        used += (size_t)n;
+        if (memmem(seen, used, needle, strlen(needle))) return 0;
+    }
+}
+
+static int thread_switches(pid_t pid, double *total) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) return -1;
+    *total = 0;
+    struct dirent *task;
+    while ((task = readdir(tasks))) {
+        if (task->d_name[0] == '.') continue;
+        char status_path[400], line[256];
+        snprintf(status_path, sizeof status_path, "%s/%s/status", path, task->d_name);
+        FILE *f = fopen(status_path, "r");
+        if (!f) continue;
+        long long count;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "voluntary_ctxt_switches: %lld", &count) == 1
+                || sscanf(line, "nonvoluntary_ctxt_switches: %lld", &count) == 1)
+                *total += (double)count;
+        fclose(f);
+    }
+    closedir(tasks);
+    return 0;
+}
+
+static double peak_rss_mib(pid_t pid) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return NAN;
+    double mib = NAN;
+    long long kib;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lld kB", &kib) == 1) mib = kib / 1024.0;
+    fclose(f);
+    return mib;
+}
+
+/* ---- the metrics ------------------------------------------------------------ */
+
+static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_ms_per_gb,
+                           double *rss_mib) {
+    *mbps = *cpu_ms_per_gb = *rss_mib = NAN;
+    char bytes[32];
+    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
+    char *command[] = {(char *)config.child, raw ? "write-raw" : "write", bytes, NULL};
+    uint64_t expected = config.bytes + (raw ? 0 : bench_text_newlines(text, config.bytes));
+
+    Session s;
+    start(&s, w, command);
+    uint64_t got = 0, first = 0;
+    double t0 = 0, cpu0 = 0;
+    arm(300);
+    while (got < expected) {
+        ssize_t n = read_some(s.master, drain_buffer, sizeof drain_buffer);
+        if (n <= 0) break;
+        if (got == 0) {
+            t0 = now_ns();
+            cpu0 = cpu_ns(s.cpu);
+            first = (uint64_t)n;
+        }
+        got += (uint64_t)n;
+    }
+    double t1 = now_ns(), cpu1 = cpu_ns(s.cpu);
+    disarm();
+    /* Extra bytes after the last expected one would be counted wrong: look. */
+    struct pollfd p = {.fd = s.master, .events = POLLIN};
+    if (got == expected && poll(&p, 1, 20) > 0) {
+        ssize_t n = read(s.master, drain_buffer, sizeof drain_buffer);
+        if (n > 0) got += (uint64_t)n;
+    }
+    double rss = peak_rss_mib(s.pid);
+    if (write(s.master, "\n", 1) < 0) {}
+    int drained = drain_to_end(s.master, 30);
+    close(s.master);
+    int status = reap(s.pid, 10);
+    if (got != expected) {
+        fprintf(stderr, "  %s: %s throughput: received %llu bytes, expected %llu\n", w->label,
+                raw ? "raw" : "cooked", (unsigned long long)got, (unsigned long long)expected);
+        return;
+    }
+    if (drained < 0 || status != 0)
+        fprintf(stderr, "  %s: after the data: %s, exit status %d\n", w->label,
+                drained < 0 ? "output did not end" : "output ended", status);
+    *mbps = (double)(expected - first) / ((t1 - t0) / 1e9) / 1e6;
+    *cpu_ms_per_gb = (cpu1 - cpu0) / 1e6 / ((double)(expected - first) / 1e9);
+    *rss_mib = rss;
+}
+
+static void run_latency(const Wrapper *w, double *p50, double *p90, double *p99) {
+    *p50 = *p90 = *p99 = NAN;
+    char *command[] = {(char *)config.child, "echo", NULL};
+    Session s;
+    start(&s, w, command);
+    if (wait_for_text(s.master, "R", 10) < 0) {
+        fprintf(stderr, "  %s: the echo child never got ready\n", w->label);
+        end_hard(&s);
+        return;
+    }
+    sleep_ns(100e6); /* let the wrapper finish setting up its terminal */
+    static double samples[1000000];
+    int total = WARMUP_KEYS + config.keys, strays = 0, done = 0;
+    arm(60 + (unsigned)(config.keys / 1000));
+    for (; done < total; done++) {
+        char c = 0;
+        double t0 = now_ns();
+        if (write(s.master, "x", 1) != 1) break;
+        ssize_t n;
+        while ((n = read_some(s.master, &c, 1)) == 1 && c != 'x') strays++;
+        if (n != 1) break;
+        if (done >= WARMUP_KEYS) samples[done - WARMUP_KEYS] = (now_ns() - t0) / 1e3;
+    }
+    disarm();
+    if (write(s.master, "Q", 1) < 0) {}
+    drain_to_end(s.master, 10);
+    close(s.master);
+    reap(s.pid, 10);
+    if (done < total) {
+        fprintf(stderr, "  %s: echo stopped after %d of %d keys\n", w->label, done, total);
+        return;
+    }
+    if (strays) fprintf(stderr, "  %s: %d unexpected bytes during the echo test\n", w->label, strays);
+    qsort(samples, (size_t)config.keys, sizeof *samples, compare_doubles);
+    /* nearest-rank percentiles */
+    *p50 = samples[(int)ceil(0.50 * config.keys) - 1];
+    *p90 = samples[(int)ceil(0.90 * config.keys) - 1];
+    *p99 = samples[(int)ceil(0.99 * config.keys) - 1];
+}
+
+static int is_idlewrap(const Wrapper *w) {
+    return !strncmp(w->key, "idlewrap", 8);
+}
+
+typedef struct {
+    int wrapper, locked, live;
+    Session session;
+    double switches0, cpu0;
+} IdleRun;
+
+/* All wrappers idle at the same time: nothing they do can disturb each other's count. */
+static void run_idle_round(int round) {
+    IdleRun runs[2 * MAX_WRAPPERS];
+    int count = 0;
+    char seconds[16];
+    snprintf(seconds, sizeof seconds, "%d", config.idle_seconds + 120);
+    char *command[] = {(char *)config.child, "idle", seconds, NULL};
+    for (int i = 0; i < config.wrapper_count; i++) {
+        Results *r = &results[i];
+        r->idle_switches[round] = r->idle_cpu[round] = NAN;
+        r->locked_switches[round] = r->locked_cpu[round] = NAN;
+        if (!strcmp(config.wrappers[i].key, "none")) continue;
+        for (int locked = 0; locked <= is_idlewrap(&config.wrappers[i]); locked++) {
+            IdleRun *run = &runs[count++];
+            run->wrapper = i;
+            run->locked = locked;
+            run->live = 1;
+            start(&run->session, &config.wrappers[i], command);
+        }
+    }
+    for (int k = 0; k < count; k++) {
+        IdleRun *run = &runs[k];
+        const char *label = config.wrappers[run->wrapper].label;
+        if (wait_for_text(run->session.master, "R", 10) < 0) {
+            fprintf(stderr, "  %s: the idle child never got ready\n", label);
+            run->live = 0;
+        } else if (run->locked) {
+            kill(run->session.pid, SIGUSR1);
+            if (wait_for_text(run->session.master, "Locked", 3) < 0) {
+                if (round == 0) fprintf(stderr, "  %s: no lock screen after SIGUSR1: locked n/a\n", label);
+                run->live = 0;
+            }
+        }
+    }
+    sleep_ns(500e6); /* let start-up and lock-screen drawing settle */
+    for (int k = 0; k < count; k++) {
+        IdleRun *run = &runs[k];
+        run->cpu0 = cpu_ns(run->session.cpu);
+        if (thread_switches(run->session.pid, &run->switches0) < 0) run->live = 0;
+    }
+    sleep_ns(config.idle_seconds * 1e9);
+    for (int k = 0; k < count; k++) {
+        IdleRun *run = &runs[k];
+        double cpu1 = cpu_ns(run->session.cpu), switches1;
+        int exited = waitpid(run->session.pid, NULL, WNOHANG) != 0;
+        if (exited) {
+            fprintf(stderr, "  %s: exited while idle\n", config.wrappers[run->wrapper].label);
+            run->session.pid = 0;
+        }
+        if (!run->live || exited || thread_switches(run->session.pid, &switches1) < 0) {
+            if (run->session.pid) end_hard(&run->session);
+            else close(run->session.master);
+            continue;
+        }
+        Results *r = &results[run->wrapper];
+        double *switches = run->locked ? r->locked_switches : r->idle_switches;
+        double *cpu = run->locked ? r->locked_cpu : r->idle_cpu;
+        switches[round] = switches1 - run->switches0;
+        cpu[round] = (cpu1 - run->cpu0) / 1e6;
+        end_hard(&run->session);
+    }
+}
+
+static double run_startup(const Wrapper *w) {
+    char *command[] = {"true", NULL};
+    Session s;
+    open_outer_pty(&s);
+    char **argv = expand(w, command);
+    double t0 = now_ns();
+    spawn_on(&s, argv);
+    int drained = drain_to_end(s.master, 10);
+    int status = reap(s.pid, 10);
+    double elapsed = (now_ns() - t0) / 1e6;
+    close(s.master);
+    if (drained < 0 || status != 0) {
+        fprintf(stderr, "  %s: `true` ended with status %d\n", w->label, status);
+        return NAN;
+    }
+    return elapsed;
+}
+
+/* Is the command on a pty of its own (the wrapper relays), or on ours? */
+static int probe(const Wrapper *w) {
+    char *command[] = {(char *)config.child, "probe", NULL};
+    Session s;
+    start(&s, w, command);
+    static char seen[8192];
+    size_t used = 0;
+    arm(10);
+    ssize_t n;
+    while (used < sizeof seen - 1 && (n = read_some(s.master, seen + used, sizeof seen - 1 - used)) > 0)
+        used += (size_t)n;
+    disarm();
+    seen[used] = 0;
+    close(s.master);
+    int status = reap(s.pid, 5);
+    char *line = strstr(seen, "PROBE ");
+    if (!line) {
+        printf("%s: the command did not run (exit status %d)\n", w->label, status);
+        return -1;
+    }
+    char name[256] = "";
+    sscanf(line, "PROBE %255s", name);
+    if (!strcmp(name, s.replica)) {
+        printf("%s: the command ran on the outer terminal itself: no relay\n", w->label);
+        return -1;
+    }
+    printf("%s: relays (command on %s)\n", w->label, name);
+    return 0;
+}
+
+/* ---- the table ---------------------------------------------------------------- */
+
+typedef enum { NO_TARGET, AT_LEAST, AT_MOST } TargetKind;
+typedef struct {
+    TargetKind kind;
+    double value;
+} Target;
+
+static int wrapper_index(const char *key) {
+    for (int i = 0; i < config.wrapper_count; i++)
+        if (!strcmp(config.wrappers[i].key, key)) return i;
+    return -1;
+}
+
+static void print_target(Target t, const char *unit) {
+    if (t.kind == NO_TARGET) printf(" |");
+    else printf(" | %s %g%s", t.kind == AT_LEAST ? "≥" : "≤", t.value, unit);
+}
+
+static void print_cell(double value, int decimals, const char *unit, Target t, int judged) {
+    if (isnan(value)) {
+        printf(" | n/a");
+        return;
+    }
+    printf(" | %.*f%s", decimals, value, unit);
+    if (judged && t.kind != NO_TARGET) {
+        int met = t.kind == AT_LEAST ? value >= t.value : value <= t.value;
+        printf(" %s", met ? "✓" : "✗");
+    }
+}
+
+enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY };
+
+static int applies(int columns, const Wrapper *w) {
+    if (columns == IDLEWRAP_ONLY) return is_idlewrap(w);
+    return columns == ALL_COLUMNS || strcmp(w->key, "none");
+}
+
+/* One row of absolute figures: median over rounds (or the maximum). */
+static void row(const char *label, size_t offset, int n, int decimals, Target t, int columns,
+                int use_max) {
+    printf("| %s", label);
+    print_target(t, "");
+    for (int i = 0; i < config.wrapper_count; i++) {
+        if (!applies(columns, &config.wrappers[i])) {
+            printf(" | –");
+            continue;
+        }
+        const double *values = (const double *)((const char *)&results[i] + offset);
+        print_cell(use_max ? max_of(values, n) : median(values, n), decimals, "", t,
+                   is_idlewrap(&config.wrappers[i]));
+    }
+    printf(" |\n");
+}
+
+/* Per-pair ratios against a reference column. */
+static void ratio_row(const char *reference_key, const char *reference_label, size_t offset, int n,
+                      Target t, int columns) {
+    int ref = wrapper_index(reference_key);
+    if (ref < 0) return;
+    printf("|   ÷ %s", reference_label);
+    print_target(t, "×");
+    const double *reference = (const double *)((const char *)&results[ref] + offset);
+    for (int i = 0; i < config.wrapper_count; i++) {
+        if (i == ref || !applies(columns, &config.wrappers[i])) {
+            printf(" | –");
+            continue;
+        }
+        const double *values = (const double *)((const char *)&results[i] + offset);
+        print_cell(median_ratio(values, reference, n), 2, "×", t, is_idlewrap(&config.wrappers[i]));
+    }
+    printf(" |\n");
+}
+
+#define FIELD(name) offsetof(Results, name)
+
+static void block(const char *label, size_t offset, int n, int decimals, Target absolute,
+                  Target versus_relay, int columns) {
+    row(label, offset, n, decimals, absolute, columns, 0);
+    ratio_row("relay", "C relay", offset, n, versus_relay, columns);
+    ratio_row("script", "script", offset, n, (Target){NO_TARGET, 0}, columns);
+}
+
+static void print_table(void) {
+    const Target none = {NO_TARGET, 0};
+    int rounds = config.rounds;
+    printf("| metric | idlewrap target");
+    for (int i = 0; i < config.wrapper_count; i++) printf(" | %s", config.wrappers[i].label);
+    printf(" |\n|---|---");
+    for (int i = 0; i < config.wrapper_count; i++) printf("|---:");
+    printf("|\n");
+    if (config.do_throughput) {
+        block("throughput, cooked (MB/s)", FIELD(cooked_mbps), rounds, 0, none,
+              (Target){AT_LEAST, 1.00}, ALL_COLUMNS);
+        block("wrapper CPU, cooked (ms/GB)", FIELD(cooked_cpu), rounds, 0, none,
+              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+        block("throughput, raw (MB/s)", FIELD(raw_mbps), rounds, 0, none,
+              (Target){AT_LEAST, 0.95}, ALL_COLUMNS);
+        block("wrapper CPU, raw (ms/GB)", FIELD(raw_cpu), rounds, 0, none,
+              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+    }
+    if (config.do_latency) {
+        block("keystroke p50 (µs)", FIELD(p50), rounds, 1, none, (Target){AT_MOST, 1.10}, ALL_COLUMNS);
+        block("keystroke p90 (µs)", FIELD(p90), rounds, 1, none, none, ALL_COLUMNS);
+        block("keystroke p99 (µs)", FIELD(p99), rounds, 1, none, (Target){AT_MOST, 1.25}, ALL_COLUMNS);
+    }
+    if (config.do_idle) {
+        char label[128];
+        snprintf(label, sizeof label, "idle %d s: context switches", config.idle_seconds);
+        row(label, FIELD(idle_switches), rounds, 0, (Target){AT_MOST, 0}, WRAPPERS_ONLY, 0);
+        snprintf(label, sizeof label, "idle %d s: CPU (ms)", config.idle_seconds);
+        row(label, FIELD(idle_cpu), rounds, 3, none, WRAPPERS_ONLY, 0);
+        snprintf(label, sizeof label, "idle %d s, locked: context switches", config.idle_seconds);
+        row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, IDLEWRAP_ONLY, 0);
+        snprintf(label, sizeof label, "idle %d s, locked: CPU (ms)", config.idle_seconds);
+        row(label, FIELD(locked_cpu), rounds, 3, none, IDLEWRAP_ONLY, 0);
+    }
+    if (config.do_startup)
+        block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
+              (Target){AT_MOST, 1.5}, ALL_COLUMNS);
+    if (config.do_throughput)
+        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 4.5}, WRAPPERS_ONLY, 1);
+    for (int p = 0; p < config.parser_count; p++) {
+        printf("| output parser, %s (MB/s)", config.parser_labels[p]);
+        print_target((Target){AT_LEAST, 1000}, "");
+        for (int i = 0; i < config.wrapper_count; i++) {
+            if (is_idlewrap(&config.wrappers[i]))
+                print_cell(config.parser_mbps[p], 0, "", (Target){AT_LEAST, 1000}, 1);
+            else
+                printf(" | –");
+        }
+        printf(" |\n");
+    }
+}
+
+/* ---- main -------------------------------------------------------------------- */
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: harness --child PATH [--bytes N] [--rounds N] [--keys N] [--idle SECONDS]\n"
+            "               [--starts N] [--only throughput,latency,idle,startup]\n"
+            "               [--parser LABEL=MBPS]... [--probe]\n"
+            "               --wrapper KEY LABEL ARG... ';;' ...\n"
+            "ARG {@} stands for the command's words, {} for the command as one shell string.\n"
+            "KEY none, relay and script name the references; idlewrap* columns are judged.\n");
+    exit(2);
+}
+
+static void parse(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(a, "--child") && has_value) config.child = argv[++i];
+        else if (!strcmp(a, "--bytes") && has_value) config.bytes = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--rounds") && has_value) config.rounds = atoi(argv[++i]);
+        else if (!strcmp(a, "--keys") && has_value) config.keys = atoi(argv[++i]);
+        else if (!strcmp(a, "--idle") && has_value) config.idle_seconds = atoi(argv[++i]);
+        else if (!strcmp(a, "--starts") && has_value) config.starts = atoi(argv[++i]);
+        else if (!strcmp(a, "--probe")) config.probe = 1;
+        else if (!strcmp(a, "--only") && has_value) {
+            const char *list = argv[++i];
+            config.do_throughput = strstr(list, "throughput") != NULL;
+            config.do_latency = strstr(list, "latency") != NULL;
+            config.do_idle = strstr(list, "idle") != NULL;
+            config.do_startup = strstr(list, "startup") != NULL;
+        } else if (!strcmp(a, "--parser") && has_value && config.parser_count < MAX_PARSER_ROWS) {
+            char *spec = argv[++i], *equals = strrchr(spec, '=');
+            if (!equals) usage();
+            *equals = 0;
+            config.parser_labels[config.parser_count] = spec;
+            config.parser_mbps[config.parser_count++] = strtod(equals + 1, NULL);
+        } else if (!strcmp(a, "--wrapper") && i + 2 < argc && config.wrapper_count < MAX_WRAPPERS) {
+            Wrapper *w = &config.wrappers[config.wrapper_count++];
+            w->key = argv[++i];
+            w->label = argv[++i];
+            w->argv = &argv[i + 1];
+            while (i + 1 < argc && strcmp(argv[i + 1], ";;")) i++, w->argc++;
+            if (i + 1 >= argc || w->argc == 0) usage();
+            i++;
+        } else usage();
+    }
+    if (!config.child || config.wrapper_count == 0 || config.rounds < 1 || config.rounds > MAX_ROUNDS
+        || config.starts < 1 || config.starts > MAX_STARTS || config.keys < 1
+        || config.keys > 1000000 || config.idle_seconds < 1)
+        usage();
+}
+
+int main(int argc, char **argv) {
+    parse(argc, argv);
+    struct sigaction alarm_action = {.sa_handler = on_alarm}; /* no SA_RESTART: reads return EINTR */
+    sigaction(SIGALRM, &alarm_action, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    /* The same environment for every wrapper; never "already inside idlewrap". */
+    setenv("TERM", "xterm-256color", 1);
+    setenv("SHELL", "/bin/sh", 1);
+    unsetenv("IDLEWRAP_TTY");
+    unsetenv("IDLEWRAP_PID");
+    unsetenv("IDLEWRAP_TIMEOUT");
+    bench_text_fill(text);
+
+    if (config.probe) {
+        int failed = 0;
+        for (int i = 0; i < config.wrapper_count; i++) failed |= probe(&config.wrappers[i]) < 0;
+        return failed;
+    }
+    int w = config.wrapper_count, rounds = config.rounds;
+    for (int round = 0; round < rounds && config.do_throughput; round++) {
+        fprintf(stderr, "throughput: round %d of %d\n", round + 1, rounds);
+        for (int raw = 0; raw <= 1; raw++)
+            for (int k = 0; k < w; k++) {
+                int i = (k + round) % w;
+                Results *r = &results[i];
+                double *mbps = raw ? r->raw_mbps : r->cooked_mbps;
+                double *cpu = raw ? r->raw_cpu : r->cooked_cpu;
+                run_throughput(&config.wrappers[i], raw, &mbps[round], &cpu[round],
+                               &r->rss_mib[2 * round + raw]);
+            }
+    }
+    for (int round = 0; round < rounds && config.do_latency; round++) {
+        fprintf(stderr, "keystroke round trip: round %d of %d\n", round + 1, rounds);
+        for (int k = 0; k < w; k++) {
+            int i = (k + round) % w;
+            run_latency(&config.wrappers[i], &results[i].p50[round], &results[i].p90[round],
+                        &results[i].p99[round]);
+        }
+    }
+    for (int round = 0; round < rounds && config.do_idle; round++) {
+        fprintf(stderr, "idle: round %d of %d (%d s)\n", round + 1, rounds, config.idle_seconds);
+        run_idle_round(round);
+    }
+    if (config.do_startup) fprintf(stderr, "start-up: %d runs per wrapper\n", config.starts);
+    for (int run = 0; run < config.starts && config.do_startup; run++)
+        for (int k = 0; k < w; k++) {
+            int i = (k + run) % w;
+            results[i].start_ms[run] = run_startup(&config.wrappers[i]);
+        }
+    print_table();
+    return 0;
+}
