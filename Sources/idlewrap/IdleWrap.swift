@@ -40,9 +40,19 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
+        let authenticator: Authenticator
+        do {
+            authenticator = try AuthSetup.makeAuthenticator(
+                method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
+                pamConfigDirectory: options.pamConfigDirectory, user: UserIdentity.name(),
+                terminal: .standardInput, environment: { environment[$0] })
+        } catch {
+            Diagnostics.error(error.description)
+            return ExitStatus.failure
+        }
         let session: Session
         do {
-            session = try Session.start(plan, environment: environment)
+            session = try Session.start(plan, options: options, environment: environment, authenticator: authenticator)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
@@ -70,7 +80,11 @@ enum IdleWrap {
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
-        Diagnostics.error("--set-password is not available yet")
-        return ExitStatus.failure
+        guard let path = file ?? options.passwordFile ?? AuthSetup.defaultPasswordFile(environment: { environment[$0] })
+        else {
+            Diagnostics.error("no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+            return ExitStatus.failure
+        }
+        return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)
     }
 }

@@ -2,41 +2,68 @@ import Glibc
 import PTYKit
 
 /// One wrapped command: its pseudo-terminal, the relay between it and the
-/// real terminal, and what ends it. The terminal is in raw mode only inside
-/// `run`, and left as it was found on every way out.
+/// real terminal, the lock in between, and what ends it. The terminal is in
+/// raw mode only inside `run`, and left as it was found on every way out.
 final class Session: RelayDelegate {
     static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1]
     /// How long a hung-up command may linger before SIGKILL.
     static let hangupGrace: Int64 = 10_000_000_000
 
+    private enum HangupReason {
+        /// idlewrap got this signal, or the terminal hung up (SIGHUP).
+        case signal(Int32)
+        /// --kill-after: the session stayed locked too long.
+        case lockedTooLong
+    }
+
     private enum Ending {
         case running
-        /// The session is being torn down because of `signal` (the terminal
-        /// hung up, or idlewrap was told to end); SIGKILL follows at the deadline.
-        case hangingUp(signal: Int32, killed: Bool)
+        /// The command was hung up; SIGKILL follows at `killAt`, and once
+        /// `killed`, idlewrap gives up waiting at the next deadline.
+        case hangingUp(HangupReason, killAt: MonotonicInstant, killed: Bool)
     }
 
     private let terminal = FileDescriptor.standardInput
     private let screen = FileDescriptor.standardOutput
+    private let options: Options
     private let pseudoTerminal: PseudoTerminal
-    private let signals: SignalSource
     private let command: ChildProcess
     private let relay: Relay
+    private let log: AuditLog
+    private let hooks: Hooks
+    private var lock: LockController!
     private var ending = Ending.running
     private var terminalIsGone = false
+    private var killAfterLockAt: MonotonicInstant?
 
-    private init(pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess) {
+    private init(
+        options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
+        pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
+    ) {
+        self.options = options
         self.pseudoTerminal = pseudoTerminal
-        self.signals = signals
         self.command = command
         relay = Relay(
             terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
             signals: signals, command: command)
+        let user = UserIdentity.name()
+        log = AuditLog(
+            user: user, terminal: UserIdentity.terminalName(of: .standardInput), command: plan.displayName,
+            sshConnection: environment["SSH_CONNECTION"])
+        hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
+        lock = LockController(
+            settings: LockController.Settings(
+                timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
+                message: options.message, wipeScrollback: options.wipeScrollback, command: plan.displayName,
+                user: user),
+            authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
     }
 
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
     /// here happen before the terminal leaves its normal mode.
-    static func start(_ plan: CommandPlan, environment: Environment) throws(PTYError) -> Session {
+    static func start(
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator
+    ) throws(PTYError) -> Session {
         let terminal = FileDescriptor.standardInput
         let attributes: TerminalAttributes
         do {
@@ -54,53 +81,67 @@ final class Session: RelayDelegate {
         // Blocked before the spawn, so not even a command that exits at once
         // can end before idlewrap is watching for it.
         let signals = try SignalSource(watchedSignals)
+        // A PAM module writing to a helper that quit (pam_exec) must not kill
+        // idlewrap; the command gets SIGPIPE back at its default.
+        signal(SIGPIPE, SIG_IGN)
         let commandEnvironment = environment
             .setting("IDLEWRAP_PID", to: String(getpid()))
             .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
         let command = try ChildProcess.spawn(
             plan.arguments, executable: plan.executable,
             environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
-        return Session(pseudoTerminal: pseudoTerminal, signals: signals, command: command)
+        return Session(
+            options: options, plan: plan, environment: environment, authenticator: authenticator,
+            pseudoTerminal: pseudoTerminal, signals: signals, command: command)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
+        log.open()
         let rawMode: RawMode
         do {
             rawMode = try RawMode(terminal)
         } catch {
-            hangUp(because: SIGHUP)
+            hangUp(.signal(SIGHUP))
             Diagnostics.error("cannot put the terminal in raw mode: \(error)")
             return ExitStatus.failure
         }
         defer { rawMode.restore() }
+        updateDeadline()
         do {
             try relay.run(delegate: self)
         } catch {
-            hangUp(because: SIGHUP)
+            lock.abandon()
+            hangUp(.signal(SIGHUP))
             rawMode.restore()
             Diagnostics.lateError(error.description)
             return ExitStatus.failure
         }
-        if case .hangingUp(let signal, _) = ending {
-            return ExitStatus.killed(by: signal)
+        rawMode.restore()
+        if !options.quiet {
+            for failure in hooks.failures { Diagnostics.error(failure) }
         }
-        return relay.commandStatus?.shellStatus ?? ExitStatus.failure
+        switch ending {
+        case .hangingUp(.signal(let signal), _, _):
+            return ExitStatus.killed(by: signal)
+        case .hangingUp(.lockedTooLong, _, _):
+            return relay.commandStatus?.shellStatus ?? ExitStatus.killed(by: SIGHUP)
+        case .running:
+            return relay.commandStatus?.shellStatus ?? ExitStatus.failure
+        }
     }
 
     // MARK: - Ending
 
-    private func hangUp(because signal: Int32) {
+    private func hangUp(_ reason: HangupReason) {
         guard case .running = ending else { return }
-        ending = .hangingUp(signal: signal, killed: false)
+        lock.abandon()
+        killAfterLockAt = nil
+        ending = .hangingUp(reason, killAt: MonotonicInstant.now() + Session.hangupGrace, killed: false)
         signalSession(SIGHUP)
         // A stopped job must run again to act on its SIGHUP.
         signalSession(SIGCONT)
-        if relay.commandStatus != nil {
-            relay.stop()
-        } else {
-            relay.deadline = MonotonicInstant.now() + Session.hangupGrace
-        }
+        if relay.commandStatus != nil { relay.stop() }
     }
 
     private func signalSession(_ signal: Int32) {
@@ -110,40 +151,55 @@ final class Session: RelayDelegate {
     private func finishIfOver() {
         switch ending {
         case .running:
-            if relay.commandStatus != nil && relay.outputEnded { relay.stop() }
+            if relay.commandStatus != nil && relay.outputEnded && !lock.isLocked { relay.stop() }
         case .hangingUp:
             if relay.commandStatus != nil { relay.stop() }
         }
     }
 
-    private func show(_ output: UnsafeRawBufferPointer) {
-        guard !terminalIsGone else { return }
-        do {
-            try relay.sendToTerminal(output)
-        } catch {
-            terminalIsGone = true
-            hangUp(because: SIGHUP)
+    /// The relay sleeps until the earliest of the lock's, --kill-after's and
+    /// the hang-up's deadlines.
+    private func updateDeadline() {
+        var earliest = lock.nextDeadline
+        for candidate in [killAfterLockAt, hangupDeadline] {
+            if let candidate, earliest.map({ candidate < $0 }) ?? true { earliest = candidate }
         }
+        relay.deadline = earliest
+    }
+
+    private var hangupDeadline: MonotonicInstant? {
+        if case .hangingUp(_, let killAt, _) = ending { return killAt }
+        return nil
     }
 
     // MARK: - RelayDelegate
 
     func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) {
         guard case .running = ending else { return }
-        relay.sendToCommand(input)
+        lock.handleInput(input)
+        updateDeadline()
     }
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
-        show(output)
+        guard case .running = ending else { return }
+        lock.handleOutput(output)
+        updateDeadline()
     }
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
         switch signal {
         case SIGHUP, SIGTERM, SIGINT, SIGQUIT:
-            hangUp(because: signal)
+            hangUp(.signal(signal))
+        case SIGUSR1:
+            if case .running = ending { lock.requestLock() }
+        case SIGWINCH:
+            lock.handleResize()
+        case SIGCHLD:
+            hooks.reap()
         default:
             break
         }
+        updateDeadline()
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
@@ -156,21 +212,101 @@ final class Session: RelayDelegate {
 
     func relayInputDidEnd(_ relay: Relay) {
         terminalIsGone = true
-        hangUp(because: SIGHUP)
+        hangUp(.signal(SIGHUP))
+        updateDeadline()
     }
 
     func relayDeadlineDidPass(_ relay: Relay) {
-        guard case .hangingUp(let signal, let killed) = ending else { return }
-        if killed {
-            // Even SIGKILL did not end it (a process stuck in the kernel):
-            // idlewrap leaves rather than hang with it.
-            relay.stop()
-            return
+        let now = MonotonicInstant.now()
+        switch ending {
+        case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
+            if killed {
+                // Even SIGKILL did not end it (a process stuck in the kernel):
+                // idlewrap leaves rather than hang with it.
+                relay.stop()
+            } else {
+                ending = .hangingUp(reason, killAt: now + 1_000_000_000, killed: true)
+                signalSession(SIGKILL)
+            }
+        case .hangingUp:
+            break
+        case .running:
+            if let killAt = killAfterLockAt, killAt <= now {
+                log.record("session ended: locked for longer than --kill-after")
+                hangUp(.lockedTooLong)
+            } else {
+                lock.handleDeadline()
+            }
         }
-        ending = .hangingUp(signal: signal, killed: true)
-        signalSession(SIGKILL)
-        relay.deadline = MonotonicInstant.now() + 1_000_000_000
+        updateDeadline()
     }
 
-    func relayAuxiliaryIsReadable(_ relay: Relay) {}
+    func relayAuxiliaryIsReadable(_ relay: Relay) {
+        lock.handleAuthenticatorReadiness()
+        updateDeadline()
+    }
+}
+
+extension Session: LockHost {
+    func show(_ bytes: UnsafeRawBufferPointer) {
+        guard !terminalIsGone else { return }
+        do {
+            try relay.sendToTerminal(bytes)
+        } catch {
+            terminalIsGone = true
+            hangUp(.signal(SIGHUP))
+        }
+    }
+
+    func forward(_ bytes: UnsafeRawBufferPointer) {
+        relay.sendToCommand(bytes)
+    }
+
+    var isReadingOutput: Bool {
+        get { relay.isReadingOutput }
+        set { relay.isReadingOutput = newValue }
+    }
+
+    func discardTypedAhead() {
+        try? terminal.discardPendingInput()
+    }
+
+    var windowSize: WindowSize {
+        (try? WindowSize.of(terminal)) ?? WindowSize(rows: 24, columns: 80)
+    }
+
+    /// A same-size TIOCSWINSZ sends no SIGWINCH on Linux, so the size goes
+    /// one row down and back, as dtach and abduco do.
+    func nudgeRedraw() {
+        guard let size = try? WindowSize.of(pseudoTerminal.master) else { return }
+        var bumped = size
+        bumped.rows = size.rows > 1 ? size.rows - 1 : size.rows + 1
+        try? bumped.apply(to: pseudoTerminal.master)
+        try? size.apply(to: pseudoTerminal.master)
+    }
+
+    func watch(_ descriptor: FileDescriptor?) {
+        relay.auxiliary = descriptor
+    }
+
+    func lockDidEngage() {
+        log.record("session locked")
+        hooks.locked()
+        if options.killAfter > 0 { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
+    }
+
+    func lockDidRelease() {
+        killAfterLockAt = nil
+        log.record("session unlocked")
+        hooks.unlocked()
+        finishIfOver()
+    }
+
+    func unlockDidFail(message: String, failures: Int) {
+        log.record("unlock failed (\(failures) so far)", priority: LOG_WARNING)
+    }
+
+    func checkIsUnavailable(reason: String) {
+        log.record("unlock check unavailable (\(reason))", priority: LOG_ERR)
+    }
 }

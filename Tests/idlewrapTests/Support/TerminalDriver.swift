@@ -151,7 +151,7 @@ final class TerminalDriver {
     }
 
     /// Reads what is there, waiting at most `timeout` seconds for something.
-    private func pump(timeout: Double, wantWritable: Bool = false) {
+    func pump(timeout: Double, wantWritable: Bool = false) {
         var slot = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN) | (wantWritable ? Int16(POLLOUT) : 0), revents: 0)
         guard !outputEnded || wantWritable else { return }
         guard poll(&slot, 1, Int32(timeout * 1000)) > 0 else { return }

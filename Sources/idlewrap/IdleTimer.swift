@@ -1,0 +1,35 @@
+import PTYKit
+
+/// Where time comes from, so tests can move it by hand.
+protocol TimeSource: AnyObject {
+    func now() -> MonotonicInstant
+}
+
+final class MonotonicTimeSource: TimeSource {
+    func now() -> MonotonicInstant { MonotonicInstant.now() }
+}
+
+/// The idle deadline: activity pushes it to `timeout` from now. It is a
+/// single instant the relay sleeps until, never a periodic tick (tmux's
+/// `lock-after-time` works the same way, and 0 means off there too).
+struct IdleTimer {
+    /// 0 means never lock on idle.
+    let timeout: Nanoseconds
+    private(set) var deadline: MonotonicInstant?
+
+    init(timeout: Nanoseconds) {
+        self.timeout = timeout
+    }
+
+    mutating func restart(at now: MonotonicInstant) {
+        deadline = timeout > 0 ? now + timeout : nil
+    }
+
+    mutating func stop() {
+        deadline = nil
+    }
+
+    func hasExpired(at now: MonotonicInstant) -> Bool {
+        deadline.map { $0 <= now } ?? false
+    }
+}

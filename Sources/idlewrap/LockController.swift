@@ -1,0 +1,306 @@
+import PTYKit
+
+/// What the lock acts on: the terminal, the command, and whoever records and
+/// announces lock events. The session implements it over the relay; tests
+/// implement it with recorders.
+protocol LockHost: AnyObject {
+    func show(_ bytes: UnsafeRawBufferPointer)
+    func forward(_ bytes: UnsafeRawBufferPointer)
+    /// Whether the command's output is read; false makes a writing command block.
+    var isReadingOutput: Bool { get set }
+    func discardTypedAhead()
+    var windowSize: WindowSize { get }
+    /// Makes a full-screen command redraw itself.
+    func nudgeRedraw()
+    /// A descriptor to poll for the authenticator, or nil.
+    func watch(_ descriptor: FileDescriptor?)
+    func lockDidEngage()
+    func lockDidRelease()
+    func unlockDidFail(message: String, failures: Int)
+    func checkIsUnavailable(reason: String)
+}
+
+extension LockHost {
+    func show(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { show($0) }
+    }
+}
+
+/// The lock's policy: when to lock, what the screen shows while locked, what
+/// typed bytes mean, and when to unlock. It owns the output parser (which must
+/// see every byte shown, so it knows where a lock may start) and the bytes
+/// held back while locked.
+final class LockController {
+    struct Settings {
+        var timeout: Nanoseconds
+        var holdLimit: Int
+        var lockKey: UInt8?
+        var message: String?
+        var wipeScrollback: Bool
+        var command: String
+        var user: String
+    }
+
+    /// How long a lock waits for the output to reach the end of an escape
+    /// sequence or a character before it cuts the sequence short.
+    static let boundaryPatience: Int64 = 250_000_000
+    static let firstDelay: Int64 = 1_000_000_000
+    static let longestDelay: Int64 = 30_000_000_000
+
+    private let settings: Settings
+    private let authenticator: Authenticator
+    private let clock: TimeSource
+    private unowned let host: LockHost
+
+    private(set) var state = LockState.active
+    private var parser = OutputParser()
+    private var idle: IdleTimer
+    /// The command's modes when the lock began: what unlocking restores.
+    private var modesAtLock = TerminalModes.initial
+    private var held: [UInt8] = []
+    private var editor = PasswordLineEditor()
+    private var conversation: AuthConversation?
+    private var failuresInARow = 0
+    private var content: LockScreenContent
+
+    init(settings: Settings, authenticator: Authenticator, clock: TimeSource, host: LockHost) {
+        self.settings = settings
+        self.authenticator = authenticator
+        self.clock = clock
+        self.host = host
+        idle = IdleTimer(timeout: settings.timeout)
+        content = LockScreenContent(
+            command: settings.command, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
+        idle.restart(at: clock.now())
+    }
+
+    var isLocked: Bool {
+        if case .active = state { return false }
+        return true
+    }
+
+    /// Output waiting to be shown after the unlock.
+    var heldByteCount: Int { held.count }
+
+    /// When `handleDeadline` wants to be called next.
+    var nextDeadline: MonotonicInstant? {
+        switch state {
+        case .active: return idle.deadline
+        case .locking(let giveUpAt): return giveUpAt
+        case .locked(.waiting(let until)): return until
+        case .locked: return nil
+        }
+    }
+
+    // MARK: - Events
+
+    func handleInput(_ bytes: UnsafeRawBufferPointer) {
+        switch state {
+        case .active:
+            // A terminal answering a program's query is not a person at the keyboard.
+            if !TerminalReplies.consistsOnlyOfReplies(bytes) {
+                idle.restart(at: clock.now())
+            }
+            if let key = settings.lockKey, let index = bytes.firstIndex(of: key) {
+                host.forward(UnsafeRawBufferPointer(rebasing: bytes[..<index]))
+                // What follows the key in the same burst was typed at a lock
+                // screen the user could not see yet: it goes nowhere.
+                requestLock()
+                return
+            }
+            host.forward(bytes)
+        case .locking, .locked(.checking), .locked(.waiting):
+            return
+        case .locked(.prompting):
+            // Only the first line of a burst counts; what follows Enter is dropped.
+            guard let (event, _) = editor.feed(bytes), event == .submitted else { return }
+            submit()
+        }
+    }
+
+    func handleOutput(_ bytes: UnsafeRawBufferPointer) {
+        switch state {
+        case .active:
+            parser.feed(bytes)
+            host.show(bytes)
+        case .locking:
+            let shown = parser.feedUntilBoundary(bytes)
+            host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
+            if parser.isAtBoundary {
+                engage()
+                hold(UnsafeRawBufferPointer(rebasing: bytes[shown...]))
+            }
+        case .locked:
+            hold(bytes)
+        }
+    }
+
+    /// SIGUSR1, the lock key, or the idle timer: lock as soon as the output
+    /// is at a boundary.
+    func requestLock() {
+        guard case .active = state else { return }
+        idle.stop()
+        if parser.isAtBoundary {
+            engage()
+        } else {
+            state = .locking(giveUpAt: clock.now() + LockController.boundaryPatience)
+        }
+    }
+
+    func handleDeadline() {
+        let now = clock.now()
+        switch state {
+        case .active:
+            if idle.hasExpired(at: now) { requestLock() }
+        case .locking(let giveUpAt) where giveUpAt <= now:
+            // Output that never finishes its sequence must not keep the
+            // session open: CAN ends it on the terminal.
+            host.show([0x18])
+            parser.abandonSequence()
+            engage()
+        case .locked(.waiting(let until)) where until <= now:
+            beginAttempt()
+        default:
+            break
+        }
+    }
+
+    func handleAuthenticatorReadiness() {
+        guard case .locked(.checking) = state else { return }
+        advanceConversation()
+    }
+
+    func handleResize() {
+        guard case .locked = state else { return }
+        redraw()
+    }
+
+    /// The session is ending while locked: clear everything, show nothing held.
+    func abandon() {
+        guard isLocked else { return }
+        conversation?.cancel()
+        conversation = nil
+        host.watch(nil)
+        editor.reset()
+        held = []
+        if case .locked = state {
+            host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
+        }
+        state = .active
+        idle.stop()
+    }
+
+    // MARK: - Locking and unlocking
+
+    private func engage() {
+        modesAtLock = parser.modes
+        host.discardTypedAhead()
+        host.show(LockScreen.enter(modes: modesAtLock, wipeScrollback: settings.wipeScrollback))
+        content.since = LockScreen.clockText()
+        content.failures = 0
+        content.status = nil
+        failuresInARow = 0
+        state = .locked(.prompting)
+        host.lockDidEngage()
+        beginAttempt()
+    }
+
+    private func beginAttempt() {
+        conversation = authenticator.beginAttempt()
+        advanceConversation()
+    }
+
+    private func submit() {
+        guard let conversation else { return }
+        conversation.answer(editor.line)
+        editor.reset()
+        content.status = nil
+        advanceConversation()
+    }
+
+    private func advanceConversation() {
+        guard let conversation else { return }
+        let notices = conversation.takeNotices()
+        if !notices.isEmpty { content.status = notices.joined(separator: " ") }
+        switch conversation.currentStep() {
+        case .asking(let prompt, _):
+            host.watch(nil)
+            content.prompt = promptText(prompt)
+            editor.reset()
+            state = .locked(.prompting)
+            redraw()
+        case .working:
+            host.watch(conversation.readiness)
+            state = .locked(.checking)
+            redraw()
+        case .succeeded:
+            release()
+        case .failed(let message):
+            content.failures += 1
+            content.status = message
+            host.unlockDidFail(message: message, failures: content.failures)
+            wait()
+        case .unavailable(let reason):
+            // Fail closed: stay locked, say why, and try again later.
+            content.status = reason
+            host.checkIsUnavailable(reason: reason)
+            wait()
+        }
+    }
+
+    /// Ignores keys for a delay that doubles with each failure in a row.
+    private func wait() {
+        conversation = nil
+        host.watch(nil)
+        editor.reset()
+        let delay = min(LockController.firstDelay << min(failuresInARow, 5), LockController.longestDelay)
+        failuresInARow += 1
+        state = .locked(.waiting(until: clock.now() + delay))
+        content.prompt = ""
+        redraw()
+    }
+
+    private func release() {
+        conversation = nil
+        host.watch(nil)
+        editor.reset()
+        host.show(LockScreen.leave(modes: modesAtLock))
+        if modesAtLock.alternateScreen { host.nudgeRedraw() }
+        state = .active
+        let released = held
+        held = []
+        released.withUnsafeBytes { bytes in
+            parser.feed(bytes)
+            host.show(bytes)
+        }
+        host.isReadingOutput = true
+        idle.restart(at: clock.now())
+        host.lockDidRelease()
+    }
+
+    private func hold(_ bytes: UnsafeRawBufferPointer) {
+        held.append(contentsOf: bytes)
+        if held.count >= settings.holdLimit {
+            host.isReadingOutput = false
+        }
+    }
+
+    private func redraw() {
+        host.show(LockScreen.draw(content, size: host.windowSize))
+    }
+
+    /// PAM's plain "Password:" becomes "Password for alice:"; other
+    /// questions (a one-time code) are shown as asked.
+    private func promptText(_ prompt: String) -> String {
+        let trimmed = prompt.trimmingSuffix(" ")
+        return trimmed == "Password:" ? "Password for \(settings.user):" : trimmed
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ character: Character) -> String {
+        var text = self
+        while text.last == character { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,22 @@
+import PTYKit
+
+/// Where the session stands with respect to the lock.
+enum LockState: Equatable {
+    /// Unlocked: keys go to the command, its output to the screen.
+    case active
+    /// A lock is due but the command's output stopped inside an escape
+    /// sequence or a UTF-8 character; the lock waits for its end, at most
+    /// until `giveUpAt`.
+    case locking(giveUpAt: MonotonicInstant)
+    case locked(LockPhase)
+}
+
+/// What the lock screen is doing.
+enum LockPhase: Equatable {
+    /// Reading a line in answer to the authenticator's question.
+    case prompting
+    /// An answer was given; the authenticator is checking it.
+    case checking
+    /// After a failure, keys are ignored until then.
+    case waiting(until: MonotonicInstant)
+}

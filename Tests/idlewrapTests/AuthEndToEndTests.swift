@@ -1,0 +1,147 @@
+import Glibc
+import PTYKit
+import Testing
+@testable import idlewrap
+
+extension EndToEnd {
+    @Suite struct Authentication {
+        let directory: TemporaryDirectory
+
+        init() throws {
+            directory = try TemporaryDirectory()
+        }
+
+        @Test func askSetsALockPasswordBeforeTheCommandStarts() throws {
+            let terminal = try TerminalDriver(idlewrap: ["-a", "ask", "-t", "0", "--", "sh", "-c", "echo command-started; exec cat"])
+            #expect(terminal.expect("Lock password:"))
+            try terminal.type("temporary\r")
+            #expect(terminal.expect("Repeat password:"))
+            try terminal.type("temporary\r")
+            #expect(terminal.expect("command-started"))
+            #expect(!terminal.hasShown("temporary"))
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("wrong\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("temporary\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        @Test func askGivesUpAfterThreeMismatchesWithoutRunningAnything() throws {
+            let terminal = try TerminalDriver(idlewrap: ["-a", "ask", "--", "sh", "-c", "echo command-started"])
+            for attempt in 1...3 {
+                #expect(terminal.expect("Lock password:"))
+                try terminal.type("one\(attempt)\r")
+                #expect(terminal.expect("Repeat password:"))
+                try terminal.type("two\(attempt)\r")
+            }
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(!terminal.hasShown("command-started"))
+        }
+
+        @Test func unsafePasswordFileIsRefusedBeforeAnythingRuns() throws {
+            let password = try makePasswordFile(in: directory)
+            chmod(password, 0o620)
+            let terminal = try TerminalDriver(idlewrap: ["--password-file", password, "--", "sh", "-c", "echo command-started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: "))
+            #expect(terminal.hasShown(password))
+            #expect(!terminal.hasShown("command-started"))
+        }
+
+        @Test func brokenPasswordFileDoesNotBreakCommandsWithoutATerminal() throws {
+            let password = try directory.write("password", "not a hash\n", mode: 0o666)
+            let terminal = try TerminalDriver([
+                "sh", "-c", "\"$0\" -q --password-file \"$1\" -- echo still-works | cat", TerminalDriver.idlewrap, password,
+            ])
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("still-works"))
+        }
+
+        @Test func setPasswordInteractivelyWritesAPrivateHash() throws {
+            let path = directory.file("interactive")
+            let terminal = try TerminalDriver(idlewrap: ["--set-password", path])
+            #expect(terminal.expect("New password:"))
+            try terminal.type("s3cret\r")
+            #expect(terminal.expect("Repeat password:"))
+            try terminal.type("s3cret\r")
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(!terminal.hasShown("s3cret"))
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            #expect(directory.read("interactive")?.hasPrefix("$y$") == true || directory.read("interactive")?.hasPrefix("$6$") == true)
+        }
+
+        @Test func setPasswordRefusesAnEmptyPasswordAndWritesNothing() throws {
+            let path = directory.file("empty")
+            let terminal = try TerminalDriver([
+                "sh", "-c", "printf '\\n' | \"$0\" --set-password \"$1\"", TerminalDriver.idlewrap, path,
+            ])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(access(path, F_OK) != 0)
+        }
+
+        @Test func setPasswordRefusesTwoDifferentAnswersAndWritesNothing() throws {
+            let path = directory.file("mismatch")
+            let terminal = try TerminalDriver(idlewrap: ["--set-password", path])
+            #expect(terminal.expect("New password:"))
+            try terminal.type("one\r")
+            #expect(terminal.expect("Repeat password:"))
+            try terminal.type("two\r")
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(access(path, F_OK) != 0)
+        }
+
+        /// A PAM stack whose check runs `script` on the password (pam_exec
+        /// hands it over on stdin, NUL-terminated).
+        func pamStack(_ script: String) throws -> String {
+            let check = try directory.write("check.sh", "#!/bin/sh\n" + script + "\n", mode: 0o755)
+            let confdir = directory.file("pam.d")
+            mkdir(confdir, 0o700)
+            _ = try directory.write(
+                "pam.d/idlewrap-test",
+                "auth [success=done default=ignore] pam_exec.so quiet expose_authtok \(check)\nauth requisite pam_deny.so\naccount required pam_permit.so\n")
+            return confdir
+        }
+
+        @Test func pamUnlocksWithTheRightPasswordOnly() throws {
+            let confdir = try pamStack(#"read -r password; [ "$password" = "pam-pass" ]"#)
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "pam", "--pam-service", "idlewrap-test", "--pam-confdir", confdir, "-t", "0", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("nope\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("pam-pass\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        @Test func pamThatCannotCheckStaysLockedAndSaysWhy() throws {
+            let confdir = directory.file("pam.d")
+            mkdir(confdir, 0o700)
+            _ = try directory.write("pam.d/idlewrap-broken", "auth required pam_no_such_module.so\n")
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "pam", "--pam-service", "idlewrap-broken", "--pam-confdir", confdir, "-t", "0", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Locked"))
+            // Whatever is typed, the session stays locked.
+            for _ in 0..<3 {
+                try terminal.type("anything\r")
+            }
+            #expect(!terminal.waitUntil(timeout: 3) { terminal.hasShown("\u{1b}[?1049l") })
+            #expect(terminal.process.isRunning)
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+    }
+}

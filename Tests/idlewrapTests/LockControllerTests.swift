@@ -1,0 +1,282 @@
+import PTYKit
+import Testing
+@testable import idlewrap
+
+/// A clock the test moves by hand.
+final class ManualClock: TimeSource {
+    var current = MonotonicInstant(nanoseconds: 1_000_000_000)
+    func now() -> MonotonicInstant { current }
+    func advance(seconds: Double) { current = current + Int64(seconds * 1e9) }
+}
+
+/// Records everything the lock does to the terminal and the command.
+final class RecordingHost: LockHost {
+    var screen: [UInt8] = []
+    var forwarded: [UInt8] = []
+    var isReadingOutput = true
+    var discards = 0
+    var nudges = 0
+    var watched: FileDescriptor?
+    var events: [String] = []
+    var windowSize = WindowSize(rows: 24, columns: 80)
+
+    var screenText: String { String(decoding: screen, as: UTF8.self) }
+    var forwardedText: String { String(decoding: forwarded, as: UTF8.self) }
+
+    func show(_ bytes: UnsafeRawBufferPointer) { screen += bytes }
+    func forward(_ bytes: UnsafeRawBufferPointer) { forwarded += bytes }
+    func discardTypedAhead() { discards += 1 }
+    func nudgeRedraw() { nudges += 1 }
+    func watch(_ descriptor: FileDescriptor?) { watched = descriptor }
+    func lockDidEngage() { events.append("lock") }
+    func lockDidRelease() { events.append("unlock") }
+    func unlockDidFail(message: String, failures: Int) { events.append("fail \(failures)") }
+    func checkIsUnavailable(reason: String) { events.append("unavailable \(reason)") }
+}
+
+/// Accepts one password; can be told the check is broken.
+final class FakeAuthenticator: Authenticator {
+    let method = AuthMethod.file
+    var password = "open sesame"
+    var broken = false
+    var answers: [String] = []
+
+    final class Conversation: AuthConversation {
+        let owner: FakeAuthenticator
+        var step: AuthStep
+        init(owner: FakeAuthenticator) {
+            self.owner = owner
+            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:", echo: false)
+        }
+        var readiness: FileDescriptor? { nil }
+        func currentStep() -> AuthStep { step }
+        func takeNotices() -> [String] { [] }
+        func answer(_ secret: SecretBuffer) {
+            let typed = secret.withBytes { String(decoding: $0, as: UTF8.self) }
+            owner.answers.append(typed)
+            step = typed == owner.password ? .succeeded : .failed(message: "Wrong password")
+        }
+        func cancel() {}
+    }
+
+    func beginAttempt() -> AuthConversation { Conversation(owner: self) }
+}
+
+struct LockControllerTests {
+    let clock = ManualClock()
+    let host = RecordingHost()
+    let authenticator = FakeAuthenticator()
+
+    func makeLock(timeout: Double = 60, holdLimit: Int = 1 << 20, lockKey: UInt8? = nil) -> LockController {
+        LockController(
+            settings: LockController.Settings(
+                timeout: Int64(timeout * 1e9), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
+                wipeScrollback: false, command: "bash", user: "test"),
+            authenticator: authenticator, clock: clock, host: host)
+    }
+
+    func type(_ lock: LockController, _ text: String) {
+        Array(text.utf8).withUnsafeBytes { lock.handleInput($0) }
+    }
+
+    func output(_ lock: LockController, _ text: String) {
+        Array(text.utf8).withUnsafeBytes { lock.handleOutput($0) }
+    }
+
+    /// Moves time to the lock's next deadline and lets it act.
+    func runToDeadline(_ lock: LockController) throws {
+        let deadline = try #require(lock.nextDeadline)
+        clock.current = max(clock.current, deadline)
+        lock.handleDeadline()
+    }
+
+    @Test func locksWhenTheIdleDeadlinePasses() throws {
+        let lock = makeLock(timeout: 60)
+        #expect(lock.nextDeadline == clock.current + 60_000_000_000)
+        clock.advance(seconds: 59)
+        lock.handleDeadline()
+        #expect(!lock.isLocked)
+        try runToDeadline(lock)
+        #expect(lock.state == .locked(.prompting))
+        #expect(host.events == ["lock"])
+        #expect(host.discards == 1)
+        #expect(host.screenText.contains("Locked"))
+        #expect(host.screenText.contains("Password for test:"))
+        #expect(host.screenText.contains("Back soon"))
+    }
+
+    @Test func typingRestartsTheTimerButTerminalRepliesDoNot() {
+        let lock = makeLock(timeout: 10)
+        clock.advance(seconds: 8)
+        type(lock, "l")
+        #expect(lock.nextDeadline == clock.current + 10_000_000_000)
+        let typedAt = clock.current
+        clock.advance(seconds: 5)
+        type(lock, "\u{1b}[12;40R")
+        type(lock, "\u{1b}]11;rgb:0000/0000/0000\u{1b}\\")
+        #expect(lock.nextDeadline == typedAt + 10_000_000_000)
+        #expect(host.forwardedText == "l\u{1b}[12;40R\u{1b}]11;rgb:0000/0000/0000\u{1b}\\")
+    }
+
+    @Test func zeroTimeoutNeverLocksOnIdleButLocksOnDemand() {
+        let lock = makeLock(timeout: 0)
+        #expect(lock.nextDeadline == nil)
+        lock.requestLock()
+        #expect(lock.isLocked)
+    }
+
+    @Test func nothingTypedWhileLockedReachesTheCommand() throws {
+        let lock = makeLock()
+        type(lock, "before")
+        lock.requestLock()
+        type(lock, "\u{03}\u{1a}\u{1c}wrong\r")
+        #expect(authenticator.answers == ["wrong"])
+        #expect(lock.state.isWaiting)
+        type(lock, "ignored while waiting\r")
+        try runToDeadline(lock)
+        type(lock, "\u{1b}[Aopen sesame\rtyped after enter")
+        #expect(authenticator.answers == ["wrong", "open sesame"])
+        #expect(!lock.isLocked)
+        #expect(host.forwardedText == "before")
+        type(lock, "after")
+        #expect(host.forwardedText == "beforeafter")
+    }
+
+    @Test func failuresBackOffDoublingUpToThirtySeconds() throws {
+        let lock = makeLock()
+        lock.requestLock()
+        var delays: [Int64] = []
+        for _ in 0..<7 {
+            type(lock, "nope\r")
+            let until = try #require(lock.nextDeadline)
+            delays.append((until - clock.current) / 1_000_000_000)
+            try runToDeadline(lock)
+        }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30])
+        #expect(host.events.filter { $0.hasPrefix("fail") }.count == 7)
+        #expect(host.screenText.contains("7 failed attempts"))
+        #expect(host.screenText.contains("Wrong password"))
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+    }
+
+    @Test func aCheckThatCannotRunStaysLockedAndSaysWhy() throws {
+        authenticator.broken = true
+        let lock = makeLock()
+        lock.requestLock()
+        #expect(lock.isLocked)
+        #expect(host.events.contains("unavailable PAM module missing"))
+        #expect(host.screenText.contains("PAM module missing"))
+        try runToDeadline(lock)
+        #expect(lock.isLocked)
+        authenticator.broken = false
+        try runToDeadline(lock)
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+    }
+
+    @Test func lockWaitsForTheEndOfAnEscapeSequence() {
+        let lock = makeLock()
+        output(lock, "text \u{1b}[3")
+        lock.requestLock()
+        #expect(lock.state == .locking(giveUpAt: clock.current + LockController.boundaryPatience))
+        output(lock, "1mred\u{1b}[0m")
+        #expect(host.screenText.hasPrefix("text \u{1b}[31m"))
+        #expect(lock.isLocked)
+        #expect(lock.heldByteCount == "red\u{1b}[0m".utf8.count)
+        #expect(!host.screenText.contains("red"))
+    }
+
+    @Test func aSequenceThatNeverEndsIsCutShort() throws {
+        let lock = makeLock()
+        output(lock, "\u{1b}]2;endless title")
+        lock.requestLock()
+        #expect(!lock.state.isLocked)
+        try runToDeadline(lock)
+        #expect(lock.state == .locked(.prompting))
+        #expect(host.screenText.contains("endless title\u{18}"))
+    }
+
+    @Test func outputIsHeldUntilUnlockAndReadingStopsAtTheLimit() {
+        let lock = makeLock(holdLimit: 10)
+        lock.requestLock()
+        let shownAtLock = host.screen.count
+        output(lock, "12345")
+        #expect(host.isReadingOutput)
+        output(lock, "67890abc")
+        #expect(!host.isReadingOutput)
+        #expect(!host.screenText.dropFirst(shownAtLock).contains("12345"))
+        type(lock, "open sesame\r")
+        #expect(host.isReadingOutput)
+        #expect(host.screenText.hasSuffix("1234567890abc"))
+    }
+
+    @Test func unlockRestoresTheModesTheLockTurnedOff() {
+        let lock = makeLock()
+        output(lock, "\u{1b}[?1000h\u{1b}[?1006h\u{1b}[>1u\u{1b}]2;my title\u{07}")
+        lock.requestLock()
+        let locked = host.screenText
+        #expect(locked.contains("\u{1b}[?1049h"))
+        #expect(locked.contains("\u{1b}[22;0t"))
+        #expect(locked.contains("\u{1b}[?1000l"))
+        #expect(locked.contains("\u{1b}[?1006l"))
+        #expect(locked.contains("\u{1b}[>0u"))
+        host.screen = []
+        type(lock, "open sesame\r")
+        let unlocked = host.screenText
+        #expect(unlocked.contains("\u{1b}[?1049l"))
+        #expect(unlocked.contains("\u{1b}[?1000h"))
+        #expect(unlocked.contains("\u{1b}[?1006h"))
+        #expect(unlocked.contains("\u{1b}[<u"))
+        #expect(unlocked.contains("\u{1b}[23;0t"))
+        #expect(host.nudges == 0)
+    }
+
+    @Test func aFullScreenCommandIsMadeToRedraw() {
+        let lock = makeLock()
+        output(lock, "\u{1b}[?1049h\u{1b}[?25lfull screen")
+        lock.requestLock()
+        type(lock, "open sesame\r")
+        #expect(host.nudges == 1)
+        #expect(host.screenText.hasSuffix("\u{1b}8\u{1b}[?25l"))
+    }
+
+    @Test func lockKeyLocksAndIsNeverForwarded() {
+        let lock = makeLock(lockKey: 0x1d)
+        type(lock, "ab\u{1d}cd")
+        #expect(host.forwardedText == "ab")
+        #expect(lock.isLocked)
+    }
+
+    @Test func resizeRedrawsTheLockScreen() {
+        let lock = makeLock()
+        lock.requestLock()
+        host.screen = []
+        host.windowSize = WindowSize(rows: 10, columns: 30)
+        lock.handleResize()
+        #expect(host.screenText.contains("Locked"))
+    }
+
+    @Test func abandoningClearsBothScreensAndDropsHeldOutput() {
+        let lock = makeLock()
+        lock.requestLock()
+        output(lock, "held secret")
+        host.screen = []
+        lock.abandon()
+        #expect(!lock.isLocked)
+        #expect(!host.screenText.contains("held secret"))
+        #expect(host.screenText.contains("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
+    }
+}
+
+extension LockState {
+    var isWaiting: Bool {
+        if case .locked(.waiting) = self { return true }
+        return false
+    }
+
+    var isLocked: Bool {
+        if case .locked = self { return true }
+        return false
+    }
+}

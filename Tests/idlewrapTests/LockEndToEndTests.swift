@@ -1,0 +1,229 @@
+import Glibc
+import PTYKit
+import Testing
+@testable import idlewrap
+
+extension EndToEnd {
+    @Suite struct Lock {
+        let directory: TemporaryDirectory
+
+        init() throws {
+            directory = try TemporaryDirectory()
+        }
+
+        /// idlewrap with a password file, running `command`.
+        func session(_ options: [String], _ command: [String], size: WindowSize = WindowSize(rows: 24, columns: 80)) throws -> TerminalDriver {
+            let password = try makePasswordFile(in: directory)
+            return try TerminalDriver(idlewrap: ["--password-file", password] + options + ["--"] + command, size: size)
+        }
+
+        /// Locks with SIGUSR1 once idlewrap is ready for it (raw mode comes
+        /// after the signals are watched; before that SIGUSR1 would kill it).
+        func lockNow(_ terminal: TerminalDriver) {
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+        }
+
+        /// A command that records every byte it receives, in raw mode.
+        var recorder: [String] {
+            ["sh", "-c", "stty raw -echo; echo recording; exec cat > \"$0\"", directory.file("received")]
+        }
+
+        @Test func noByteTypedWhileLockedReachesTheCommand() throws {
+            let terminal = try session(["-t", "0", "-k", "^]"], recorder)
+            #expect(terminal.expect("recording"))
+            try terminal.type("before|")
+            try terminal.type([0x1d] + Array("lock key burst".utf8))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("wrong\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type([0x03, 0x1a, 0x1c, 0x1b, 0x5b, 0x41])
+            try terminal.type("\u{15}open sesame\rafter enter")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("after|")
+            #expect(terminal.waitUntil { directory.read("received") == "before|after|" })
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+            #expect(directory.read("received") == "before|after|")
+        }
+
+        @Test func idleTimeoutLocksAndTheRightPasswordUnlocks() throws {
+            let terminal = try session(["-t", "1"], ["sh", "-c", "echo ready; read line; echo got=$line"])
+            #expect(terminal.expect("ready"))
+            #expect(terminal.expect("Locked"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("hello\r")
+            #expect(terminal.expect("got=hello"))
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        @Test func terminalRepliesDoNotKeepTheSessionUnlocked() throws {
+            // The command asks for the cursor position every 300 ms; the test
+            // answers as a terminal would. That must not count as activity.
+            let terminal = try session(["-t", "2"], ["sh", "-c", "while :; do printf '\\033[6n'; sleep 0.3; done"])
+            var answered = 0
+            let deadline = MonotonicInstant.now() + 30_000_000_000
+            while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
+                if terminal.expect("\u{1b}[6n", timeout: 1) {
+                    try terminal.type("\u{1b}[12;34R")
+                    answered += 1
+                }
+            }
+            #expect(terminal.hasShown("Locked"))
+            #expect(answered >= 3)
+        }
+
+        @Test func inputModesAreOffWhileLockedAndBackAfter() throws {
+            let modes = "\u{1b}[?1000h\u{1b}[?1006h\u{1b}[?2004h\u{1b}[>1u"
+            let terminal = try session(["-t", "0"], ["sh", "-c", "printf '\(modes)modes on\\n'; exec cat"])
+            #expect(terminal.expect("modes on"))
+            let beforeLock = terminal.transcript.count
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            let locked = String(decoding: terminal.transcript[beforeLock...], as: UTF8.self)
+            for off in ["\u{1b}[?1000l", "\u{1b}[?1006l", "\u{1b}[?2004l", "\u{1b}[>0u"] {
+                #expect(locked.contains(off), "missing \(off.debugDescription)")
+            }
+            let beforeUnlock = terminal.transcript.count
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            let unlocked = String(decoding: terminal.transcript[beforeUnlock...], as: UTF8.self)
+            for on in ["\u{1b}[?1000h", "\u{1b}[?1006h", "\u{1b}[?2004h", "\u{1b}[<u"] {
+                #expect(unlocked.contains(on), "missing \(on.debugDescription)")
+            }
+        }
+
+        @Test func outputWhileLockedIsHeldWithinTheLimitAndDeliveredComplete() throws {
+            let progress = directory.file("progress")
+            let writer = "i=0; while [ $i -lt 50 ]; do head -c 1000000 /dev/zero | tr '\\0' '\\043'; i=$((i+1)); echo $i > \(progress); done; echo; echo WRITER-DONE"
+            let terminal = try session(["-t", "0", "--hold-limit", "1M"], ["sh", "-c", "read go; " + writer])
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("go\r")  // typed at the lock screen: a wrong password, not for the command
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            #expect(directory.read("progress") == nil)
+            // Unlock, start the writer, and lock again while it writes.
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("go\r")
+            #expect(terminal.waitUntil { directory.read("progress") != nil })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            let atLock = Int(directory.read("progress")?.trimmingSuffix("\n") ?? "") ?? 0
+            // The writer may finish what the kernel and the hold buffer take
+            // (1 MB plus a read and the pty's own buffer), then it must block.
+            var stalled = 0
+            for _ in 0..<20 {
+                var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+                nanosleep(&pause, nil)
+                stalled = Int(directory.read("progress")?.trimmingSuffix("\n") ?? "") ?? 0
+            }
+            #expect(stalled <= atLock + 3, "the writer went on from \(atLock) MB to \(stalled) MB while locked")
+            #expect(!terminal.hasShown("WRITER-DONE"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.waitForExit(timeout: 120) == .exited(0))
+            #expect(terminal.hasShown("WRITER-DONE"))
+            let delivered = terminal.transcript.reduce(0) { $0 + ($1 == UInt8(ascii: "#") ? 1 : 0) }
+            #expect(delivered == 50_000_000)
+        }
+
+        @Test func commandThatExitsWhileLockedStaysLockedUntilUnlock() throws {
+            // The lock screen shows the command line, so the output to look
+            // for must not appear in it literally.
+            let terminal = try session(["-t", "0"], ["sh", "-c", "echo started; sleep 2; echo FARE$((1))WELL; exit 4"])
+            #expect(terminal.expect("started"))
+            let child = try #require(commandPid(of: terminal))
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            #expect(terminal.waitUntil { commandPid(of: terminal) == nil && kill(child, 0) != 0 })
+            #expect(!terminal.hasShown("FARE1WELL"))
+            #expect(terminal.process.isRunning)
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("FARE1WELL"))
+            #expect(terminal.waitForExit() == .exited(4))
+        }
+
+        @Test func killAfterEndsALockedSessionAndClearsTheScreen() throws {
+            let terminal = try session(["-t", "0", "--kill-after", "1"], ["sh", "-c", "echo SECRET-TEXT; exec sleep 60"])
+            let before = try terminal.attributes()
+            #expect(terminal.expect("SECRET-TEXT"))
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            #expect(terminal.waitForExit(timeout: 30) == .exited(129))
+            #expect(terminal.text.hasSuffix("\u{1b}[?1049l\u{1b}[H\u{1b}[2J\u{1b}[0m\u{1b}[?25h"))
+            #expect(sameSettings(try terminal.attributes(), before))
+        }
+
+        @Test func hooksRunOnLockAndUnlockAndFailuresAreReported() throws {
+            let record = "echo $IDLEWRAP_EVENT >> \(directory.file("events"))"
+            let terminal = try session(
+                ["-t", "0", "--on-lock", record, "--on-unlock", record + "; exit 3"], ["sh", "-c", "read line"])
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            #expect(terminal.waitUntil { directory.read("events") == "lock\nunlock\n" })
+            try terminal.type("\r")
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("idlewrap: --on-unlock hook exited with status 3"))
+        }
+
+        @Test func lockScreenIsRedrawnOnResize() throws {
+            let terminal = try session(["-t", "0", "-m", "gone for lunch"], ["cat"])
+            lockNow(terminal)
+            #expect(terminal.expect("gone for lunch"))
+            try terminal.resize(to: WindowSize(rows: 30, columns: 100))
+            #expect(terminal.expect("gone for lunch"))
+            #expect(terminal.expect("Password for"))
+        }
+
+        @Test func titleIsHiddenAndScrollbackWipedOnRequest() throws {
+            let terminal = try session(["-t", "0", "--wipe-scrollback"], ["sh", "-c", "printf '\\033]2;secret title\\007titled\\n'; exec cat"])
+            #expect(terminal.expect("titled"))
+            lockNow(terminal)
+            #expect(terminal.expect("\u{1b}[3J\u{1b}[22;0t\u{1b}]0;\u{1b}\\\u{1b}[?1049h"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[23;0t"))
+        }
+    }
+}
+
+extension TerminalDriver {
+    /// Waits for `condition` while reading the terminal.
+    func waitUntil(timeout: Double = TerminalDriver.defaultTimeout, _ condition: () -> Bool) -> Bool {
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while MonotonicInstant.now() < deadline {
+            if condition() { return true }
+            pump(timeout: 0.05)
+        }
+        return condition()
+    }
+}
+
+extension ChildProcess {
+    /// Alive and not a zombie (without reaping it).
+    var isRunning: Bool {
+        guard let stat = readText("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return false }
+        return !stat[end...].hasPrefix(") Z")
+    }
+}
+
+/// The pid of the command idlewrap runs: the only child of idlewrap's process.
+func commandPid(of terminal: TerminalDriver) -> pid_t? {
+    guard let children = readText("/proc/\(terminal.process.pid)/task/\(terminal.process.pid)/children") else { return nil }
+    return children.split(separator: " ").first.flatMap { pid_t($0) }
+}
+
+func readText(_ path: String) -> String? {
+    guard let descriptor = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
+    defer { try? descriptor.close() }
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = (try? buffer.withUnsafeMutableBytes { raw in
+        Result { () throws(Errno) in try descriptor.read(into: raw) }
+    }.get()) ?? 0
+    return String(decoding: buffer[..<count], as: UTF8.self)
+}

@@ -1,0 +1,20 @@
+import Glibc
+import PTYKit
+@testable import idlewrap
+
+extension TemporaryDirectory {
+    /// The contents of `name`, or nil when it cannot be read.
+    func read(_ name: String) -> String? {
+        try? readFile(file(name))
+    }
+}
+
+/// A password file made by `idlewrap --set-password` from a pipe.
+func makePasswordFile(in directory: TemporaryDirectory, password: String = "open sesame") throws -> String {
+    let path = directory.file("password")
+    let setter = try TerminalDriver([
+        "sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap, password, path,
+    ])
+    guard setter.waitForExit() == .exited(0) else { throw TmuxError(message: "--set-password failed: \(setter.text)") }
+    return path
+}
