@@ -17,7 +17,7 @@ public final class PseudoTerminal {
             throw PTYError(.openPseudoTerminal, error, context: "posix_openpt")
         }
         master = FileDescriptor(rawValue: fd)
-        replicaPath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        replicaPath = string(fromNulTerminated: path)
     }
 
     /// Gives the replica these settings and size before the command opens it.

@@ -1,24 +1,41 @@
 import Glibc
 
 /// Runs a call that returns -1 and sets errno on failure, and turns that into
-/// a thrown `Errno`. This is the one place in the code base that reads errno.
+/// a thrown `Errno`. With `valueOrErrno(_:failed:)` this is the one place in
+/// the code base that reads errno.
 ///
 /// EINTR is retried unless `retryOnInterrupt` is false (as for `close`, where
 /// Linux has already released the descriptor and a retry could close another
 /// thread's). EBADF and EFAULT mean our own bug, so they stop the program.
 @inline(__always)
-func valueOrErrno<Result: FixedWidthInteger>(
+public func valueOrErrno<Result: FixedWidthInteger>(
     retryOnInterrupt: Bool = true,
     _ call: () -> Result
 ) throws(Errno) -> Result {
+    try valueOrErrno(retryOnInterrupt: retryOnInterrupt, call, failed: { $0 == -1 })
+}
+
+/// The same for calls whose failure value is something else (a null
+/// pointer, for instance), as `failed` tells.
+@inline(__always)
+public func valueOrErrno<Result>(
+    retryOnInterrupt: Bool = true,
+    _ call: () -> Result,
+    failed: (Result) -> Bool
+) throws(Errno) -> Result {
     while true {
         let result = call()
-        if result != -1 { return result }
+        guard failed(result) else { return result }
         let error = Errno(rawValue: errno)
         if retryOnInterrupt && error == .interrupted { continue }
         preconditionIsNotOurBug(error)
         throw error
     }
+}
+
+/// The text a C call wrote into `buffer`, up to the first NUL.
+public func string(fromNulTerminated buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// For calls in the posix_spawn and pthread family that return the error

@@ -48,7 +48,7 @@ final class PAMAuthenticator: Authenticator {
         if let directory = configurationDirectory {
             var info = stat()
             do {
-                _ = try authSystemCall { stat(directory, &info) }
+                _ = try valueOrErrno { stat(directory, &info) }
             } catch {
                 throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
             }

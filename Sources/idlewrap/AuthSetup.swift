@@ -50,7 +50,7 @@ enum AuthSetup {
     private static func exists(_ path: String) -> Bool {
         var info = stat()
         do {
-            _ = try authSystemCall { lstat(path, &info) }
+            _ = try valueOrErrno { lstat(path, &info) }
             return true
         } catch {
             return error != .noSuchFile && error != Errno(rawValue: ENOTDIR)

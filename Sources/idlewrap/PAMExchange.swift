@@ -27,7 +27,7 @@ final class PAMExchange: @unchecked Sendable {
 
     init() throws(Errno) {
         readiness = FileDescriptor(
-            rawValue: try authSystemCall { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
+            rawValue: try valueOrErrno { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(changed, nil)
     }

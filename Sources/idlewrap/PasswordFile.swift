@@ -61,10 +61,10 @@ enum PasswordFile {
         let directory: String
         var info = stat()
         do {
-            let resolved = try authSystemCall({ realpath(path, nil) }, failed: { $0 == nil })!
+            let resolved = try valueOrErrno({ realpath(path, nil) }, failed: { $0 == nil })!
             defer { free(resolved) }
             directory = parentDirectory(of: String(cString: resolved))
-            _ = try authSystemCall { stat(directory, &info) }
+            _ = try valueOrErrno { stat(directory, &info) }
         } catch {
             throw AuthSetupError(description: "cannot examine the directory of password file \(path): \(error)")
         }
@@ -131,19 +131,19 @@ enum PasswordFile {
         var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
         let descriptor: FileDescriptor
         do {
-            descriptor = FileDescriptor(rawValue: try authSystemCall { mkstemp(&template) })
+            descriptor = FileDescriptor(rawValue: try valueOrErrno { mkstemp(&template) })
         } catch {
             throw AuthSetupError(description: "cannot write password file \(path): \(error)")
         }
         let temporary = string(fromNulTerminated: template)
         do {
             defer { try? descriptor.close() }
-            _ = try authSystemCall { fchmod(descriptor.rawValue, 0o600) }
+            _ = try valueOrErrno { fchmod(descriptor.rawValue, 0o600) }
             try descriptor.writeAll(hash + "\n")
-            _ = try authSystemCall { fsync(descriptor.rawValue) }
-            _ = try authSystemCall { rename(temporary, path) }
+            _ = try valueOrErrno { fsync(descriptor.rawValue) }
+            _ = try valueOrErrno { rename(temporary, path) }
         } catch {
-            _ = try? authSystemCall { unlink(temporary) }
+            _ = try? valueOrErrno { unlink(temporary) }
             throw AuthSetupError(description: "cannot write password file \(path): \(error)")
         }
         syncDirectory(directory)
@@ -152,13 +152,13 @@ enum PasswordFile {
     /// `mkdir -p` with mode 0700 for each directory it creates.
     private static func makeDirectories(_ directory: String) throws(Errno) {
         var info = stat()
-        if (try? authSystemCall { stat(directory, &info) }) != nil { return }
+        if (try? valueOrErrno { stat(directory, &info) }) != nil { return }
         let parent = parentDirectory(of: directory)
         if parent != directory {
             try makeDirectories(parent)
         }
         do {
-            _ = try authSystemCall { mkdir(directory, 0o700) }
+            _ = try valueOrErrno { mkdir(directory, 0o700) }
         } catch let error where error == Errno(rawValue: EEXIST) {
             return
         }
@@ -168,7 +168,7 @@ enum PasswordFile {
     /// place, and not every file system can sync a directory.
     private static func syncDirectory(_ directory: String) {
         guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
-        _ = try? authSystemCall { fsync(descriptor.rawValue) }
+        _ = try? valueOrErrno { fsync(descriptor.rawValue) }
         try? descriptor.close()
     }
 

@@ -28,7 +28,7 @@ enum PasswordHash {
     /// names, at its default cost, salted from the system's random source.
     static func make(for secret: SecretBuffer, saltPrefix: String) throws(Errno) -> String {
         var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        _ = try authSystemCall({
+        _ = try valueOrErrno({
             crypt_gensalt_rn(saltPrefix, 0, nil, 0, &setting, Int32(setting.count))
         }, failed: { $0 == nil })
         return try crypt(secret, setting: string(fromNulTerminated: setting))
@@ -76,7 +76,7 @@ enum PasswordHash {
             data.deallocate()
         }
         let output = try secret.withCString { (phrase) throws(Errno) in
-            try authSystemCall({ crypt_rn(phrase, setting, data, Int32(size)) }, failed: { $0 == nil })
+            try valueOrErrno({ crypt_rn(phrase, setting, data, Int32(size)) }, failed: { $0 == nil })
         }
         return String(cString: output!)
     }

@@ -30,7 +30,7 @@ struct PasswordPrompt {
 
     init(terminal: FileDescriptor) {
         self.terminal = terminal
-        let flags = try? authSystemCall { fcntl(terminal.rawValue, F_GETFL) }
+        let flags = try? valueOrErrno { fcntl(terminal.rawValue, F_GETFL) }
         let writable = flags.map { $0 & O_ACCMODE != O_RDONLY } ?? false
         output = writable ? terminal : .standardError
     }
@@ -39,19 +39,19 @@ struct PasswordPrompt {
     func ask(_ prompt: String) throws(Failure) -> SecretBuffer {
         var saved = termios()
         do {
-            _ = try authSystemCall { tcgetattr(terminal.rawValue, &saved) }
+            _ = try valueOrErrno { tcgetattr(terminal.rawValue, &saved) }
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
             withUnsafeMutableBytes(of: &quiet.c_cc) { controlCharacters in
                 controlCharacters[Int(VMIN)] = 1
                 controlCharacters[Int(VTIME)] = 0
             }
-            _ = try authSystemCall { tcsetattr(terminal.rawValue, TCSAFLUSH, &quiet) }
+            _ = try valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &quiet) }
         } catch {
             throw .system(error)
         }
         defer {
-            _ = try? authSystemCall { tcsetattr(terminal.rawValue, TCSAFLUSH, &saved) }
+            _ = try? valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &saved) }
             try? output.writeAll("\r\n")
         }
         do {
@@ -98,7 +98,7 @@ struct PasswordPrompt {
                 return count == 1
             } catch .wouldBlock {
                 var slot = pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0)
-                _ = try? authSystemCall { poll(&slot, 1, -1) }
+                _ = try? valueOrErrno { poll(&slot, 1, -1) }
             } catch {
                 throw .system(error)
             }
