@@ -28,6 +28,11 @@ public final class Relay {
     /// While false typed bytes stay in the terminal.
     public var isReadingInput = true
 
+    /// Normally the terminal is not read while typed bytes wait for the
+    /// command (backpressure). A delegate that forwards nothing for a while,
+    /// such as a lock screen, still needs to read what is typed.
+    public var readsInputDespiteBacklog = false
+
     /// An extra descriptor to watch for reading (e.g. an authentication thread's).
     public var auxiliary: FileDescriptor?
 
@@ -142,7 +147,7 @@ public final class Relay {
         if isReadingOutput && !outputEnded { masterEvents |= Int16(POLLIN) }
         if pendingStart < pendingInput.count { masterEvents |= Int16(POLLOUT) }
         set(.master, master, masterEvents)
-        let wantsInput = isReadingInput && !inputEnded && pendingStart == pendingInput.count
+        let wantsInput = isReadingInput && !inputEnded && (readsInputDespiteBacklog || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
         set(.auxiliary, auxiliary, auxiliary == nil ? 0 : Int16(POLLIN))
     }

@@ -290,12 +290,15 @@ extension Session: LockHost {
     }
 
     func lockDidEngage() {
+        // A command that reads nothing must not keep the password from being read.
+        relay.readsInputDespiteBacklog = true
         log.record("session locked")
         hooks.locked()
         if options.killAfter > 0 { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
     }
 
     func lockDidRelease() {
+        relay.readsInputDespiteBacklog = false
         killAfterLockAt = nil
         log.record("session unlocked")
         hooks.unlocked()

@@ -48,6 +48,24 @@ extension EndToEnd {
             #expect(directory.read("received") == "before|after|")
         }
 
+        @Test func passwordIsReadEvenWhenTheCommandReadsNothing() throws {
+            // The command never reads, so what was typed before the lock
+            // backs up inside idlewrap; the password must still get through,
+            // and the earlier keys must still reach the command afterwards.
+            // 6000 bytes: more than the command's pty takes (4096), less
+            // than that plus idlewrap's backlog and the outer terminal's.
+            let terminal = try session(["-t", "0"], ["sh", "-c", "stty raw -echo; echo ready; sleep 10; head -c 6000 | wc -c"])
+            #expect(terminal.expect("ready"))
+            try terminal.type([UInt8](repeating: UInt8(ascii: "k"), count: 6000))
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            // Well before the command wakes up and takes the backlog.
+            #expect(terminal.expect("\u{1b}[?1049l", timeout: 8))
+            #expect(terminal.expect("6000"))
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
         @Test func idleTimeoutLocksAndTheRightPasswordUnlocks() throws {
             let terminal = try session(["-t", "1"], ["sh", "-c", "echo ready; read line; echo got=$line"])
             #expect(terminal.expect("ready"))
