@@ -88,6 +88,27 @@ final class TerminalDriver {
         }
     }
 
+    /// Types `byte` over and over until the terminal takes no more for
+    /// `patience` seconds (everything on the way in is full), and returns how
+    /// many it took.
+    func typeUntilFull(_ byte: UInt8, patience: Double = 1) -> Int {
+        let chunk = [UInt8](repeating: byte, count: 4096)
+        var total = 0
+        var stalledSince = MonotonicInstant.now()
+        while MonotonicInstant.now() - stalledSince < Int64(patience * 1e9) {
+            let result = chunk.withUnsafeBytes { raw in
+                Result { () throws(Errno) in try terminal.master.write(raw) }
+            }
+            if case .success(let count) = result, count > 0 {
+                total += count
+                stalledSince = MonotonicInstant.now()
+            } else {
+                pump(timeout: 0.05)
+            }
+        }
+        return total
+    }
+
     /// Waits until `needle` appears after the previous match; false on timeout.
     @discardableResult
     func expect(_ needle: String, timeout: Double = defaultTimeout) -> Bool {
