@@ -34,8 +34,9 @@
 //   no input can make the parser allocate or grow.
 //
 // Speed: ASCII text in ground (other than ESC) and string payloads of 0x20-0xFF are skipped
-// eight bytes at a time, complete UTF-8 characters one at a time; only the remaining bytes
-// go through the table.
+// eight bytes at a time, UTF-8 characters (complete, or cut short within the buffer) and the
+// parameter bytes of control sequences without a private marker one at a time; only the
+// remaining bytes go through the table.
 
 /// Tracks the terminal state set by a byte stream written to a terminal.
 public struct OutputParser: Sendable {
@@ -166,6 +167,10 @@ public struct OutputParser: Sendable {
             return Self.skipStringPayload(base, from: start, to: end)
         case .oscString where !oscCommand.isReadingNumber:
             return Self.skipStringPayload(base, from: start, to: end)
+        case .csiParam where sequence.marker == 0:
+            // No control sequence without a private marker that TerminalModes interprets
+            // takes parameters, so theirs (SGR colours, cursor positions) are not collected.
+            return Self.skipParameterBytes(base, from: start, to: end)
         default:
             return start
         }
@@ -194,13 +199,30 @@ public struct OutputParser: Sendable {
                 }
                 continue
             }
-            let continuationBytes = Int(continuationByteCount(lead: byte))
-            guard end &- offset > continuationBytes else { return offset }
-            for index in offset &+ 1..<offset &+ 1 &+ continuationBytes
-            where base.load(fromByteOffset: index, as: UInt8.self) & 0xC0 != 0x80 {
-                return offset
+            // A character cut short by a byte that does not continue it ends there, and that
+            // byte is then processed normally, so the lead and the continuation bytes seen
+            // are skipped. A character still open at the end of the buffer is left to `step`,
+            // which remembers it.
+            let lead = offset
+            let last = offset &+ Int(continuationByteCount(lead: byte))
+            offset &+= 1
+            while offset <= last {
+                guard offset < end else { return lead }
+                guard base.load(fromByteOffset: offset, as: UInt8.self) & 0xC0 == 0x80 else { break }
+                offset &+= 1
             }
-            offset &+= 1 &+ continuationBytes
+        }
+        return offset
+    }
+
+    /// Skips the digits and `;` of a control sequence's parameters.
+    @inline(__always)
+    private static func skipParameterBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while offset < end {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            guard byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ";") else { break }
+            offset &+= 1
         }
         return offset
     }

@@ -1,0 +1,48 @@
+import PTYKit
+import Testing
+
+/// The bytes `feed` skips without the table: UTF-8 characters, complete or cut short, and
+/// the parameters of control sequences without a private marker.
+@Suite("OutputParser fast paths")
+struct OutputParserFastPathTests {
+    @Test(arguments: [#"\xE2\x9B"#, #"\xF0\x9F\x98"#, #"\xC3"#, #"\xF0"#])
+    func aCharacterCutShortLetsTheNextSequenceThrough(_ partial: String) {
+        let parser = parseEverySplit(bytes(partial + #"\e[?2004hok"#))
+        #expect(parser.modes.isSet(privateMode: 2004))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func aCharacterCutShortByPrintableTextIsNotCountedAgain() {
+        // The 'A' ends the character; the next two bytes are a complete character of
+        // their own, so the stream ends at a boundary.
+        let parser = parseEverySplit(bytes(#"\xE2A\xC3\xA9"#))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func aCharacterOpenAtTheEndIsNotABoundary() {
+        let parser = parseEverySplit(bytes(#"ab\xE2\x9B"#))
+        #expect(!parser.isAtBoundary)
+    }
+
+    @Test func unmarkedParametersAreSkippedButMarkedOnesStillCount() {
+        let parser = parseEverySplit(bytes(#"\e[38;5;123;1m\e[12;34H\e[?1;1049h\e[0m"#))
+        #expect(parser.modes.isSet(privateMode: 1))
+        #expect(parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func anUnmarkedSequenceCutShortKeepsTheParserInside() {
+        var parser = OutputParser()
+        parser.feed(bytes(#"\e[38;5;12"#))
+        #expect(!parser.isAtBoundary)
+        #expect(parser.feedUntilBoundary(bytes(#"3mtext"#)) == 2)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func markerAfterUnmarkedParametersIgnoresTheSequence() {
+        // `?` after parameters sends the sequence to csiIgnore: not a DECSET.
+        let parser = parseEverySplit(bytes(#"\e[1?1049h"#))
+        #expect(!parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+}
