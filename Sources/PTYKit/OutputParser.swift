@@ -34,9 +34,10 @@
 //   no input can make the parser allocate or grow.
 //
 // Speed: ASCII text in ground (other than ESC) and string payloads of 0x20-0xFF are skipped
-// eight bytes at a time, UTF-8 characters (complete, or cut short within the buffer) and the
-// parameter bytes of control sequences without a private marker one at a time; only the
-// remaining bytes go through the table.
+// eight bytes at a time, UTF-8 characters (complete, or cut short within the buffer), whole
+// control sequences without a private marker or intermediate, and the parameter bytes of
+// any control sequence without a private marker, one at a time; only the remaining bytes go
+// through the table.
 
 /// Tracks the terminal state set by a byte stream written to a terminal.
 public struct OutputParser: Sendable {
@@ -181,22 +182,33 @@ public struct OutputParser: Sendable {
 
     /// Skips ground bytes that leave the state as it is: ASCII other than ESC (printable
     /// characters and C0 controls, CAN and SUB included, change nothing in ground), bytes
-    /// that stand alone, and UTF-8 characters complete within the buffer.
+    /// that stand alone, UTF-8 characters complete or cut short within the buffer, and
+    /// whole control sequences that TerminalModes ignores.
     @inline(__always)
     private static func skipText(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
         var offset = start
         while offset < end {
+            while end &- offset >= 8 {
+                // The lowest set bit marks the first byte that is ESC or >= 0x80 (the
+                // zero-byte test can only be wrong above the first zero byte).
+                let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let escapes = word ^ (lowBits &* 0x1B)
+                let stops = ((escapes &- lowBits) & ~escapes | word) & highBits
+                if stops != 0 {
+                    offset &+= stops.trailingZeroBitCount &>> 3
+                    break
+                }
+                offset &+= 8
+            }
+            guard offset < end else { break }
             let byte = base.load(fromByteOffset: offset, as: UInt8.self)
             if byte < 0x80 {
-                if byte == 0x1B { return offset }
-                offset &+= 1
-                while end &- offset >= 8 {
-                    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    let escapes = word ^ (lowBits &* 0x1B)
-                    let hasZeroByte = (escapes &- lowBits) & ~escapes & highBits
-                    if (word & highBits) | hasZeroByte != 0 { break }
-                    offset &+= 8
+                if byte == 0x1B {
+                    guard let after = skipUnmarkedControlSequence(base, at: offset, to: end) else { return offset }
+                    offset = after
+                    continue
                 }
+                offset &+= 1
                 continue
             }
             // A character cut short by a byte that does not continue it ends there, and that
@@ -213,6 +225,21 @@ public struct OutputParser: Sendable {
             }
         }
         return offset
+    }
+
+    /// The end of the control sequence starting with the ESC at `start` if it lies whole
+    /// within the buffer and has neither a private marker nor an intermediate (SGR, cursor
+    /// moves, erases): TerminalModes interprets none of those, so in ground it changes
+    /// nothing. Nil for anything else, which goes through the table.
+    @inline(__always)
+    private static func skipUnmarkedControlSequence(_ base: UnsafeRawPointer, at start: Int, to end: Int) -> Int? {
+        let introducer = start &+ 1
+        guard introducer < end, base.load(fromByteOffset: introducer, as: UInt8.self) == UInt8(ascii: "[") else {
+            return nil
+        }
+        let final = skipParameterBytes(base, from: introducer &+ 1, to: end)
+        guard final < end, base.load(fromByteOffset: final, as: UInt8.self) &- 0x40 <= 0x7E - 0x40 else { return nil }
+        return final &+ 1
     }
 
     /// Skips the digits and `;` of a control sequence's parameters.

@@ -14,8 +14,9 @@ extension TerminalModes {
         }
     }
 
-    /// A sequence without a private marker reaches here without its parameters: OutputParser
-    /// skips them, since nothing listed with marker 0 takes any.
+    /// A sequence without a private marker reaches here without its parameters, and one
+    /// without an intermediate either mostly not at all: OutputParser skips them, since
+    /// nothing listed with marker 0 takes parameters or lacks an intermediate.
     @inline(__always)
     mutating func applyControlSequence(final: UInt8, _ sequence: OutputParser.CollectedSequence) {
         // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an

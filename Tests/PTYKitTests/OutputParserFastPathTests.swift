@@ -1,8 +1,9 @@
 import PTYKit
 import Testing
 
-/// The bytes `feed` skips without the table: UTF-8 characters, complete or cut short, and
-/// the parameters of control sequences without a private marker.
+/// The bytes `feed` skips without the table: UTF-8 characters, complete or cut short, whole
+/// control sequences without a private marker or intermediate, and the parameters of control
+/// sequences without a private marker.
 @Suite("OutputParser fast paths")
 struct OutputParserFastPathTests {
     @Test(arguments: [#"\xE2\x9B"#, #"\xF0\x9F\x98"#, #"\xC3"#, #"\xF0"#])
@@ -42,6 +43,26 @@ struct OutputParserFastPathTests {
     @Test func markerAfterUnmarkedParametersIgnoresTheSequence() {
         // `?` after parameters sends the sequence to csiIgnore: not a DECSET.
         let parser = parseEverySplit(bytes(#"\e[1?1049h"#))
+        #expect(!parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func sequencesAfterSkippedOnesStillCount() {
+        let parser = parseEverySplit(bytes(#"\e[0m\e=\e[1;31mred\e[m\e[?25l\e[K"#))
+        #expect(parser.modes.applicationKeypad)
+        #expect(!parser.modes.cursorVisible)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func anUnmarkedSequenceWithAnIntermediateIsInterpreted() {
+        // DECSTR (`CSI ! p`) has no marker but an intermediate: it must reach TerminalModes.
+        let parser = parseEverySplit(bytes(#"\e[?1h\e=\e[!p"#))
+        #expect(!parser.modes.isSet(privateMode: 1))
+        #expect(!parser.modes.applicationKeypad)
+    }
+
+    @Test func anEscapeThatIsNotACSIIsNotSkipped() {
+        let parser = parseEverySplit(bytes(#"\e[?1049h\ec"#))
         #expect(!parser.modes.alternateScreen)
         #expect(parser.isAtBoundary)
     }
