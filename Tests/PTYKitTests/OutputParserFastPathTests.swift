@@ -66,4 +66,32 @@ struct OutputParserFastPathTests {
         #expect(!parser.modes.alternateScreen)
         #expect(parser.isAtBoundary)
     }
+
+    @Test func wholeBuffersAgreeWithByteByByteFeeding() {
+        // One byte at a time, no skip can span a sequence or a character: the table does
+        // the work. Fed whole, the fast paths do most of it.
+        var random = SplitMix64(seed: 0xFA57)
+        let pieces: [[UInt8]] = [
+            bytes(#"\e[1;31m"#), bytes(#"\e[?1049h"#), bytes(#"\e[?1049l"#), bytes(#"\e[?2004h"#),
+            bytes(#"\e[!p"#), bytes(#"\e="#), bytes(#"\e[12"#), bytes(#"\e["#), bytes(#"\e"#),
+            bytes(#"\xE2\x9B\x84"#), bytes(#"\xE2\x9B"#), bytes(#"\xF0\x9F"#), bytes(#"\xC3"#),
+            bytes(#"\x80\x80\x80\x80"#), bytes(#";?:m"#), bytes("text "), bytes(#"\x18"#),
+        ]
+        for _ in 0..<1_000 {
+            var input: [UInt8] = []
+            for _ in 0..<Int(random.next() % 24) {
+                input += random.next() % 4 == 0
+                    ? [UInt8(truncatingIfNeeded: random.next())]
+                    : pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            var whole = OutputParser()
+            whole.feed(input)
+            var byByte = OutputParser()
+            for byte in input {
+                byByte.feed([byte])
+            }
+            #expect(whole.modes == byByte.modes, "\(input)")
+            #expect(whole.isAtBoundary == byByte.isAtBoundary, "\(input)")
+        }
+    }
 }
