@@ -33,9 +33,10 @@
 //   as in Williams; nothing idlewrap tracks uses them. String payloads are not stored, so
 //   no input can make the parser allocate or grow.
 //
-// Speed: ASCII text in ground (other than ESC) and string payloads of 0x20-0xFF are skipped
-// eight bytes at a time, complete UTF-8 characters one at a time; only the remaining bytes
-// go through the table.
+// Speed: text in ground up to the next ESC and string payloads of 0x20-0xFF are skipped
+// eight bytes at a time; whole control sequences without a private marker or intermediate,
+// and the parameter bytes of any control sequence without a private marker, one at a time;
+// only the remaining bytes go through the table.
 
 /// Tracks the terminal state set by a byte stream written to a terminal.
 public struct OutputParser: Sendable {
@@ -155,17 +156,22 @@ public struct OutputParser: Sendable {
         }
     }
 
-    /// Where the next byte that can change something is, from `start`.
+    /// Where the next byte that can change something is, from `start`; text in ground may end
+    /// with a UTF-8 character still open, which `utf8Remaining` then holds.
     @inline(__always)
-    private func skipInertBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+    private mutating func skipInertBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
         guard utf8Remaining == 0 else { return start }
         switch state {
         case .ground:
-            return Self.skipText(base, from: start, to: end)
+            return skipText(base, from: start, to: end)
         case .dcsPassthrough, .dcsIgnore, .sosPmApcString:
             return Self.skipStringPayload(base, from: start, to: end)
         case .oscString where !oscCommand.isReadingNumber:
             return Self.skipStringPayload(base, from: start, to: end)
+        case .csiParam where sequence.marker == 0:
+            // No control sequence without a private marker that TerminalModes interprets
+            // takes parameters, so theirs (SGR colours, cursor positions) are not collected.
+            return Self.skipParameterBytes(base, from: start, to: end)
         default:
             return start
         }
@@ -174,33 +180,80 @@ public struct OutputParser: Sendable {
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// Skips ground bytes that leave the state as it is: ASCII other than ESC (printable
-    /// characters and C0 controls, CAN and SUB included, change nothing in ground), bytes
-    /// that stand alone, and UTF-8 characters complete within the buffer.
+    /// Skips ground bytes up to the next ESC, and whole control sequences that TerminalModes
+    /// ignores. Nothing else changes anything in ground: printable characters and C0 controls
+    /// (CAN and SUB included) leave it as it is, and a UTF-8 character is ended by any byte
+    /// that does not continue it, ESC included. So only the character still open at the end
+    /// of the buffer needs working out, from its last three bytes at most.
     @inline(__always)
-    private static func skipText(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+    private mutating func skipText(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        var textStart = start  // after the last control sequence skipped: a boundary
+        while true {
+            while end &- offset >= 8 {
+                let escapes = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ (Self.lowBits &* 0x1B)
+                // The lowest set bit marks the first ESC (the zero-byte test can only be
+                // wrong above the first zero byte).
+                let found = (escapes &- Self.lowBits) & ~escapes & Self.highBits
+                if found != 0 {
+                    offset &+= found.trailingZeroBitCount &>> 3
+                    break
+                }
+                offset &+= 8
+            }
+            while offset < end && base.load(fromByteOffset: offset, as: UInt8.self) != 0x1B {
+                offset &+= 1
+            }
+            guard offset < end else { break }
+            guard let after = Self.skipUnmarkedControlSequence(base, at: offset, to: end) else { return offset }
+            offset = after
+            textStart = after
+        }
+        utf8Remaining = Self.continuationBytesOwed(base, from: textStart, to: end)
+        return end
+    }
+
+    /// How many continuation bytes the last character of ground text in `start..<end` still
+    /// lacks. Bytes before `start` do not count: the text starts at a boundary.
+    @inline(__always)
+    private static func continuationBytesOwed(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> UInt8 {
+        var seen: UInt8 = 0
+        var index = end &- 1
+        while index >= start && seen < 3 {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            guard byte & 0xC0 == 0x80 else {
+                let expected = continuationByteCount(lead: byte)
+                return expected > seen ? expected &- seen : 0
+            }
+            seen &+= 1
+            index &-= 1
+        }
+        return 0  // only continuation bytes: stray, or more than any lead takes
+    }
+
+    /// The end of the control sequence starting with the ESC at `start` if it lies whole
+    /// within the buffer and has neither a private marker nor an intermediate (SGR, cursor
+    /// moves, erases): TerminalModes interprets none of those, so in ground it changes
+    /// nothing. Nil for anything else, which goes through the table.
+    @inline(__always)
+    private static func skipUnmarkedControlSequence(_ base: UnsafeRawPointer, at start: Int, to end: Int) -> Int? {
+        let introducer = start &+ 1
+        guard introducer < end, base.load(fromByteOffset: introducer, as: UInt8.self) == UInt8(ascii: "[") else {
+            return nil
+        }
+        let final = skipParameterBytes(base, from: introducer &+ 1, to: end)
+        guard final < end, base.load(fromByteOffset: final, as: UInt8.self) &- 0x40 <= 0x7E - 0x40 else { return nil }
+        return final &+ 1
+    }
+
+    /// Skips the digits and `;` of a control sequence's parameters.
+    @inline(__always)
+    private static func skipParameterBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
         var offset = start
         while offset < end {
             let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            if byte < 0x80 {
-                if byte == 0x1B { return offset }
-                offset &+= 1
-                while end &- offset >= 8 {
-                    let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    let escapes = word ^ (lowBits &* 0x1B)
-                    let hasZeroByte = (escapes &- lowBits) & ~escapes & highBits
-                    if (word & highBits) | hasZeroByte != 0 { break }
-                    offset &+= 8
-                }
-                continue
-            }
-            let continuationBytes = Int(continuationByteCount(lead: byte))
-            guard end &- offset > continuationBytes else { return offset }
-            for index in offset &+ 1..<offset &+ 1 &+ continuationBytes
-            where base.load(fromByteOffset: index, as: UInt8.self) & 0xC0 != 0x80 {
-                return offset
-            }
-            offset &+= 1 &+ continuationBytes
+            guard byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ";") else { break }
+            offset &+= 1
         }
         return offset
     }

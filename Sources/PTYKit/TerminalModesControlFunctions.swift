@@ -14,8 +14,18 @@ extension TerminalModes {
         }
     }
 
+    /// A sequence without a private marker reaches here without its parameters, and one
+    /// without an intermediate either mostly not at all: OutputParser skips them, since
+    /// nothing listed with marker 0 takes parameters or lacks an intermediate.
+    @inline(__always)
     mutating func applyControlSequence(final: UInt8, _ sequence: OutputParser.CollectedSequence) {
-        guard !sequence.hasExtraIntermediates else { return }
+        // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an
+        // intermediate, and none of those is interpreted: decided without a call.
+        guard sequence.marker | sequence.intermediate != 0, !sequence.hasExtraIntermediates else { return }
+        applyMarkedControlSequence(final: final, sequence)
+    }
+
+    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: OutputParser.CollectedSequence) {
         switch (sequence.marker, sequence.intermediate, final) {
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")):  // DECSET
             setPrivateModes(sequence, on: true)
