@@ -160,11 +160,12 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        var earliest = lock.nextDeadline
-        for candidate in [killAfterLockAt, hangupDeadline] {
-            if let candidate, earliest.map({ candidate < $0 }) ?? true { earliest = candidate }
-        }
-        relay.deadline = earliest
+        relay.deadline = earliest(earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
+    }
+
+    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
+        guard let a, let b else { return a ?? b }
+        return min(a, b)
     }
 
     private var hangupDeadline: MonotonicInstant? {

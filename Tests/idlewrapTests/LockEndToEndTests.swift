@@ -215,18 +215,6 @@ extension EndToEnd {
     }
 }
 
-extension TerminalDriver {
-    /// Waits for `condition` while reading the terminal.
-    func waitUntil(timeout: Double = TerminalDriver.defaultTimeout, _ condition: () -> Bool) -> Bool {
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
-        while MonotonicInstant.now() < deadline {
-            if condition() { return true }
-            pump(timeout: 0.05)
-        }
-        return condition()
-    }
-}
-
 extension ChildProcess {
     /// Alive and not a zombie (without reaping it).
     var isRunning: Bool {

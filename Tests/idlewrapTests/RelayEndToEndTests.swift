@@ -125,6 +125,21 @@ extension EndToEnd {
             #expect(kill(pid, 0) == -1, "the command outlived idlewrap")
         }
 
+        @Test func aCommandThatIgnoresTheHangupIsKilledAfterTheGrace() throws {
+            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "trap '' HUP; echo pid=$$; exec sleep 120"])
+            #expect(session.expect("pid="))
+            #expect(session.expect("\r\n"))
+            let pid = pid_t(session.text.split(separator: "=").last!.prefix { $0.isNumber })!
+            #expect(session.waitForAttributes { !$0.isCanonical })
+            let sentAt = MonotonicInstant.now()
+            session.signal(SIGTERM)
+            #expect(session.waitForExit(timeout: 60) == .exited(143))
+            let waited = Double(MonotonicInstant.now() - sentAt) / 1e9
+            // It had ten seconds to act on SIGHUP, then SIGKILL.
+            #expect(waited >= 9.5, "idlewrap left after \(waited) s")
+            #expect(kill(pid, 0) == -1, "the command outlived idlewrap")
+        }
+
         @Test func outputOfAnExitedCommandIsNotHeldUpByABackgroundJob() throws {
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "sleep 60 & echo finished"])
             // The background job keeps the pseudo-terminal open for a minute;
@@ -148,6 +163,8 @@ extension EndToEnd {
             #expect(session.expect("pid="))
             #expect(session.expect("\r\n"))
             let pid = session.text.split(separator: "=").last!.prefix { $0.isNumber }
+            // Once sleep runs: the shell before its exec may hold one of its own.
+            #expect(session.waitUntil { canonicalPath("/proc/\(pid)/exe")?.hasSuffix("/sleep") == true })
             #expect(try descriptors(of: "/proc/\(pid)/fd") == ["0", "1", "2"])
             session.signal(SIGTERM)
             #expect(session.waitForExit() == .exited(143))

@@ -124,6 +124,17 @@ final class TerminalDriver {
         }
     }
 
+    /// Waits for `condition` (something outside the terminal) while reading
+    /// the terminal, so a writing program is never blocked by the test.
+    func waitUntil(timeout: Double = defaultTimeout, _ condition: () -> Bool) -> Bool {
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while MonotonicInstant.now() < deadline {
+            if condition() { return true }
+            pump(timeout: 0.05)
+        }
+        return condition()
+    }
+
     /// Whether `needle` appears anywhere in the transcript so far.
     func hasShown(_ needle: String) -> Bool {
         find(Array(needle.utf8), from: 0) != nil
