@@ -27,10 +27,14 @@ let package = Package(
         .executableTarget(
             name: "idlewrap",
             dependencies: ["PTYKit", "CAuthShims"],
-            // lld packs the ~15 000 relative relocations of a position-independent
-            // binary with the static Swift runtime into a few KiB (DT_RELR, glibc
-            // 2.36+) instead of 370 KiB that ld.so has to read at every start.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+            linkerSettings: [.unsafeFlags([
+                // lld packs the ~15 000 relative relocations of a position-independent
+                // binary with the static Swift runtime into a few KiB (DT_RELR, glibc
+                // 2.36+) instead of 370 KiB that ld.so has to read at every start.
+                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                // libstdc++ and libgcc from their archives: see Linker/libstdc++.so.
+                "-L", Context.packageDirectory + "/Linker", "-Xclang-linker", "-static-libgcc",
+            ])]
         ),
         .testTarget(
             name: "PTYKitTests",
