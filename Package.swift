@@ -34,6 +34,10 @@ let package = Package(
                 "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                 // libstdc++ and libgcc from their archives: see Linker/libstdc++.so.
                 "-L", Context.packageDirectory + "/Linker", "-Xclang-linker", "-static-libgcc",
+                // The code that runs while starting and relaying, together: see
+                // Linker/make-symbol-order.
+                "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Linker/symbol-order.txt",
+                "-Xlinker", "--no-warn-symbol-ordering",
             ])]
         ),
         .testTarget(
