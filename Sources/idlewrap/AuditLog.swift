@@ -3,7 +3,7 @@ import Glibc
 /// Lock events for the system log (authpriv), naming who, where and what;
 /// never a password.
 struct AuditLog {
-    let user: String
+    let user: UserName
     let terminal: String
     let command: String
     let sshConnection: String?
@@ -16,7 +16,7 @@ struct AuditLog {
     }
 
     func record(_ event: String, priority: Int32 = LOG_NOTICE) {
-        var line = "\(event): user=\(user) tty=\(terminal) command='\(LockScreen.printable(command))'"
+        var line = "\(event): user=\(user.value) tty=\(terminal) command='\(LockScreen.printable(command))'"
         if let sshConnection { line += " ssh='\(LockScreen.printable(sshConnection))'" }
         line.withCString { text in
             withVaList([text]) { vsyslog(LOG_AUTHPRIV | priority, "%s", $0) }

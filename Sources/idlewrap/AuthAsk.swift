@@ -5,7 +5,7 @@ import PTYKit
 enum AuthAsk {
     static let maximumRounds = 3
 
-    static func makeAuthenticator(user: String, terminal: FileDescriptor) throws(AuthSetupError) -> CryptAuthenticator {
+    static func makeAuthenticator(user: UserName, terminal: FileDescriptor) throws(AuthSetupError) -> CryptAuthenticator {
         let prompt = PasswordPrompt(terminal: terminal)
         for _ in 0..<maximumRounds {
             let first = try ask(prompt, "Lock password:")

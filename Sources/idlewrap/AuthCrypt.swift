@@ -6,17 +6,17 @@ import PTYKit
 final class CryptAuthenticator: Authenticator {
     let method: AuthMethod
     private let hash: String
-    private let prompt: String
+    private let user: UserName
 
     /// `hash` must have passed `PasswordHash.problem(with:)`.
-    init(method: AuthMethod, hash: String, user: String) {
+    init(method: AuthMethod, hash: String, user: UserName) {
         self.method = method
         self.hash = hash
-        prompt = "Password for \(user):"
+        self.user = user
     }
 
     func beginAttempt() -> AuthConversation {
-        CryptConversation(hash: hash, prompt: prompt)
+        CryptConversation(hash: hash, prompt: "Password for \(user.value):")
     }
 }
 

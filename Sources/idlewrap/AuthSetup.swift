@@ -9,7 +9,7 @@ enum AuthSetup {
     /// `terminal` (a terminal) now.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: String, terminal: FileDescriptor, environment lookup: (String) -> String?
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
     ) throws(AuthSetupError) -> Authenticator {
         let file = passwordFile ?? defaultPasswordFile(environment: lookup)
         switch method ?? defaultMethod(passwordFile: file) {
@@ -20,7 +20,7 @@ enum AuthSetup {
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
             return try PAMAuthenticator.make(
-                service: pamService, configurationDirectory: pamConfigDirectory, user: user,
+                service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
                 terminal: terminal, environment: lookup)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)

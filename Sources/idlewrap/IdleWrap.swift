@@ -44,7 +44,7 @@ enum IdleWrap {
         do {
             authenticator = try AuthSetup.makeAuthenticator(
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
-                pamConfigDirectory: options.pamConfigDirectory, user: UserIdentity.name(),
+                pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] })
         } catch {
             Diagnostics.error(error.description)

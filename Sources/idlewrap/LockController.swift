@@ -38,7 +38,7 @@ final class LockController {
         var message: String?
         var wipeScrollback: Bool
         var command: String
-        var user: String
+        var user: UserName
     }
 
     /// How long a lock waits for the output to reach the end of an escape
@@ -293,7 +293,7 @@ final class LockController {
     /// questions (a one-time code) are shown as asked.
     private func promptText(_ prompt: String) -> String {
         let trimmed = prompt.trimmingSuffix(" ")
-        return trimmed == "Password:" ? "Password for \(settings.user):" : trimmed
+        return trimmed == "Password:" ? "Password for \(settings.user.value):" : trimmed
     }
 }
 

@@ -46,7 +46,7 @@ final class Session: RelayDelegate {
         relay = Relay(
             terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
             signals: signals, command: command)
-        let user = UserIdentity.name()
+        let user = UserName.runningUser
         log = AuditLog(
             user: user, terminal: UserIdentity.terminalName(of: .standardInput), command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])

@@ -4,15 +4,36 @@ import PTYKit
 /// Who is running idlewrap and on which terminal, for the lock screen, PAM
 /// and the log.
 enum UserIdentity {
-    static func name() -> String {
+    /// Looked up once, on first use.
+    static let name: String = {
         if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name {
             return String(cString: name)
         }
         return String(getuid())
-    }
+    }()
 
     static func terminalName(of descriptor: FileDescriptor) -> String {
         guard let name = ttyname(descriptor.rawValue) else { return "?" }
         return String(cString: name)
     }
+}
+
+/// A user's name as the password prompt and the log show it. The running
+/// user's is looked up only when first shown, once idlewrap locks: an NSS
+/// lookup at start would cost start-up time and a few hundred KiB that a
+/// relaying idlewrap then keeps resident.
+struct UserName: ExpressibleByStringLiteral {
+    private let given: String?
+
+    static let runningUser = UserName(given: nil)
+
+    init(stringLiteral name: String) {
+        given = name
+    }
+
+    private init(given: String?) {
+        self.given = given
+    }
+
+    var value: String { given ?? UserIdentity.name }
 }
