@@ -16,6 +16,13 @@ int cpty_signalfd_open(const int *signals, int count) {
     return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
+int cpty_signals_unblock(const int *signals, int count) {
+    sigset_t mask;
+    sigemptyset(&mask);
+    for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
+    return sigprocmask(SIG_UNBLOCK, &mask, NULL);
+}
+
 int cpty_signalfd_read(int fd) {
     struct signalfd_siginfo info;
     ssize_t n = read(fd, &info, sizeof info);

@@ -84,7 +84,7 @@ extension OutputParser {
         var isReadingNumber: Bool { phase == .number }
 
         /// OSC 0 (icon name and title) and OSC 2 (title) set the window title.
-        var setsWindowTitle: Bool { phase == .afterSeparator && (number == 0 || number == 2) }
+        var setsWindowTitle: Bool { phase == .afterSeparator && number <= 2 }
 
         mutating func put(_ byte: UInt8) {
             guard phase == .number else { return }

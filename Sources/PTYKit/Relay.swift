@@ -28,10 +28,11 @@ public final class Relay {
     /// While false typed bytes stay in the terminal.
     public var isReadingInput = true
 
-    /// Normally the terminal is not read while typed bytes wait for the
-    /// command (backpressure). A delegate that forwards nothing for a while,
-    /// such as a lock screen, still needs to read what is typed.
-    public var readsInputDespiteBacklog = false
+    /// While true, what is typed is for the delegate alone (a lock screen
+    /// reading a password): the terminal is read even while earlier bytes
+    /// still wait for the command (normally it is not: backpressure), and the
+    /// read buffer is zeroed after each use.
+    public var inputIsSecret = false
 
     /// An extra descriptor to watch for reading (e.g. an authentication thread's).
     public var auxiliary: FileDescriptor?
@@ -107,6 +108,14 @@ public final class Relay {
         pendingInput.append(contentsOf: rest)
     }
 
+    /// Discards what was typed but not read yet. The terminal's input slot may
+    /// already have reported it in this round, so that report is dropped too:
+    /// a blocking read of the emptied terminal would stall the loop.
+    public func discardTypedInput() {
+        try? terminalInput.discardPendingInput()
+        slots[Slot.input.rawValue].revents = 0
+    }
+
     /// Writes bytes to the terminal, waiting for it if it is slow.
     public func sendToTerminal(_ bytes: UnsafeRawBufferPointer) throws(PTYError) {
         do {
@@ -147,7 +156,7 @@ public final class Relay {
         if isReadingOutput && !outputEnded { masterEvents |= Int16(POLLIN) }
         if pendingStart < pendingInput.count { masterEvents |= Int16(POLLOUT) }
         set(.master, master, masterEvents)
-        let wantsInput = isReadingInput && !inputEnded && (readsInputDespiteBacklog || pendingStart == pendingInput.count)
+        let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
         set(.auxiliary, auxiliary, auxiliary == nil ? 0 : Int16(POLLIN))
     }
@@ -221,10 +230,12 @@ public final class Relay {
             endOutput(delegate)
             return
         }
+        delegate.relay(self, didReadOutput: UnsafeRawBufferPointer(rebasing: outputBuffer[..<count]))
+        // The quiet spell starts once the terminal has taken the output: a
+        // slow terminal must not make the command look quiet.
         if commandStatus != nil {
             quietUntil = MonotonicInstant.now() + Relay.quietSpell
         }
-        delegate.relay(self, didReadOutput: UnsafeRawBufferPointer(rebasing: outputBuffer[..<count]))
     }
 
     private func endOutput(_ delegate: any RelayDelegate) {
@@ -268,7 +279,12 @@ public final class Relay {
             delegate.relayInputDidEnd(self)
             return
         }
+        // Read before the call: the chunk that unlocks ends the secrecy.
+        let wasSecret = inputIsSecret
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
+        if wasSecret || inputIsSecret {
+            UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(as: UInt8.self, repeating: 0)
+        }
     }
 
     private func checkDeadlines(_ delegate: any RelayDelegate) {

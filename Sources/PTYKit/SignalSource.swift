@@ -5,9 +5,12 @@ import Glibc
 /// relay handles them in its loop instead of in an asynchronous handler.
 public final class SignalSource {
     public let descriptor: FileDescriptor
+    private let signals: [Int32]
 
-    /// Blocks `signals` for this (single) thread and starts reading them.
+    /// Blocks `signals` for this (single) thread and starts reading them,
+    /// until the source is released.
     public init(_ signals: [Int32]) throws(PTYError) {
+        self.signals = signals
         do {
             let fd = try valueOrErrno { signals.withUnsafeBufferPointer { cpty_signalfd_open($0.baseAddress!, Int32($0.count)) } }
             descriptor = FileDescriptor(rawValue: fd)
@@ -28,5 +31,6 @@ public final class SignalSource {
 
     deinit {
         try? descriptor.close()
+        _ = signals.withUnsafeBufferPointer { cpty_signals_unblock($0.baseAddress!, Int32($0.count)) }
     }
 }

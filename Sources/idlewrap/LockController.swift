@@ -53,6 +53,8 @@ final class LockController {
     private unowned let host: LockHost
 
     private(set) var state = LockState.active
+    /// The session is ending: the lock does nothing more.
+    private var isAbandoned = false
     private var parser = OutputParser()
     private var idle: IdleTimer
     /// The command's modes when the lock began: what unlocking restores.
@@ -84,6 +86,7 @@ final class LockController {
 
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
+        if isAbandoned { return nil }
         switch state {
         case .active: return idle.deadline
         case .locking(let giveUpAt): return giveUpAt
@@ -96,9 +99,9 @@ final class LockController {
 
     func handleInput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
-        case .active:
+        case .active, .locking:
             // A terminal answering a program's query is not a person at the keyboard.
-            if !TerminalReplies.consistsOnlyOfReplies(bytes) {
+            if state == .active && !TerminalReplies.consistsOnlyOfReplies(bytes) {
                 idle.restart(at: clock.now())
             }
             if let key = settings.lockKey, let index = bytes.firstIndex(of: key) {
@@ -108,8 +111,10 @@ final class LockController {
                 requestLock()
                 return
             }
+            // While a lock waits for the output to reach a boundary, the
+            // command's screen still shows and nothing is locked yet.
             host.forward(bytes)
-        case .locking, .locked(.checking), .locked(.waiting):
+        case .locked(.checking), .locked(.waiting):
             return
         case .locked(.prompting):
             // Only the first line of a burst counts; what follows Enter is dropped.
@@ -138,7 +143,7 @@ final class LockController {
     /// SIGUSR1, the lock key, or the idle timer: lock as soon as the output
     /// is at a boundary.
     func requestLock() {
-        guard case .active = state else { return }
+        guard case .active = state, !isAbandoned else { return }
         idle.stop()
         if parser.isAtBoundary {
             engage()
@@ -177,6 +182,7 @@ final class LockController {
 
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
+        isAbandoned = true
         guard isLocked else { return }
         conversation?.cancel()
         conversation = nil
@@ -196,6 +202,8 @@ final class LockController {
         modesAtLock = parser.modes
         host.discardTypedAhead()
         host.show(LockScreen.enter(modes: modesAtLock, wipeScrollback: settings.wipeScrollback))
+        // Showing fails when the terminal is gone, and the session then ends.
+        if isAbandoned { return }
         content.since = LockScreen.clockText()
         content.failures = 0
         content.status = nil
@@ -264,7 +272,11 @@ final class LockController {
         conversation = nil
         host.watch(nil)
         editor.reset()
+        // Keys typed after Enter while the password was checked are the lock
+        // screen's, like the rest of that burst: none may reach the command.
+        host.discardTypedAhead()
         host.show(LockScreen.leave(modes: modesAtLock))
+        if isAbandoned { return }
         if modesAtLock.alternateScreen { host.nudgeRedraw() }
         state = .active
         let released = held

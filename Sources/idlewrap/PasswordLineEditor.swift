@@ -142,8 +142,19 @@ struct PasswordLineEditor {
                 return control(byte)
             }
         case .string:
-            if byte == ASCII.bell { state = .ground }
-            return nil
+            switch byte {
+            case ASCII.bell:
+                state = .ground
+                return nil
+            // A terminal never puts these in the strings it sends, but a
+            // person pressing Alt+X or Alt+] starts one that never ends: the
+            // editing keys must still work.
+            case ASCII.carriageReturn, ASCII.lineFeed, ASCII.endOfText, ASCII.negativeAcknowledge:
+                state = .ground
+                return control(byte)
+            default:
+                return nil
+            }
         case .stringEscape:
             if byte == UInt8(ascii: "\\") {
                 state = .ground

@@ -13,12 +13,15 @@ struct PasswordPrompt {
         case cancelled
         /// End of file: the terminal hung up.
         case hungUp
+        /// idlewrap got this signal while asking.
+        case signaled(Int32)
         case system(Errno)
 
         var description: String {
             switch self {
             case .cancelled: "cancelled"
             case .hungUp: "the terminal hung up"
+            case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
             }
         }
@@ -36,7 +39,26 @@ struct PasswordPrompt {
     }
 
     /// Shows `prompt` (followed by a space) and reads one non-empty line.
+    /// A terminating signal that arrives meanwhile is acted on only once
+    /// echo is back on.
     func ask(_ prompt: String) throws(Failure) -> SecretBuffer {
+        do throws(Failure) {
+            let signals: SignalSource
+            do {
+                signals = try SignalSource([SIGHUP, SIGTERM, SIGINT, SIGQUIT])
+            } catch {
+                throw Failure.system(error.underlying ?? .ioError)
+            }
+            return try ask(prompt, watching: signals)
+        } catch .signaled(let signal) {
+            // The terminal is restored and the signal unblocked: now it may
+            // end idlewrap as it would have.
+            kill(getpid(), signal)
+            throw .signaled(signal)
+        }
+    }
+
+    private func ask(_ prompt: String, watching signals: SignalSource) throws(Failure) -> SecretBuffer {
         var saved = termios()
         do {
             _ = try valueOrErrno { tcgetattr(terminal.rawValue, &saved) }
@@ -59,7 +81,7 @@ struct PasswordPrompt {
         } catch {
             throw .system(error)
         }
-        return try readLine()
+        return try readLine(watching: signals)
     }
 
     /// Shows a line of text, such as why the prompt is asked again.
@@ -67,12 +89,12 @@ struct PasswordPrompt {
         try? output.writeAll(text + "\r\n")
     }
 
-    private func readLine() throws(Failure) -> SecretBuffer {
+    private func readLine(watching signals: SignalSource) throws(Failure) -> SecretBuffer {
         var editor = PasswordLineEditor()
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
         while true {
-            guard try readByte(into: &byte) else { throw .hungUp }
+            guard try readByte(into: &byte, watching: signals) else { throw .hungUp }
             switch byte {
             case 0x03, 0x1C:  // ^C, ^\
                 throw .cancelled
@@ -89,16 +111,24 @@ struct PasswordPrompt {
     }
 
     /// False at end of file.
-    private func readByte(into byte: inout UInt8) throws(Failure) -> Bool {
+    private func readByte(into byte: inout UInt8, watching signals: SignalSource) throws(Failure) -> Bool {
+        var slots = [
+            pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
+            _ = try? valueOrErrno { poll(&slots, 2, -1) }
+            if slots[1].revents != 0, let signal = try? signals.next() {
+                throw .signaled(signal)
+            }
+            guard slots[0].revents != 0 else { continue }
             do {
                 let count = try withUnsafeMutableBytes(of: &byte) { (buffer) throws(Errno) in
                     try terminal.read(into: buffer)
                 }
                 return count == 1
             } catch .wouldBlock {
-                var slot = pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0)
-                _ = try? valueOrErrno { poll(&slot, 1, -1) }
+                continue
             } catch {
                 throw .system(error)
             }

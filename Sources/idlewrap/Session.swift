@@ -136,6 +136,10 @@ final class Session: RelayDelegate {
     private func hangUp(_ reason: HangupReason) {
         guard case .running = ending else { return }
         lock.abandon()
+        relay.inputIsSecret = false
+        // Held output is thrown away from now on; a command blocked writing
+        // it must be able to finish dying.
+        relay.isReadingOutput = true
         killAfterLockAt = nil
         ending = .hangingUp(reason, killAt: MonotonicInstant.now() + Session.hangupGrace, killed: false)
         signalSession(SIGHUP)
@@ -269,7 +273,7 @@ extension Session: LockHost {
     }
 
     func discardTypedAhead() {
-        try? terminal.discardPendingInput()
+        relay.discardTypedInput()
     }
 
     var windowSize: WindowSize {
@@ -291,15 +295,16 @@ extension Session: LockHost {
     }
 
     func lockDidEngage() {
-        // A command that reads nothing must not keep the password from being read.
-        relay.readsInputDespiteBacklog = true
+        // A command that reads nothing must not keep the password from being
+        // read, and the password must not stay in the relay's buffer.
+        relay.inputIsSecret = true
         log.record("session locked")
         hooks.locked()
         if options.killAfter > 0 { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
     }
 
     func lockDidRelease() {
-        relay.readsInputDespiteBacklog = false
+        relay.inputIsSecret = false
         killAfterLockAt = nil
         log.record("session unlocked")
         hooks.unlocked()

@@ -90,7 +90,7 @@ struct OutputParserTests {
         Transcript(#"\e]2;hello\e\\"#, Observed(titleWasSet: true)),
         Transcript(#"\e]2;héllo ⛄\a"#, Observed(titleWasSet: true)),
         Transcript(#"\e]2;\a"#, Observed(titleWasSet: true)),
-        Transcript(#"\e]1;icon\a"#),
+        Transcript(#"\e]1;icon\a"#, Observed(titleWasSet: true)),  // the icon title shows as a tab title
         Transcript(#"\e]20;x\a\e]12;red\a\e]52;c;aGk=\a"#),
         Transcript(#"\e]2\a\e]2x;y\a"#),
         Transcript(#"\e]2;aborted\x18"#),

@@ -137,6 +137,9 @@ struct LockControllerTests {
         type(lock, "\u{1b}[Aopen sesame\rtyped after enter")
         #expect(authenticator.answers == ["wrong", "open sesame"])
         #expect(!lock.isLocked)
+        // Typed ahead at the lock and again at the unlock: keys typed while
+        // the password was checked go nowhere.
+        #expect(host.discards == 2)
         #expect(host.forwardedText == "before")
         type(lock, "after")
         #expect(host.forwardedText == "beforeafter")

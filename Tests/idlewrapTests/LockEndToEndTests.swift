@@ -71,6 +71,27 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        @Test func keysTypedWhileThePasswordIsCheckedNeverReachTheCommand() throws {
+            // "open sesame" under yescrypt cost jET: checking it takes about a
+            // second, during which idlewrap reads nothing.
+            let slowHash = "$y$jET$csDSDZcpqWKHk5hwveJxo1$n6eUoQ0fjvO4MQ1vcf4LpoSV2r6Ilt8iQTSApjC5alC\n"
+            let password = try directory.write("slow-password", slowHash)
+            let terminal = try TerminalDriver(idlewrap: ["--password-file", password, "-t", "0", "--"] + recorder)
+            #expect(terminal.expect("recording"))
+            lockNow(terminal)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            // Not waiting for an outcome: letting the check get under way
+            // before typing on, as a person who keeps typing would.
+            var pause = timespec(tv_sec: 0, tv_nsec: 200_000_000)
+            nanosleep(&pause, nil)
+            try terminal.type("LEAK|")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("after|")
+            #expect(terminal.waitUntil { directory.read("received")?.hasSuffix("after|") == true })
+            #expect(directory.read("received") == "after|")
+        }
+
         @Test func idleTimeoutLocksAndTheRightPasswordUnlocks() throws {
             let terminal = try session(["-t", "1"], ["sh", "-c", "echo ready; read line; echo got=$line"])
             #expect(terminal.expect("ready"))
@@ -179,6 +200,21 @@ extension EndToEnd {
             #expect(terminal.waitForExit(timeout: 30) == .exited(129))
             #expect(terminal.text.hasSuffix("\u{1b}[?1049l\u{1b}[H\u{1b}[2J\u{1b}[0m\u{1b}[?25h"))
             #expect(sameSettings(try terminal.attributes(), before))
+        }
+
+        @Test func killAfterLetsACommandBlockedOnHeldOutputExit() throws {
+            // The command fills the hold buffer and blocks writing; when
+            // --kill-after hangs it up, it must be able to write its last
+            // words and exit with its own status, not wait for SIGKILL.
+            let terminal = try session(
+                ["-t", "0", "--hold-limit", "1K", "--kill-after", "1"],
+                ["sh", "-c", "trap 'echo bye; exit 3' HUP; echo started; while :; do echo filler; done"])
+            #expect(terminal.expect("started"))
+            let lockedAt = MonotonicInstant.now()
+            lockNow(terminal)
+            #expect(terminal.waitForExit(timeout: 60) == .exited(3))
+            let took = Double(MonotonicInstant.now() - lockedAt) / 1e9
+            #expect(took < 8, "the session ended \(took) s after the lock, as if the command had to be killed")
         }
 
         @Test func hooksRunOnLockAndUnlockAndFailuresAreReported() throws {

@@ -81,7 +81,12 @@ import Testing
         Case("a\u{1b}]11;?\u{1b}\\b", "ab"),
         Case("a\u{1b}P1$r0m\u{1b}\\b", "ab"),
         Case("\u{1b}_Gi=1;OK\u{1b}\\x", "x"),
-        Case("a\u{1b}]0;\r\u{7f}title\u{07}b", "ab"),
+        // Enter, ^C and ^U end a string (a person pressing Alt+] or Alt+X
+        // starts one that no terminal would end).
+        Case("a\u{1b}]0;\r\u{7f}title\u{07}b", "a", submittedAfter: 6),
+        Case("\u{1b}Xsecret\rsecret\r", "secret", submittedAfter: 16),
+        Case("x\u{1b}]y\u{15}ab", "ab"),
+        Case("x\u{1b}Py\u{03}ab", "ab"),
         // Alt+key, Alt+UTF-8 character, Alt+Backspace, designations.
         Case("a\u{1b}xb", "ab"),
         Case("a\u{1b}éb", "ab"),

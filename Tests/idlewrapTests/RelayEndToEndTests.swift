@@ -140,6 +140,27 @@ extension EndToEnd {
             #expect(kill(pid, 0) == -1, "the command outlived idlewrap")
         }
 
+        @Test func outputReachesASlowTerminalCompleteAfterTheCommandExits() throws {
+            // The command exits at once with its output still in the pty;
+            // the terminal takes 4 KiB every 250 ms, so each write to it waits
+            // longer than the 200 ms quiet spell. Nothing may be cut off.
+            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "head -c 100000 /dev/zero | tr '\\0' '\\043'"])
+            var received = 0
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let deadline = MonotonicInstant.now() + 120_000_000_000
+            reading: while MonotonicInstant.now() < deadline {
+                var slot = pollfd(fd: session.terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
+                guard poll(&slot, 1, 1000) > 0 else { continue }
+                let count = read(session.terminal.master.rawValue, &buffer, buffer.count)
+                if count <= 0 { break reading }
+                received += buffer[..<count].filter { $0 == UInt8(ascii: "#") }.count
+                var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000)
+                nanosleep(&pause, nil)
+            }
+            #expect(received == 100_000)
+            #expect(session.waitForExit() == .exited(0))
+        }
+
         @Test func outputOfAnExitedCommandIsNotHeldUpByABackgroundJob() throws {
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "sleep 60 & echo finished"])
             // The background job keeps the pseudo-terminal open for a minute;

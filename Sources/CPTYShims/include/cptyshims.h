@@ -16,6 +16,9 @@
 /// non-blocking signalfd that reads them.
 int cpty_signalfd_open(const int *signals, int count);
 
+/// Unblocks `signals` for the calling thread.
+int cpty_signals_unblock(const int *signals, int count);
+
 /// Reads one signal from a signalfd: its number, 0 when none is pending,
 /// -1 on error.
 int cpty_signalfd_read(int fd);
