@@ -178,6 +178,11 @@ final class PAMAttempt: @unchecked Sendable {
             guard hiddenAnswers > 0 else {
                 return .unavailable(reason: "PAM service \(settings.service) accepted without asking for a password; idlewrap does not unlock that way")
             }
+            // A module may change the user; only the invoking user's password
+            // unlocks (as screen lockers check).
+            guard authenticatedUser(handle) == settings.user else {
+                return .unavailable(reason: "PAM service \(settings.service) authenticated another user")
+            }
             return .succeeded
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
@@ -185,6 +190,12 @@ final class PAMAttempt: @unchecked Sendable {
         default:
             return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
         }
+    }
+
+    private func authenticatedUser(_ handle: OpaquePointer) -> String? {
+        var item: UnsafeRawPointer?
+        guard library.getItem(handle, PAMConstant.user, &item) == PAMConstant.success, let item else { return nil }
+        return String(cString: item.assumingMemoryBound(to: CChar.self))
     }
 
     /// Answers one call of PAM's conversation function, on the PAM thread.

@@ -12,6 +12,7 @@ struct PAMLibrary {
     let end: cauth_pam_end_fn
     let authenticate: cauth_pam_authenticate_fn
     let setItem: cauth_pam_set_item_fn
+    let getItem: cauth_pam_get_item_fn
     let strerror: cauth_pam_strerror_fn
 
     /// Loads libpam. The library is never unloaded: the modules it loads stay
@@ -27,6 +28,7 @@ struct PAMLibrary {
             let end = symbol("pam_end", as: cauth_pam_end_fn.self),
             let authenticate = symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
             let setItem = symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
+            let getItem = symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
             let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
         else {
             throw AuthSetupError(description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
@@ -34,7 +36,7 @@ struct PAMLibrary {
         return PAMLibrary(
             start: start,
             startWithConfigurationDirectory: symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
-            end: end, authenticate: authenticate, setItem: setItem, strerror: strerror)
+            end: end, authenticate: authenticate, setItem: setItem, getItem: getItem, strerror: strerror)
     }
 
     /// Whether libpam can be loaded (for choosing the default method).
@@ -70,6 +72,7 @@ enum PAMConstant {
     static let textInfo: Int32 = 4
 
     // Items.
+    static let user: Int32 = 2
     static let terminal: Int32 = 3
     static let remoteHost: Int32 = 4
     static let failDelay: Int32 = 10

@@ -55,6 +55,8 @@ typedef int (*cauth_pam_end_fn)(cauth_pam_handle *handle, int status);
 typedef int (*cauth_pam_authenticate_fn)(cauth_pam_handle *handle, int flags);
 typedef int (*cauth_pam_set_item_fn)(cauth_pam_handle *handle, int item,
                                      const void *_Nullable value);
+typedef int (*cauth_pam_get_item_fn)(const cauth_pam_handle *handle, int item,
+                                     const void *_Nullable *_Nonnull value);
 typedef const char *_Nullable (*cauth_pam_strerror_fn)(cauth_pam_handle *_Nullable handle,
                                                        int status);
 
