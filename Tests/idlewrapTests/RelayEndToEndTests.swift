@@ -241,6 +241,16 @@ extension EndToEnd {
             #expect(session.waitForExit() == .exited(5))
         }
 
+        @Test func idlewrapAsTheUsersShellIsSkipped() throws {
+            // Someone made idlewrap their login shell: SHELL names it. Running
+            // it again would nest forever; the passwd entry's shell runs instead.
+            let passwdShell = String(cString: getpwuid(getuid())!.pointee.pw_shell)
+            let session = try TerminalDriver(idlewrap: ["-t", "0"], environment: ["SHELL": TerminalDriver.idlewrap])
+            try session.type("echo shell=$0; exit 6\r")
+            #expect(session.expect("shell=\(passwdShell)\r\n"))
+            #expect(session.waitForExit() == .exited(6))
+        }
+
         @Test func loginFlagStartsALoginShell() throws {
             let session = try TerminalDriver(idlewrap: ["-t", "0", "-l"], environment: ["SHELL": "/bin/sh"])
             try session.type("echo shell=$0; exit\r")
