@@ -15,9 +15,6 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let badAddress = Errno(rawValue: EFAULT)
     public static let noSuchFile = Errno(rawValue: ENOENT)
     public static let permissionDenied = Errno(rawValue: EACCES)
-    public static let noSuchProcess = Errno(rawValue: ESRCH)
-    public static let noChildProcess = Errno(rawValue: ECHILD)
-    public static let notATerminal = Errno(rawValue: ENOTTY)
 
     /// The C library's sentence for this number, e.g. "No such file or directory".
     public var description: String {

@@ -125,10 +125,6 @@ public final class Relay {
         }
     }
 
-    public func sendToTerminal(_ bytes: [UInt8]) throws(PTYError) {
-        try bytes.withUnsafeBytes { raw in Result { () throws(PTYError) in try sendToTerminal(raw) } }.get()
-    }
-
     /// Runs until `stop()`.
     public func run(delegate: any RelayDelegate) throws(PTYError) {
         isStopped = false

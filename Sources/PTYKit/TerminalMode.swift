@@ -23,12 +23,6 @@ public struct TerminalAttributes: Sendable {
         return TerminalAttributes(raw: attributes)
     }
 
-    /// Whether the terminal echoes input and edits lines itself.
-    public var isCanonicalWithEcho: Bool {
-        raw.c_lflag & tcflag_t(ICANON) != 0 && raw.c_lflag & tcflag_t(ECHO) != 0
-    }
-
-    public var echoes: Bool { raw.c_lflag & tcflag_t(ECHO) != 0 }
     public var isCanonical: Bool { raw.c_lflag & tcflag_t(ICANON) != 0 }
 }
 

@@ -58,7 +58,7 @@ final class PAMAuthenticator: Authenticator {
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
-            terminalName: name(of: terminal),
+            terminalName: UserIdentity.terminalName(of: terminal),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         switch transaction.start() {
@@ -78,12 +78,6 @@ final class PAMAuthenticator: Authenticator {
         } catch {
             return UnavailableConversation(reason: "cannot start the PAM check: \(error)")
         }
-    }
-
-    private static func name(of terminal: FileDescriptor) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        guard ttyname_r(terminal.rawValue, &buffer, buffer.count) == 0 else { return nil }
-        return string(fromNulTerminated: buffer)
     }
 }
 

@@ -188,7 +188,10 @@ final class LockController {
         conversation = nil
         host.watch(nil)
         editor.reset()
+        // What was held is dropped; a command blocked writing more must be
+        // able to finish (the session discards its output from now on).
         held = []
+        host.isReadingOutput = true
         if case .locked = state {
             host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
         }

@@ -48,7 +48,7 @@ final class Session: RelayDelegate {
             signals: signals, command: command)
         let user = UserName.runningUser
         log = AuditLog(
-            user: user, terminal: UserIdentity.terminalName(of: .standardInput), command: plan.displayName,
+            user: user, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
         lock = LockController(
@@ -137,9 +137,6 @@ final class Session: RelayDelegate {
         guard case .running = ending else { return }
         lock.abandon()
         relay.inputIsSecret = false
-        // Held output is thrown away from now on; a command blocked writing
-        // it must be able to finish dying.
-        relay.isReadingOutput = true
         killAfterLockAt = nil
         ending = .hangingUp(reason, killAt: MonotonicInstant.now() + Session.hangupGrace, killed: false)
         signalSession(SIGHUP)

@@ -12,9 +12,11 @@ enum UserIdentity {
         return String(getuid())
     }()
 
-    static func terminalName(of descriptor: FileDescriptor) -> String {
-        guard let name = ttyname(descriptor.rawValue) else { return "?" }
-        return String(cString: name)
+    /// The terminal's path, e.g. /dev/pts/3, or nil when it is not one.
+    static func terminalName(of descriptor: FileDescriptor) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard ttyname_r(descriptor.rawValue, &buffer, buffer.count) == 0 else { return nil }
+        return string(fromNulTerminated: buffer)
     }
 }
 

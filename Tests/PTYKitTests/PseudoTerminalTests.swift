@@ -35,7 +35,7 @@ import Testing
         let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
         defer { try? replica.close() }
         let before = try TerminalAttributes.of(replica)
-        #expect(before.isCanonicalWithEcho)
+        #expect(before.isCanonical && before.raw.c_lflag & tcflag_t(ECHO) != 0)
         let raw = try RawMode(replica)
         #expect(try !TerminalAttributes.of(replica).isCanonical)
         raw.restore()

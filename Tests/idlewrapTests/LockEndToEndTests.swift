@@ -265,12 +265,8 @@ func commandPid(of terminal: TerminalDriver) -> pid_t? {
     return children.split(separator: " ").first.flatMap { pid_t($0) }
 }
 
+/// The text of a file, or nil when it cannot be read (a /proc entry of a
+/// process that is gone).
 func readText(_ path: String) -> String? {
-    guard let descriptor = try? FileDescriptor.open(path, O_RDONLY) else { return nil }
-    defer { try? descriptor.close() }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = (try? buffer.withUnsafeMutableBytes { raw in
-        Result { () throws(Errno) in try descriptor.read(into: raw) }
-    }.get()) ?? 0
-    return String(decoding: buffer[..<count], as: UTF8.self)
+    try? readFile(path)
 }
