@@ -8,11 +8,11 @@ struct CommandPlan: Equatable {
 
     /// The given command; else `SHELL -c "$SSH_ORIGINAL_COMMAND"` as sshd
     /// would run it; else the user's shell, as a login shell with `login`.
-    static func resolve(command: [String], login: Bool, environment: Environment, ownExecutable: String?) -> CommandPlan {
+    static func resolve(command: [String], login: Bool, environment: Environment) -> CommandPlan {
         if !command.isEmpty {
             return CommandPlan(arguments: command, executable: nil)
         }
-        let shell = userShell(environment: environment, ownExecutable: ownExecutable)
+        let shell = userShell(environment: environment)
         if let original = environment["SSH_ORIGINAL_COMMAND"] {
             return CommandPlan(arguments: [shell, "-c", original], executable: nil)
         }
@@ -25,13 +25,15 @@ struct CommandPlan: Equatable {
 
     /// `$SHELL`, else the passwd entry's shell, else /bin/sh; never idlewrap
     /// itself (someone may have made it their login shell).
-    static func userShell(environment: Environment, ownExecutable: String?) -> String {
-        let candidates = [environment["SHELL"], passwdShell()]
-        for case let shell? in candidates where !shell.isEmpty {
-            if let own = ownExecutable, canonicalPath(shell) == own { continue }
+    static func userShell(environment: Environment) -> String {
+        // Only needed without a COMMAND, so not paid for at every start; the
+        // passwd entry is read only when $SHELL will not do.
+        let own = canonicalPath("/proc/self/exe")
+        func usable(_ shell: String?) -> String? {
+            guard let shell, !shell.isEmpty, own == nil || canonicalPath(shell) != own else { return nil }
             return shell
         }
-        return "/bin/sh"
+        return usable(environment["SHELL"]) ?? usable(passwdShell()) ?? "/bin/sh"
     }
 
     /// How the command is named in messages and on the lock screen.

@@ -31,9 +31,7 @@ enum IdleWrap {
     }
 
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
-        let plan = CommandPlan.resolve(
-            command: options.command, login: options.login, environment: environment,
-            ownExecutable: canonicalPath("/proc/self/exe"))
+        let plan = CommandPlan.resolve(command: options.command, login: options.login, environment: environment)
         if let reason = reasonToRunDirectly(options, environment: environment) {
             Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
