@@ -32,11 +32,7 @@ extension EndToEnd {
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             terminal.signal(SIGUSR1)
             #expect(terminal.expect("Password for"))
-            try terminal.type("wrong-guess\r")
-            #expect(terminal.expect("Wrong password"))
-            #expect(terminal.expect("Password for"))
-            try terminal.type("open sesame\r")
-            #expect(terminal.expect("\u{1b}[?1049l"))
+            #expect(try terminal.unlockAfterAWrongPassword("wrong-guess", then: "open sesame"))
             try terminal.type("\u{04}")
             #expect(terminal.waitForExit() == .exited(0))
 

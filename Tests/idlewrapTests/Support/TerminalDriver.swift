@@ -135,6 +135,15 @@ final class TerminalDriver {
         return condition()
     }
 
+    /// At the lock screen: types `wrong`, waits out the back-off until the
+    /// prompt is back, then types `password`. True once the lock screen is left.
+    func unlockAfterAWrongPassword(_ wrong: String, then password: String) throws -> Bool {
+        try type(wrong + "\r")
+        guard expect("Wrong password"), expect("Password for") else { return false }
+        try type(password + "\r")
+        return expect("\u{1b}[?1049l")
+    }
+
     /// Whether `needle` appears anywhere in the transcript so far.
     func hasShown(_ needle: String) -> Bool {
         find(Array(needle.utf8), from: 0) != nil
