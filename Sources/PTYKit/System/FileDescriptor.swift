@@ -54,7 +54,10 @@ public struct FileDescriptor: Hashable, Sendable {
 
     func waitUntilWritable() throws(Errno) {
         var slot = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
-        _ = try valueOrErrno { poll(&slot, 1, -1) }
+        let result = withUnsafeMutablePointer(to: &slot) { slot in
+            Result { () throws(Errno) in try poll(UnsafeMutableBufferPointer(start: slot, count: 1), timeout: -1) }
+        }
+        _ = try result.get()
     }
 
     /// Closes the descriptor. Never retried: after EINTR Linux has closed it.
