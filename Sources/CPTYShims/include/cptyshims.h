@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+// eventfd is not in Swift's Glibc module; including it here exposes it.
+#include <sys/eventfd.h>
 
 #pragma clang assume_nonnull begin
 

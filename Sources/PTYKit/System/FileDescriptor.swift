@@ -65,8 +65,13 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno(retryOnInterrupt: false) { Glibc.close(rawValue) }
     }
 
+    /// The open file's status flags (`F_GETFL`): access mode, O_NONBLOCK...
+    public func statusFlags() throws(Errno) -> Int32 {
+        try valueOrErrno { fcntl(rawValue, F_GETFL) }
+    }
+
     public func setNonblocking(_ on: Bool) throws(Errno) {
-        let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
+        let flags = try statusFlags()
         let wanted = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
         if wanted != flags {
             _ = try valueOrErrno { fcntl(rawValue, F_SETFL, wanted) }
@@ -81,6 +86,15 @@ public struct FileDescriptor: Hashable, Sendable {
         var info = stat()
         _ = try valueOrErrno { fstat(rawValue, &info) }
         return info
+    }
+
+    public func changeMode(_ mode: mode_t) throws(Errno) {
+        _ = try valueOrErrno { fchmod(rawValue, mode) }
+    }
+
+    /// Waits until what was written is on the disk: `fsync`.
+    public func synchronize() throws(Errno) {
+        _ = try valueOrErrno { fsync(rawValue) }
     }
 
     /// Discards input the terminal received but nobody has read yet.

@@ -46,9 +46,9 @@ final class PAMAuthenticator: Authenticator {
     ) throws(AuthSetupError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
-            var info = stat()
+            let info: stat
             do {
-                _ = try valueOrErrno { stat(directory, &info) }
+                info = try FileSystem.status(ofPath: directory)
             } catch {
                 throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
             }
