@@ -154,7 +154,7 @@ final class Session: RelayDelegate {
     private func finishIfOver() {
         switch ending {
         case .running:
-            if relay.commandStatus != nil && relay.outputEnded && !lock.isLocked { relay.stop() }
+            if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
         case .hangingUp:
             if relay.commandStatus != nil { relay.stop() }
         }
