@@ -63,8 +63,8 @@ struct PasswordPrompt {
         do {
             saved = try TerminalAttributes.of(terminal)
             var quiet = saved
-            quiet.raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
-            withUnsafeMutableBytes(of: &quiet.raw.c_cc) { controlCharacters in
+            quiet.termios.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+            withUnsafeMutableBytes(of: &quiet.termios.c_cc) { controlCharacters in
                 controlCharacters[Int(VMIN)] = 1
                 controlCharacters[Int(VTIME)] = 0
             }
