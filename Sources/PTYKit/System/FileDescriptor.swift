@@ -102,6 +102,14 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno { tcflush(rawValue, TCIFLUSH) }
     }
 
+    /// The path of the terminal on this descriptor, e.g. /dev/pts/3, or nil
+    /// when it is not one.
+    public func terminalPath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard ttyname_r(rawValue, &buffer, buffer.count) == 0 else { return nil }
+        return string(fromNulTerminated: buffer)
+    }
+
     /// The foreground process group of the terminal on this descriptor.
     public func foregroundProcessGroup() throws(Errno) -> pid_t {
         try valueOrErrno { tcgetpgrp(rawValue) }

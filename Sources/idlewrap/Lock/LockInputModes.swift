@@ -16,39 +16,31 @@ enum LockInputModes {
     /// The kitty push and its pop in `restoreSequence` act on the stack of the screen shown
     /// when they are written: write both on the same screen.
     static func offSequence(for modes: TerminalModes) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for mode in privateModes where modes.isSet(privateMode: mode) {
-            bytes += controlSequence("?\(mode)l")
-        }
-        if modes.applicationKeypad {
-            bytes += [0x1B, UInt8(ascii: ">")]
-        }
-        if modes.kittyKeyboardFlags != 0 {
-            bytes += controlSequence(">0u")
-        }
-        if modes.modifyOtherKeys != 0 {
-            bytes += controlSequence(">4;0m")
-        }
-        return bytes
+        switches(for: modes).flatMap(\.off)
     }
 
     /// Bytes that turn exactly those modes back on afterwards (kitty: `CSI < u` pops what
     /// the off sequence pushed; modifyOtherKeys: `CSI > 4 ; n m`; keypad `ESC =`; DECSET h).
     static func restoreSequence(for modes: TerminalModes) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for mode in privateModes where modes.isSet(privateMode: mode) {
-            bytes += controlSequence("?\(mode)h")
+        switches(for: modes).flatMap(\.on)
+    }
+
+    /// For each input mode that is on, the bytes that turn it off and those that turn it
+    /// back on, so the two sequences cannot drift apart.
+    private static func switches(for modes: TerminalModes) -> [(off: [UInt8], on: [UInt8])] {
+        var switches = privateModes.filter(modes.isSet(privateMode:)).map { mode in
+            (off: controlSequence("?\(mode)l"), on: controlSequence("?\(mode)h"))
         }
         if modes.applicationKeypad {
-            bytes += [0x1B, UInt8(ascii: "=")]
+            switches.append((off: [0x1B, UInt8(ascii: ">")], on: [0x1B, UInt8(ascii: "=")]))
         }
         if modes.kittyKeyboardFlags != 0 {
-            bytes += controlSequence("<u")
+            switches.append((off: controlSequence(">0u"), on: controlSequence("<u")))
         }
         if modes.modifyOtherKeys != 0 {
-            bytes += controlSequence(">4;\(modes.modifyOtherKeys)m")
+            switches.append((off: controlSequence(">4;0m"), on: controlSequence(">4;\(modes.modifyOtherKeys)m")))
         }
-        return bytes
+        return switches
     }
 
     private static func controlSequence(_ body: String) -> [UInt8] {

@@ -34,16 +34,11 @@ struct CommandPlan: Equatable {
             guard let shell, !shell.isEmpty, own == nil || (try? FileSystem.resolvedPath(shell)) != own else { return nil }
             return shell
         }
-        return usable(environment["SHELL"]) ?? usable(passwdShell()) ?? "/bin/sh"
+        return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? "/bin/sh"
     }
 
     /// How the command is named in messages and on the lock screen.
     var displayName: String {
         arguments.joined(separator: " ")
-    }
-
-    private static func passwdShell() -> String? {
-        guard let entry = getpwuid(getuid()), let shell = entry.pointee.pw_shell else { return nil }
-        return String(cString: shell)
     }
 }

@@ -50,7 +50,7 @@ final class Session: RelayDelegate {
             signals: signals, command: command)
         let user = UserName.runningUser
         log = AuditLog(
-            user: user, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?", command: plan.displayName,
+            user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
         lock = LockController(

@@ -58,7 +58,7 @@ final class PAMAuthenticator: Authenticator {
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
-            terminalName: UserIdentity.terminalName(of: terminal),
+            terminalName: terminal.terminalPath(),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         switch transaction.start() {
