@@ -286,6 +286,7 @@ extension Session: LockHost {
     }
 
     func watch(_ descriptor: FileDescriptor?) {
+        guard descriptor != authenticatorReadiness else { return }
         if let watched = authenticatorReadiness { relay.unwatch(watched) }
         authenticatorReadiness = descriptor
         if let descriptor { relay.watch(descriptor) }
