@@ -1,0 +1,72 @@
+@testable import idlewrap
+
+// The option parser never crashes, its error messages cannot drive the
+// terminal they are printed on (no control bytes), and what it accepts,
+// written out again as arguments, parses to the same invocation.
+//
+// Input: one byte of flags (bit 0: an $IDLEWRAP_TIMEOUT is set, taken from
+// the first argument), then the arguments separated by NUL.
+
+/// Long options with attached values, then `--` and the command (or FILE).
+private func arguments(for invocation: Invocation) -> [String] {
+    switch invocation {
+    case .help: return ["--help"]
+    case .version: return ["--version"]
+    case .run(let options): return arguments(for: options) + ["--"] + options.command
+    case .setPassword(let file, let options):
+        return arguments(for: options) + ["--set-password", "--"] + (file.map { [$0] } ?? [])
+    }
+}
+
+private func arguments(for options: Options) -> [String] {
+    var result = [
+        "--timeout=\(secondsText(options.timeout))", "--kill-after=\(unitsText(options.killAfter))",
+        "--pam-service=\(options.pamService)", "--hold-limit=\(options.holdLimit)",
+    ]
+    if let auth = options.auth { result.append("--auth=\(auth.rawValue)") }
+    if let file = options.passwordFile { result.append("--password-file=\(file)") }
+    if let directory = options.pamConfigDirectory { result += ["--pam-confdir", directory] }
+    if let message = options.message { result += ["-m", message] }
+    if let key = options.lockKey, let caret = caretNotation(of: key) { result.append("-k\(caret)") }
+    if let command = options.onLock { result.append("--on-lock=\(command)") }
+    if let command = options.onUnlock { result += ["--on-unlock", command] }
+    if options.wipeScrollback { result.append("--wipe-scrollback") }
+    if options.login { result.append("-l") }
+    if options.nested { result.append("--nested") }
+    if options.quiet { result.append("-q") }
+    return result
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var input = FuzzInput(data, size)
+    let flags = input.byte()
+    var words = input.rest().split(separator: 0, omittingEmptySubsequences: false).map {
+        String(decoding: $0, as: UTF8.self)
+    }
+    var environmentTimeout: String?
+    if flags & 1 != 0, !words.isEmpty { environmentTimeout = words.removeFirst() }
+
+    let invocation: Invocation
+    do {
+        invocation = try Options.parse(words, environmentTimeout: environmentTimeout)
+    } catch {
+        let text = error.description
+        require(text.hasPrefix("idlewrap: "), "a usage error without the idlewrap: prefix")
+        let controls = text.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }
+        require(controls.isEmpty, "a usage error carries control characters: \(text.debugDescription)")
+        require(text.split(separator: "\n").count == 2, "a usage error is not two lines: \(text.debugDescription)")
+        return 0
+    }
+    if case .run(let options) = invocation {
+        if options.passwordFile != nil { require(options.auth == .file, "--password-file without --auth file") }
+    }
+    let rendered = arguments(for: invocation)
+    do {
+        let again = try Options.parse(rendered, environmentTimeout: nil)
+        require(again == invocation, "\(words) → \(invocation), but written out as \(rendered) → \(again)")
+    } catch {
+        fatalError("property violated: \(words) accepted, but written out as \(rendered) it fails: \(error)")
+    }
+    return 0
+}
