@@ -49,7 +49,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
     let invocation: Invocation
     do {
-        invocation = try Options.parse(words, environmentTimeout: environmentTimeout)
+        invocation = try Options.parse(words, environment: { $0 == "IDLEWRAP_TIMEOUT" ? environmentTimeout : nil })
     } catch {
         let text = error.description
         require(text.hasPrefix("idlewrap: "), "a usage error without the idlewrap: prefix")
@@ -63,7 +63,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     let rendered = arguments(for: invocation)
     do {
-        let again = try Options.parse(rendered, environmentTimeout: nil)
+        let again = try Options.parse(rendered, environment: { _ in nil })
         require(again == invocation, "\(words) → \(invocation), but written out as \(rendered) → \(again)")
     } catch {
         fatalError("property violated: \(words) accepted, but written out as \(rendered) it fails: \(error)")

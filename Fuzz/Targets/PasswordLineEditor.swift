@@ -2,7 +2,8 @@
 
 // The locked-input line editor must submit the same lines however the typed
 // bytes are cut into reads, keep no more than its cap, and submit only
-// non-empty lines of text (no control byte, no DEL).
+// non-empty lines of text (no control byte, no DEL), and printable text
+// followed by Enter is submitted as typed.
 //
 // Input: the cap (1-64), the number of chunk lengths (up to 15), the chunk
 // lengths, then the typed bytes.
@@ -46,6 +47,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let chunked = submittedLines(typed, chunks: chunkLengths(total: typed.count, choices: cuts), cap: cap)
     require(whole == oneByOne, "lines differ when typed one byte at a time")
     require(whole == chunked, "lines differ when typed in chunks")
+    // Plain printable text and Enter: the line is that text, cut at the cap.
+    if let end = typed.firstIndex(where: { $0 == 0x0D || $0 == 0x0A }), end > 0,
+        typed[..<end].allSatisfy({ (0x20...0x7E).contains($0) })
+    {
+        require(whole.first == Array(typed[..<end].prefix(cap)), "plain text and Enter did not submit that text")
+    }
     for line in whole {
         require(line.count <= cap, "a submitted line is longer than the cap")
         require(line.allSatisfy { $0 >= 0x20 && $0 != 0x7F }, "a submitted line holds a control byte")
