@@ -20,13 +20,15 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("crypt"), .linkedLibrary("dl")]
         ),
+        // Declarations for libsystemd's sd-bus (loaded at run time), to follow logind.
+        .target(name: "CBusShims"),
         .target(
             name: "PTYKit",
             dependencies: ["CPTYShims"]
         ),
         .executableTarget(
             name: "idlewrap",
-            dependencies: ["PTYKit", "CAuthShims"],
+            dependencies: ["PTYKit", "CAuthShims", "CBusShims"],
             linkerSettings: [.unsafeFlags([
                 // lld packs the ~15 000 relative relocations of a position-independent
                 // binary with the static Swift runtime into a few KiB (DT_RELR, glibc
