@@ -20,6 +20,7 @@ struct Options: Equatable, Sendable {
     var login = false
     var nested = false
     var quiet = false
+    var verbose = false
     var command: [String] = []  // empty: the user's shell
 }
 
@@ -69,7 +70,7 @@ extension Options {
 enum OptionName: CaseIterable {
     case timeout, auth, passwordFile, setPassword, pamService, pamConfigDirectory
     case message, lockKey, onLock, onUnlock, killAfter, holdLimit
-    case wipeScrollback, login, nested, quiet, help, version
+    case wipeScrollback, login, nested, quiet, verbose, help, version
 
     var long: String {
         switch self {
@@ -89,6 +90,7 @@ enum OptionName: CaseIterable {
         case .login: "login"
         case .nested: "nested"
         case .quiet: "quiet"
+        case .verbose: "verbose"
         case .help: "help"
         case .version: "version"
         }
@@ -121,7 +123,7 @@ enum OptionName: CaseIterable {
         case .lockKey: "KEY"
         case .onLock, .onUnlock: "CMD"
         case .holdLimit: "SIZE"
-        case .setPassword, .wipeScrollback, .login, .nested, .quiet, .help, .version: nil
+        case .setPassword, .wipeScrollback, .login, .nested, .quiet, .verbose, .help, .version: nil
         }
     }
 }
@@ -273,6 +275,7 @@ private struct CommandLineParser {
         case .login: options.login = true
         case .nested: options.nested = true
         case .quiet: options.quiet = true
+        case .verbose: options.verbose = true
         case .setPassword: setPassword = true
         case .help: return .help
         case .version: return .version

@@ -36,6 +36,7 @@ enum Usage {
           -l, --login             Run the default shell as a login shell.
           --nested                Wrap even when already inside idlewrap.
           -q, --quiet             Print no notices on stderr.
+          --verbose               Also say whether idlewrap follows logind's Lock.
           -h, --help              Show this help and exit.
           -V, --version           Show the version and exit.
 
