@@ -37,6 +37,10 @@ public final class Relay {
     /// An extra descriptor to watch for reading (e.g. an authentication thread's).
     public var auxiliary: FileDescriptor?
 
+    /// One more descriptor to watch, with the poll events it waits for (e.g.
+    /// a bus connection's: POLLIN, and POLLOUT while it has something to write).
+    public var extra: (descriptor: FileDescriptor, events: Int16)?
+
     public private(set) var commandStatus: TerminationStatus?
     public private(set) var outputEnded = false
     public private(set) var inputEnded = false
@@ -48,7 +52,7 @@ public final class Relay {
     static let bufferSize = 64 * 1024
 
     private enum Slot: Int, CaseIterable {
-        case signal, master, input, auxiliary
+        case signal, master, input, auxiliary, extra
     }
 
     private let slots: UnsafeMutablePointer<pollfd>
@@ -141,6 +145,7 @@ public final class Relay {
                 try handleMaster(delegate)
                 try handleInput(delegate)
                 if revents(.auxiliary) != 0 { delegate.relayAuxiliaryIsReadable(self) }
+                if revents(.extra) != 0 { delegate.relayExtraIsReady(self) }
             }
             checkDeadlines(delegate)
         }
@@ -155,6 +160,7 @@ public final class Relay {
         let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
         set(.auxiliary, auxiliary, auxiliary == nil ? 0 : Int16(POLLIN))
+        set(.extra, extra?.descriptor, extra?.events ?? 0)
     }
 
     private func set(_ slot: Slot, _ descriptor: FileDescriptor?, _ events: Int16) {

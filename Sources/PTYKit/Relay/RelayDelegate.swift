@@ -28,4 +28,7 @@ public protocol RelayDelegate: AnyObject {
 
     /// `relay.auxiliary` is readable.
     func relayAuxiliaryIsReadable(_ relay: Relay)
+
+    /// `relay.extra` has one of the events it waits for.
+    func relayExtraIsReady(_ relay: Relay)
 }

@@ -35,12 +35,21 @@ final class Session: RelayDelegate {
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
+    /// logind's Lock signals for this login session, while followed.
+    private var logind: LogindListener?
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
         pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
+        switch LogindListener.connect(sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 }) {
+        case .success(let listener):
+            logind = listener
+        case .failure(let reason):
+            // No bus (a container, a system without systemd) is normal: silent.
+            if options.verbose { Diagnostics.error("not following logind: \(reason)") }
+        }
         self.pseudoTerminal = pseudoTerminal
         self.command = command
         relay = Relay(
@@ -161,7 +170,9 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        relay.deadline = earliest(earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
+        relay.deadline = earliest(
+            earliest(earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+        relay.extra = logind?.descriptor.map { ($0, logind?.events ?? 0) }
     }
 
     private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
@@ -220,6 +231,7 @@ final class Session: RelayDelegate {
 
     func relayDeadlineDidPass(_ relay: Relay) {
         let now = MonotonicInstant.now()
+        if let due = logind?.deadline, due <= now { followLogind() }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
             if killed {
@@ -246,6 +258,29 @@ final class Session: RelayDelegate {
     func relayAuxiliaryIsReadable(_ relay: Relay) {
         lock.handleAuthenticatorReadiness()
         updateDeadline()
+    }
+
+    func relayExtraIsReady(_ relay: Relay) {
+        followLogind()
+        updateDeadline()
+    }
+
+    // MARK: - logind
+
+    private func followLogind() {
+        guard let logind else { return }
+        for event in logind.process() {
+            switch event {
+            case .lock:
+                // As SIGUSR1: it can only lock, never unlock.
+                if case .running = ending { lock.requestLock() }
+            case .following(let session):
+                if options.verbose { Diagnostics.lateError("following logind session \(session)") }
+            case .stopped(let reason):
+                self.logind = nil
+                if options.verbose { Diagnostics.lateError("not following logind: \(reason)") }
+            }
+        }
     }
 }
 

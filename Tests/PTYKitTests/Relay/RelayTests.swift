@@ -30,6 +30,7 @@ final class RecordingDelegate: RelayDelegate {
         relay.stop()
     }
     func relayAuxiliaryIsReadable(_ relay: Relay) {}
+    func relayExtraIsReady(_ relay: Relay) {}
 }
 
 @Suite(.serialized) struct RelayTests {
