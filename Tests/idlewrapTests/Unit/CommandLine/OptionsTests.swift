@@ -431,7 +431,7 @@ struct OptionsTests {
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
-          --verbose               Also say whether idlewrap follows logind's Lock.
+                  --verbose               Also say whether idlewrap follows logind's Lock.
                   -h, --help              Show this help and exit.
                   -V, --version           Show the version and exit.
 
