@@ -85,6 +85,32 @@ extension EndToEnd {
             end(terminal)
         }
 
+        @Test func aRestartedLogindIsFollowed() throws {
+            let bus = try LogindBus(in: directory)
+            let terminal = try session(bus)
+            #expect(terminal.expect("following logind session \(ourSession)"))
+            try bus.restartLogind()
+            // The Lock comes from another unique name now, which owns
+            // org.freedesktop.login1 since the restart.
+            try bus.lock(ourSession)
+            #expect(terminal.expect("Password for"))
+            try unlock(terminal)
+            end(terminal)
+        }
+
+        @Test func losingTheBusLeavesTheSessionRunning() throws {
+            let bus = try LogindBus(in: directory)
+            let terminal = try session(bus)
+            #expect(terminal.expect("following logind session \(ourSession)"))
+            bus.stopBus()
+            #expect(terminal.expect("not following logind: the system bus connection failed"))
+            try terminal.type("still open\r")
+            #expect(terminal.expect("still open\r\nstill open"))
+            // The closed connection is no longer polled: idlewrap sleeps.
+            #expect(terminal.waitUntil { isAsleepInPoll(terminal.process.pid) })
+            end(terminal)
+        }
+
         @Test func anUnknownSessionIsNotFollowed() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus, sessionID: "gone")

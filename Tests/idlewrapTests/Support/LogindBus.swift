@@ -14,7 +14,8 @@ final class LogindBus {
 
     let address: String
     private let daemon: TerminalDriver
-    private let logind: TerminalDriver
+    private var logind: TerminalDriver
+    private let script: String
 
     init(in directory: TemporaryDirectory) throws {
         let socket = directory.file("system_bus_socket")
@@ -22,9 +23,28 @@ final class LogindBus {
         let configuration = try directory.write("bus.conf", LogindBus.configuration(listeningOn: socket))
         daemon = try TerminalDriver(["dbus-daemon", "--config-file=" + configuration, "--nofork"])
         try #require(daemon.waitUntil { access(socket, F_OK) == 0 }, "dbus-daemon did not start: \(daemon.text)")
-        let script = try directory.write("fake-logind.py", LogindBus.script)
-        logind = try TerminalDriver(["/usr/bin/python3", script], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+        script = try directory.write("fake-logind.py", LogindBus.script)
+        logind = try LogindBus.startLogind(script, address: address)
+    }
+
+    private static func startLogind(_ script: String, address: String) throws -> TerminalDriver {
+        let logind = try TerminalDriver(["/usr/bin/python3", script], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
         try #require(logind.expect("logind ready"), "the stand-in for logind did not start: \(logind.text)")
+        return logind
+    }
+
+    /// Stops the stand-in for logind and starts another, which owns the name
+    /// under a new unique name, as when logind restarts.
+    func restartLogind() throws {
+        logind.signal(SIGTERM)
+        #expect(logind.waitForExit() == .signaled(SIGTERM))
+        logind = try LogindBus.startLogind(script, address: address)
+    }
+
+    /// Stops the bus, as when the system's dbus-daemon goes away.
+    func stopBus() {
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() != nil)
     }
 
     /// The environment that points idlewrap at this bus.
