@@ -34,6 +34,8 @@ final class LogindListener {
     }
 
     static let service = "org.freedesktop.login1"
+    /// sd-bus's system bus when DBUS_SYSTEM_BUS_ADDRESS is unset.
+    static let defaultSystemBus = "/run/dbus/system_bus_socket"
     static let sessionInterface = "org.freedesktop.login1.Session"
     private static let busService = "org.freedesktop.DBus"
 
@@ -51,10 +53,16 @@ final class LogindListener {
         closeBus()
     }
 
-    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS, else the standard
-    /// socket) and asks logind for our session: `sessionID` (XDG_SESSION_ID)
-    /// when set, else the session of this process.
-    static func connect(sessionID: String?) -> Result<LogindListener, LogindUnavailable> {
+    /// Connects to the system bus (`systemBusAddress`, which sd-bus reads
+    /// from DBUS_SYSTEM_BUS_ADDRESS, else the standard socket) and asks logind
+    /// for our session: `sessionID` (XDG_SESSION_ID) when set, else the
+    /// session of this process.
+    static func connect(sessionID: String?, systemBusAddress: String?) -> Result<LogindListener, LogindUnavailable> {
+        // Without a bus (a container, a system without systemd), loading
+        // libsystemd and its libraries would only slow the start.
+        if systemBusAddress == nil && access(defaultSystemBus, F_OK) != 0 {
+            return .failure(LogindUnavailable("no system bus at \(defaultSystemBus)"))
+        }
         let library: SDBusLibrary
         switch SDBusLibrary.load() {
         case .success(let loaded): library = loaded

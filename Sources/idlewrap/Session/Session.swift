@@ -43,7 +43,10 @@ final class Session: RelayDelegate {
         pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
-        switch LogindListener.connect(sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 }) {
+        switch LogindListener.connect(
+            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
+        {
         case .success(let listener):
             logind = listener
         case .failure(let reason):

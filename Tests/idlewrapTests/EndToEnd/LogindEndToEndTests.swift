@@ -138,6 +138,16 @@ extension EndToEnd {
             #expect(verbose.hasShown("ran"))
         }
 
+        @Test(.enabled(if: access(LogindListener.defaultSystemBus, F_OK) != 0, "a system bus runs here"))
+        func withoutTheStandardBusVerboseSaysSo() throws {
+            let password = try makePasswordFile(in: directory)
+            let verbose = try TerminalDriver(
+                idlewrap: ["--password-file", password, "--verbose", "--", "sh", "-c", "echo ran"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": ""])
+            #expect(verbose.waitForExit() == .exited(0))
+            #expect(verbose.hasShown("idlewrap: not following logind: no system bus at /run/dbus/system_bus_socket"))
+        }
+
         @Test func idleWithTheBusConnectedNeverWakes() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
