@@ -101,7 +101,8 @@ final class LogindListener {
         guard let bus else { return nil }
         var microseconds: UInt64 = 0
         guard library.getTimeout(bus, &microseconds) >= 0, microseconds != UInt64.max else { return nil }
-        return MonotonicInstant(nanoseconds: Int64(clamping: microseconds.multipliedReportingOverflow(by: 1000).partialValue))
+        let limit = UInt64(Int64.max / 1000)
+        return MonotonicInstant(nanoseconds: microseconds > limit ? Int64.max : Int64(microseconds) * 1000)
     }
 
     /// Does the bus's pending work and returns what it meant.
