@@ -11,7 +11,7 @@ enum IdleWrap {
         let environment = Environment.current()
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environmentTimeout: environment["IDLEWRAP_TIMEOUT"])
+            invocation = try Options.parse(arguments, environment: { environment[$0] })
         } catch {
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
