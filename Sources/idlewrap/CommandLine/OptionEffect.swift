@@ -1,20 +1,21 @@
 /// What an option does: sets a field of `Options` from its value, or asks for an action
-/// that the command-line parser carries out.
+/// that the command-line parser carries out. A setting's closure stores the value it is
+/// given, already checked against the option's grammar.
 enum OptionEffect: Sendable {
-    case duration(WritableKeyPath<Options, Nanoseconds> & Sendable)
-    case size(WritableKeyPath<Options, Int> & Sendable)
-    case key(WritableKeyPath<Options, UInt8?> & Sendable)
-    case method(WritableKeyPath<Options, AuthMethod?> & Sendable)
+    case duration(@Sendable (inout Options, Nanoseconds) -> Void)
+    case size(@Sendable (inout Options, Int) -> Void)
+    case key(@Sendable (inout Options, UInt8) -> Void)
+    case method(@Sendable (inout Options, AuthMethod) -> Void)
     /// Any text, the empty one included.
-    case text(WritableKeyPath<Options, String?> & Sendable)
+    case text(@Sendable (inout Options, String) -> Void)
     /// A name that must not be empty.
-    case name(WritableKeyPath<Options, String> & Sendable)
+    case name(@Sendable (inout Options, String) -> Void)
     /// A file's path, which must not be empty.
-    case path(WritableKeyPath<Options, String?> & Sendable)
+    case path(@Sendable (inout Options, String) -> Void)
     /// A directory's path, which must not be empty.
-    case directory(WritableKeyPath<Options, String?> & Sendable)
+    case directory(@Sendable (inout Options, String) -> Void)
     /// A switch: given alone, it is on; a configuration file says `yes` or `no`.
-    case flag(WritableKeyPath<Options, Bool> & Sendable)
+    case flag(@Sendable (inout Options, Bool) -> Void)
     case help
     case version
     case setPassword
@@ -32,40 +33,34 @@ enum OptionEffect: Sendable {
         }
     }
 
-    /// The field of `Options` the option sets; nil for an action.
-    var field: PartialKeyPath<Options>? {
+    /// Whether the option asks for an action rather than setting a field of `Options`.
+    var isAction: Bool {
         switch self {
-        case .duration(let field): field
-        case .size(let field): field
-        case .key(let field): field
-        case .method(let field): field
-        case .text(let field), .path(let field), .directory(let field): field
-        case .name(let field): field
-        case .flag(let field): field
-        case .help, .version, .setPassword: nil
+        case .help, .version, .setPassword: true
+        default: false
         }
     }
 
     /// Sets the field from `value` in the option's grammar. `value` is nil only for a
     /// switch given alone; a switch's value, from a configuration file, is `yes` or `no`.
     func set(_ value: String?, in options: inout Options) throws(ValueProblem) {
-        if case .flag(let field) = self {
+        if case .flag(let store) = self {
             switch value {
-            case nil, "yes"?: options[keyPath: field] = true
-            case "no"?: options[keyPath: field] = false
+            case nil, "yes"?: store(&options, true)
+            case "no"?: store(&options, false)
             default: throw .invalid("invalid value", detail: " (expected \(Self.list(ValueKind.switch.choices)))")
             }
             return
         }
         guard let value else { preconditionFailure("an option with a value was given none") }
         switch self {
-        case .duration(let field):
+        case .duration(let store):
             guard let duration = parseDuration(value) else { throw .invalid("invalid duration") }
-            options[keyPath: field] = duration
-        case .size(let field):
+            store(&options, duration)
+        case .size(let store):
             guard let size = parseSize(value) else { throw .invalid("invalid size") }
-            options[keyPath: field] = size
-        case .key(let field):
+            store(&options, size)
+        case .key(let store):
             guard let key = parseLockKey(value) else {
                 let reason =
                     isEscapeKey(value)
@@ -73,20 +68,17 @@ enum OptionEffect: Sendable {
                     : "expected a control key such as ^] or ^\\"
                 throw .invalid("invalid key", detail: ": \(reason)")
             }
-            options[keyPath: field] = key
-        case .method(let field):
+            store(&options, key)
+        case .method(let store):
             guard let method = AuthMethod(rawValue: value) else {
                 throw .invalid("unknown method", detail: " (expected \(Self.list(ValueKind.method.choices)))")
             }
-            options[keyPath: field] = method
-        case .text(let field):
-            options[keyPath: field] = value
-        case .name(let field):
+            store(&options, method)
+        case .text(let store):
+            store(&options, value)
+        case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
-            options[keyPath: field] = value
-        case .path(let field), .directory(let field):
-            guard !value.isEmpty else { throw .empty }
-            options[keyPath: field] = value
+            store(&options, value)
         case .flag, .help, .version, .setPassword:
             preconditionFailure("--help, --version and --set-password are actions, not settings")
         }

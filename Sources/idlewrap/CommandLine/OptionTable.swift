@@ -10,7 +10,7 @@ enum OptionTable {
                 "else 5m). DURATION: off; seconds (90, 1.5); or terms",
                 "with units h, m, s, ms (1h30m, 250ms). 0, off: never.",
             ],
-            effect: .duration(\.timeout), environmentVariable: "IDLEWRAP_TIMEOUT"),
+            effect: .duration { $0.timeout = $1 }, environmentVariable: "IDLEWRAP_TIMEOUT"),
         OptionDefinition(
             long: "auth", short: "a", valueName: "METHOD",
             help: [
@@ -18,14 +18,14 @@ enum OptionTable {
                 "(a password asked at start) or file (default: file",
                 "if the password file exists, else pam, else ask).",
             ],
-            effect: .method(\.auth)),
+            effect: .method { $0.auth = $1 }),
         OptionDefinition(
             long: "password-file", valueName: "FILE",
             help: [
                 "Password hash for --auth file; implies it (default:",
                 "$XDG_CONFIG_HOME/idlewrap/password).",
             ],
-            effect: .path(\.passwordFile)),
+            effect: .path { $0.passwordFile = $1 }),
         OptionDefinition(
             long: "set-password", valueName: "FILE",
             help: [
@@ -36,57 +36,57 @@ enum OptionTable {
         OptionDefinition(
             long: "pam-service", valueName: "NAME",
             help: ["PAM service name (default: idlewrap)."],
-            effect: .name(\.pamService)),
+            effect: .name { $0.pamService = $1 }),
         OptionDefinition(
             long: "pam-confdir", valueName: "DIR",
             help: ["Directory of PAM configuration (default: /etc/pam.d)."],
-            effect: .directory(\.pamConfigDirectory)),
+            effect: .directory { $0.pamConfigDirectory = $1 }),
         OptionDefinition(
             long: "message", short: "m", valueName: "TEXT",
             help: ["An extra line shown on the lock screen."],
-            effect: .text(\.message)),
+            effect: .text { $0.message = $1 }),
         OptionDefinition(
             long: "lock-key", short: "k", valueName: "KEY",
             help: [
                 "A control key that locks at once, in caret notation",
                 "(^], ^\\, ^@; not ^[). Default: none.",
             ],
-            effect: .key(\.lockKey)),
+            effect: .key { $0.lockKey = $1 }),
         OptionDefinition(
             long: "on-lock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session locks."],
-            effect: .text(\.onLock)),
+            effect: .text { $0.onLock = $1 }),
         OptionDefinition(
             long: "on-unlock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session unlocks."],
-            effect: .text(\.onUnlock)),
+            effect: .text { $0.onUnlock = $1 }),
         OptionDefinition(
             long: "kill-after", valueName: "DURATION",
             help: ["End the session once locked this long (default: off)."],
-            effect: .duration(\.killAfter)),
+            effect: .duration { $0.killAfter = $1 }),
         OptionDefinition(
             long: "hold-limit", valueName: "SIZE",
             help: [
                 "Most output held while locked, in bytes with an",
                 "optional K, M or G (default: 8M).",
             ],
-            effect: .size(\.holdLimit)),
+            effect: .size { $0.holdLimit = $1 }),
         OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
-            effect: .flag(\.wipeScrollback)),
+            effect: .flag { $0.wipeScrollback = $1 }),
         OptionDefinition(
             long: "login", short: "l",
             help: ["Run the default shell as a login shell."],
-            effect: .flag(\.login)),
+            effect: .flag { $0.login = $1 }),
         OptionDefinition(
             long: "nested",
             help: ["Wrap even when already inside idlewrap."],
-            effect: .flag(\.nested)),
+            effect: .flag { $0.nested = $1 }),
         OptionDefinition(
             long: "quiet", short: "q",
             help: ["Print no notices on stderr."],
-            effect: .flag(\.quiet)),
+            effect: .flag { $0.quiet = $1 }),
         OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
@@ -116,10 +116,10 @@ enum OptionTable {
         all.first { $0.long == key }
     }
 
-    /// The option that sets `field` of `Options`.
-    static func setting(_ field: PartialKeyPath<Options>) -> OptionDefinition {
-        guard let option = all.first(where: { $0.effect.field == field }) else {
-            preconditionFailure("no option sets \(field)")
+    /// The option named `long`, for code that deals with that one option.
+    static func named(_ long: String) -> OptionDefinition {
+        guard let option = all.first(where: { $0.long == long }) else {
+            preconditionFailure("no option is named \(long)")
         }
         return option
     }

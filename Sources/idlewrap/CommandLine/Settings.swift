@@ -25,7 +25,7 @@ struct Settings: Equatable, Sendable {
                 : "can only be set in the system configuration file"
             throw UsageError(message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)")
         }
-        precondition(option.effect.field != nil, "--\(option.long) is an action, not a setting")
+        precondition(!option.effect.isAction, "--\(option.long) is an action, not a setting")
         var updated = options
         do {
             try option.effect.set(value, in: &updated)
@@ -57,8 +57,8 @@ struct Settings: Equatable, Sendable {
     /// one it gives way.
     mutating func applyPasswordFileRule() throws(UsageError) {
         guard options.passwordFile != nil else { return }
-        let passwordFile = OptionTable.setting(\.passwordFile)
-        let auth = OptionTable.setting(\.auth)
+        let passwordFile = OptionTable.named("password-file")
+        let auth = OptionTable.named("auth")
         let fileSource = source(of: passwordFile)
         let authSource = source(of: auth)
         if let method = options.auth, method != .file, authSource.precedence >= fileSource.precedence {

@@ -3,7 +3,7 @@ import Testing
 @testable import idlewrap
 
 private let second: Nanoseconds = 1_000_000_000
-private let timeout = OptionTable.setting(\.timeout)
+private let timeout = OptionTable.named("timeout")
 private let systemFile = ValueSource.file(.system, path: "/etc/idlewrap/config", line: 3)
 private let userFile = ValueSource.file(.user, path: "/home/alice/.config/idlewrap/config", line: 7)
 private let environment = ValueSource.environment(variable: "IDLEWRAP_TIMEOUT")
@@ -33,7 +33,7 @@ struct OptionTableTests {
             #expect(option.long.allSatisfy { $0.isLowercase || $0 == "-" }, "\(option.long)")
             #expect((option.valueName == nil) == (option.kind == .switch), "\(option.long)")
             #expect(!option.help.isEmpty, "\(option.long)")
-            #expect((option.effect.field == nil) == (option.scope == .commandLine), "\(option.long)")
+            #expect(option.effect.isAction == (option.scope == .commandLine), "\(option.long)")
         }
     }
 
@@ -46,7 +46,6 @@ struct OptionTableTests {
         #expect(OptionTable.option(configKey: "wipe-scrollback")?.kind == .switch)
         #expect(OptionTable.option(configKey: "help")?.scope == .commandLine)
         #expect(OptionTable.option(configKey: "--timeout") == nil)
-        #expect(OptionTable.setting(\.holdLimit).long == "hold-limit")
         #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.map(\.long))
     }
 
@@ -66,7 +65,7 @@ struct OptionTableTests {
         #expect(ValueKind.method.choices == ["pam", "ask", "file"])
         #expect(ValueKind.switch.choices == ["yes", "no"])
         #expect(ValueKind.duration.choices.isEmpty)
-        #expect(OptionTable.setting(\.timeout).environmentVariable == "IDLEWRAP_TIMEOUT")
+        #expect(OptionTable.named("timeout").environmentVariable == "IDLEWRAP_TIMEOUT")
         #expect(OptionTable.all.filter { $0.environmentVariable != nil }.count == 1)
     }
 
@@ -126,7 +125,7 @@ struct OptionTableTests {
     func parseOverFiles() throws {
         var files = Settings()
         try files.apply(timeout, value: "15m", from: systemFile)
-        try files.apply(OptionTable.setting(\.quiet), value: "yes", from: userFile)
+        try files.apply(OptionTable.named("quiet"), value: "yes", from: userFile)
         func parsed(_ arguments: [String], _ variable: String?) throws -> Options {
             let invocation = try Options.parse(arguments, environment: { _ in variable }, startingFrom: files)
             guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
@@ -142,12 +141,12 @@ struct OptionTableTests {
     @Test("a value from a file: the option's grammar, yes or no for a switch, FILE:LINE in errors")
     func fileValues() throws {
         var settings = Settings()
-        let wipe = OptionTable.setting(\.wipeScrollback)
+        let wipe = OptionTable.named("wipe-scrollback")
         try settings.apply(wipe, value: "yes", from: userFile)
         #expect(settings.options.wipeScrollback)
         try settings.apply(wipe, value: "no", from: userFile)
         #expect(!settings.options.wipeScrollback)
-        try settings.apply(OptionTable.setting(\.holdLimit), value: "64k", from: systemFile)
+        try settings.apply(OptionTable.named("hold-limit"), value: "64k", from: systemFile)
         #expect(settings.options.holdLimit == 65_536)
         #expect(
             try rejection("wipe-scrollback", "maybe", from: userFile)
@@ -181,8 +180,8 @@ struct OptionTableTests {
 
     @Test("--password-file and --auth from different sources: the higher one wins")
     func passwordFileAcrossSources() throws {
-        let auth = OptionTable.setting(\.auth)
-        let passwordFile = OptionTable.setting(\.passwordFile)
+        let auth = OptionTable.named("auth")
+        let passwordFile = OptionTable.named("password-file")
 
         var fileOverAuth = Settings()
         try fileOverAuth.apply(auth, value: "pam", from: systemFile)
