@@ -247,9 +247,9 @@ final class LockController {
         let notices = conversation.takeNotices()
         if !notices.isEmpty { content.status = notices.joined(separator: " ") }
         switch conversation.currentStep() {
-        case .asking(let prompt, _):
+        case .asking(let prompt):
             host.watch(nil)
-            content.prompt = promptText(prompt)
+            content.prompt = prompt
             editor.reset()
             state = .locked(.prompting)
             redraw()
@@ -315,20 +315,5 @@ final class LockController {
 
     private func redraw() {
         host.show(LockScreen.draw(content, size: host.windowSize))
-    }
-
-    /// PAM's plain "Password:" becomes "Password for alice:"; other
-    /// questions (a one-time code) are shown as asked.
-    private func promptText(_ prompt: String) -> String {
-        let trimmed = prompt.trimmingSuffix(" ")
-        return trimmed == "Password:" ? "Password for \(settings.user.value):" : trimmed
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ character: Character) -> String {
-        var text = self
-        while text.last == character { text.removeLast() }
-        return text
     }
 }

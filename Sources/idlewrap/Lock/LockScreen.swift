@@ -83,16 +83,8 @@ enum LockScreen {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Text from the user or the command made safe to show: control
-    /// characters would move the cursor or start escape sequences.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) ? "?" : scalar
-        }))
-    }
-
     private static func fitted(_ line: String, columns: Int) -> String {
-        let characters = Array(printable(line))
+        let characters = Array(terminalSafe(line))
         guard characters.count > columns else { return String(characters) }
         return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(columns))
     }

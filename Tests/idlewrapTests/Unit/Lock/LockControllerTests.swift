@@ -36,7 +36,6 @@ final class RecordingHost: LockHost {
 
 /// Accepts one password; can be told the check is broken.
 final class FakeAuthenticator: Authenticator {
-    let method = AuthMethod.file
     var password = "open sesame"
     var broken = false
     var answers: [String] = []
@@ -46,7 +45,7 @@ final class FakeAuthenticator: Authenticator {
         var step: AuthStep
         init(owner: FakeAuthenticator) {
             self.owner = owner
-            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:", echo: false)
+            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:")
         }
         var readiness: FileDescriptor? { nil }
         func currentStep() -> AuthStep { step }
