@@ -35,6 +35,8 @@ final class Session: RelayDelegate {
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
+    /// The lock's authenticator's descriptor, while the relay watches it.
+    private var authenticatorReadiness: FileDescriptor?
     /// logind's Lock signals for this login session, while followed.
     private var logind: LogindListener?
 
@@ -60,7 +62,7 @@ final class Session: RelayDelegate {
             signals: signals, command: command)
         let user = UserName.runningUser
         log = AuditLog(
-            user: user, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?", command: plan.displayName,
+            user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
         lock = LockController(
@@ -164,7 +166,7 @@ final class Session: RelayDelegate {
     private func finishIfOver() {
         switch ending {
         case .running:
-            if relay.commandStatus != nil && relay.outputEnded && !lock.isLocked { relay.stop() }
+            if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
         case .hangingUp:
             if relay.commandStatus != nil { relay.stop() }
         }
@@ -173,14 +175,10 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        relay.deadline = earliest(
-            earliest(earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
-        relay.extra = logind?.descriptor.map { ($0, logind?.events ?? 0) }
-    }
-
-    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
-        guard let a, let b else { return a ?? b }
-        return min(a, b)
+        relay.deadline = .earliest(
+            .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+        // sd-bus asks for POLLOUT only while it has something to write.
+        if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
     }
 
     private var hangupDeadline: MonotonicInstant? {
@@ -258,20 +256,21 @@ final class Session: RelayDelegate {
         updateDeadline()
     }
 
-    func relayAuxiliaryIsReadable(_ relay: Relay) {
-        lock.handleAuthenticatorReadiness()
-        updateDeadline()
-    }
-
-    func relayExtraIsReady(_ relay: Relay) {
-        followLogind()
+    func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
+        if descriptor == authenticatorReadiness {
+            lock.handleAuthenticatorReadiness()
+        } else if descriptor == logind?.descriptor {
+            followLogind()
+        } else {
+            return
+        }
         updateDeadline()
     }
 
     // MARK: - logind
 
     private func followLogind() {
-        guard let logind else { return }
+        guard let logind, let descriptor = logind.descriptor else { return }
         for event in logind.process() {
             switch event {
             case .lock:
@@ -280,6 +279,7 @@ final class Session: RelayDelegate {
             case .following(let session):
                 if options.verbose { Diagnostics.lateError("following logind session \(session)") }
             case .stopped(let reason):
+                relay.unwatch(descriptor)
                 self.logind = nil
                 if options.verbose { Diagnostics.lateError("not following logind: \(reason)") }
             }
@@ -326,7 +326,10 @@ extension Session: LockHost {
     }
 
     func watch(_ descriptor: FileDescriptor?) {
-        relay.auxiliary = descriptor
+        guard descriptor != authenticatorReadiness else { return }
+        if let watched = authenticatorReadiness { relay.unwatch(watched) }
+        authenticatorReadiness = descriptor
+        if let descriptor { relay.watch(descriptor) }
     }
 
     func lockDidEngage() {
