@@ -19,12 +19,15 @@ struct LockScreenContent: Equatable {
 enum LockScreen {
     /// Hides everything the command shows: onto the alternate screen (or, if
     /// the command is already there, its cursor saved and the screen cleared),
-    /// with the title saved on the terminal's title stack and blanked, and the
-    /// modes that make the terminal send input by itself turned off.
+    /// with the title saved on the terminal's title stack and blanked, tmux's window
+    /// name reset, and the modes that make the terminal send input by itself turned off.
     static func enter(modes: TerminalModes, wipeScrollback: Bool) -> [UInt8] {
         var text = ""
         if wipeScrollback { text += "\u{1b}[3J" }
         if modes.titleWasSet { text += "\u{1b}[22;0t\u{1b}]0;\u{1b}\\" }
+        // tmux has no stack for window names: an empty one gives the window back its
+        // automatic name, and the command's name stays hidden until it sets one again.
+        if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
         text += modes.alternateScreen ? "\u{1b}7" : "\u{1b}[?1049h"
         // Plain attributes and the ASCII character set for the lock screen;
         // the command's are saved with the cursor above.
