@@ -98,18 +98,49 @@ public struct OutputParser: Sendable {
     public static let cut: [UInt8] = [0x18, 0x1B, 0x5C]
 
     /// Where in `bytes`, fed from this state, the stream was last at a boundary: the offset
-    /// of the first byte after it (0 for the start), or nil if it never was. Byte by byte,
-    /// for the rare chunk that ends away from a boundary.
+    /// of the first byte after it (0 for the start), or nil if it never was. A character
+    /// cut short counts as ended before the byte that cuts it, as a terminal shows it. For
+    /// the rare chunk that ends away from a boundary, to find where the open sequence began.
     public func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? {
         var parser = self
-        var last: Int? = parser.isAtBoundary ? 0 : nil
+        var last: Int? = nil
+        guard let base = bytes.baseAddress else { return isAtBoundary ? 0 : nil }
+        let end = bytes.count
         Self.transitions.withUnsafeBufferPointer { table in
-            for (offset, byte) in bytes.enumerated() {
-                parser.step(byte, table)
-                if parser.isAtBoundary { last = offset + 1 }
+            var offset = 0
+            while offset < end {
+                if parser.isAtBoundary || parser.cutsCharacter(base.load(fromByteOffset: offset, as: UInt8.self)) {
+                    last = offset
+                }
+                let skipped = parser.skipInertBytes(base, from: offset, to: end)
+                if skipped > offset {
+                    // Skipped text in ground is a boundary throughout, up to a character
+                    // left open at its end; skipped string payload holds none.
+                    if parser.state == .ground {
+                        last = parser.utf8Remaining == 0 ? skipped : Self.openCharacterStart(base, before: skipped)
+                    }
+                    offset = skipped
+                    continue
+                }
+                parser.step(base.load(fromByteOffset: offset, as: UInt8.self), table)
+                offset += 1
             }
         }
-        return last
+        return parser.isAtBoundary ? end : last
+    }
+
+    /// Whether `byte` ends a character still open in ground short.
+    private func cutsCharacter(_ byte: UInt8) -> Bool {
+        state == .ground && utf8Remaining != 0 && byte & 0xC0 != 0x80
+    }
+
+    /// The lead byte of the character open at `end`: after it come only continuation bytes.
+    private static func openCharacterStart(_ base: UnsafeRawPointer, before end: Int) -> Int {
+        var index = end &- 1
+        while base.load(fromByteOffset: index, as: UInt8.self) & 0xC0 == 0x80 {
+            index &-= 1
+        }
+        return index
     }
 
     private mutating func step(_ byte: UInt8, _ table: UnsafeBufferPointer<Transition>) {

@@ -19,15 +19,9 @@ struct OpenSequence {
             reset()
             return
         }
-        // Only the last `limit` bytes can hold a boundary that matters; the parser reaches
-        // them by its fast path and then looks for the boundary byte by byte.
-        let skipped = max(chunk.count - Self.limit, 0)
-        var parser = before
-        parser.feed(UnsafeRawBufferPointer(rebasing: chunk[..<skipped]))
-        let tail = UnsafeRawBufferPointer(rebasing: chunk[skipped...])
-        if let start = parser.lastBoundary(in: tail) {
+        if let start = before.lastBoundary(in: chunk) {
             reset()
-            append(UnsafeRawBufferPointer(rebasing: tail[start...]))
+            append(UnsafeRawBufferPointer(rebasing: chunk[start...]))
         } else {
             append(chunk)
         }

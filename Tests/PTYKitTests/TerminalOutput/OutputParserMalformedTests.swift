@@ -149,6 +149,24 @@ struct OutputParserMalformedTests {
             #expect(chunked.modes == whole.modes, "\(input)")
             #expect(chunked.isAtBoundary == whole.isAtBoundary, "\(input)")
 
+            // Where the stream was last at a boundary, byte by byte; before a byte that cuts a
+            // character short counts too (only an open character ends at a space).
+            var reference: Int? = nil
+            var stepped = OutputParser()
+            for index in 0...input.count {
+                if index > 0 { stepped.feed([input[index - 1]]) }
+                let cutsCharacter = index < input.count && input[index] & 0xC0 != 0x80 && !stepped.isAtBoundary
+                    && { var probe = stepped; probe.feed([UInt8(ascii: " ")]); return probe.isAtBoundary }()
+                if stepped.isAtBoundary || cutsCharacter { reference = index }
+            }
+            #expect(input.withUnsafeBytes { OutputParser().lastBoundary(in: $0) } == reference, "\(input)")
+            // The same from the middle, with the parser in whatever state the first half left.
+            let half = input.count / 2
+            var resumed = OutputParser()
+            resumed.feed(input[..<half])
+            let fromHalf = Array(input[half...]).withUnsafeBytes { resumed.lastBoundary(in: $0) }
+            #expect(fromHalf == reference.flatMap { $0 >= half ? $0 - half : nil }, "\(input) from \(half)")
+
             whole.feed(OutputParser.cut + bytes(#"\e[0m"#))
             #expect(whole.isAtBoundary, "\(input)")
             #expect(whole.feedUntilBoundary(input) <= input.count)
