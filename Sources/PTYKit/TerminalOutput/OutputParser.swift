@@ -22,7 +22,8 @@
 //   character and is then processed normally, so ESC or CAN always gets through.
 // - Strings end where the terminal that stays in them longest, tmux, ends them, so that a
 //   boundary here is a boundary on every terminal. A DCS string ends only at ST (`ESC \`):
-//   to tmux, CAN, SUB and `ESC x` are part of it, so `ESC P q ESC x` is still a DCS. OSC,
+//   to tmux, CAN, SUB and `ESC x` are part of it, so `ESC P q ESC x` is still a DCS (and
+//   `ESC [?1049h` inside it sets nothing, though xterm would end the DCS there). OSC,
 //   SOS, PM and APC strings end at CAN, SUB or ESC as in Williams; an OSC also at BEL, as
 //   in xterm. `ESC k` starts a string, tmux's window name, where xterm ignores it.
 // - osc_end runs however the OSC string ends, CAN and SUB included: tmux applies it then,
@@ -36,9 +37,9 @@
 //   no input can make the parser allocate or grow.
 //
 // Speed: text in ground and DCS payload up to the next ESC, and other string payloads of
-// 0x20-0xFF, are skipped eight bytes at a time; whole control sequences without a private marker or intermediate,
-// and the parameter bytes of any control sequence without a private marker, one at a time;
-// only the remaining bytes go through the table.
+// 0x20-0xFF, are skipped eight bytes at a time; whole control sequences without a private
+// marker or intermediate, and the parameter bytes of any control sequence without a
+// private marker, one at a time; only the remaining bytes go through the table.
 
 /// Tracks the terminal state set by a byte stream written to a terminal.
 public struct OutputParser: Sendable {
