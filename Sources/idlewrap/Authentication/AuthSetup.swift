@@ -48,9 +48,8 @@ enum AuthSetup {
     /// Whether something is at `path`. Anything but "no such file" counts as
     /// there, so that an unreadable file is reported rather than skipped.
     private static func exists(_ path: String) -> Bool {
-        var info = stat()
         do {
-            _ = try valueOrErrno { lstat(path, &info) }
+            _ = try FileSystem.status(ofPath: path, followingLinks: false)
             return true
         } catch {
             return error != .noSuchFile && error != Errno(rawValue: ENOTDIR)

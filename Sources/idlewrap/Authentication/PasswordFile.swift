@@ -59,12 +59,10 @@ enum PasswordFile {
     /// whoever can write there can replace the file.
     private static func checkDirectory(of path: String) throws(AuthSetupError) {
         let directory: String
-        var info = stat()
+        let info: stat
         do {
-            let resolved = try valueOrErrno({ realpath(path, nil) }, failed: { $0 == nil })!
-            defer { free(resolved) }
-            directory = parentDirectory(of: String(cString: resolved))
-            _ = try valueOrErrno { stat(directory, &info) }
+            directory = parentDirectory(of: try FileSystem.resolvedPath(path))
+            info = try FileSystem.status(ofPath: directory)
         } catch {
             throw AuthSetupError(description: "cannot examine the directory of password file \(path): \(error)")
         }
@@ -128,22 +126,21 @@ enum PasswordFile {
             throw AuthSetupError(description: "cannot create directory \(directory): \(error)")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
         let descriptor: FileDescriptor
+        let temporary: String
         do {
-            descriptor = FileDescriptor(rawValue: try valueOrErrno { mkstemp(&template) })
+            (descriptor, temporary) = try FileSystem.makeUniqueFile(prefix: "\(directory)/.\(name).")
         } catch {
             throw AuthSetupError(description: "cannot write password file \(path): \(error)")
         }
-        let temporary = string(fromNulTerminated: template)
         do {
             defer { try? descriptor.close() }
-            _ = try valueOrErrno { fchmod(descriptor.rawValue, 0o600) }
+            try descriptor.changeMode(0o600)
             try descriptor.writeAll(hash + "\n")
-            _ = try valueOrErrno { fsync(descriptor.rawValue) }
-            _ = try valueOrErrno { rename(temporary, path) }
+            try descriptor.synchronize()
+            try FileSystem.rename(temporary, to: path)
         } catch {
-            _ = try? valueOrErrno { unlink(temporary) }
+            try? FileSystem.removeFile(temporary)
             throw AuthSetupError(description: "cannot write password file \(path): \(error)")
         }
         syncDirectory(directory)
@@ -151,14 +148,13 @@ enum PasswordFile {
 
     /// `mkdir -p` with mode 0700 for each directory it creates.
     private static func makeDirectories(_ directory: String) throws(Errno) {
-        var info = stat()
-        if (try? valueOrErrno { stat(directory, &info) }) != nil { return }
+        if (try? FileSystem.status(ofPath: directory)) != nil { return }
         let parent = parentDirectory(of: directory)
         if parent != directory {
             try makeDirectories(parent)
         }
         do {
-            _ = try valueOrErrno { mkdir(directory, 0o700) }
+            try FileSystem.makeDirectory(directory, mode: 0o700)
         } catch let error where error == Errno(rawValue: EEXIST) {
             return
         }
@@ -168,7 +164,7 @@ enum PasswordFile {
     /// place, and not every file system can sync a directory.
     private static func syncDirectory(_ directory: String) {
         guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
-        _ = try? valueOrErrno { fsync(descriptor.rawValue) }
+        try? descriptor.synchronize()
         try? descriptor.close()
     }
 

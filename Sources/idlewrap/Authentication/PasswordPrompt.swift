@@ -33,7 +33,7 @@ struct PasswordPrompt {
 
     init(terminal: FileDescriptor) {
         self.terminal = terminal
-        let flags = try? valueOrErrno { fcntl(terminal.rawValue, F_GETFL) }
+        let flags = try? terminal.statusFlags()
         let writable = flags.map { $0 & O_ACCMODE != O_RDONLY } ?? false
         output = writable ? terminal : .standardError
     }
@@ -59,21 +59,21 @@ struct PasswordPrompt {
     }
 
     private func ask(_ prompt: String, watching signals: SignalSource) throws(Failure) -> SecretBuffer {
-        var saved = termios()
+        let saved: TerminalAttributes
         do {
-            _ = try valueOrErrno { tcgetattr(terminal.rawValue, &saved) }
+            saved = try TerminalAttributes.of(terminal)
             var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
-            withUnsafeMutableBytes(of: &quiet.c_cc) { controlCharacters in
+            quiet.termios.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+            withUnsafeMutableBytes(of: &quiet.termios.c_cc) { controlCharacters in
                 controlCharacters[Int(VMIN)] = 1
                 controlCharacters[Int(VTIME)] = 0
             }
-            _ = try valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &quiet) }
+            try quiet.apply(to: terminal, when: TCSAFLUSH)
         } catch {
             throw .system(error)
         }
         defer {
-            _ = try? valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &saved) }
+            try? saved.apply(to: terminal, when: TCSAFLUSH)
             try? output.writeAll("\r\n")
         }
         do {
@@ -117,7 +117,7 @@ struct PasswordPrompt {
             pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            _ = try? valueOrErrno { poll(&slots, 2, -1) }
+            _ = try? slots.withUnsafeMutableBufferPointer { (slots) throws(Errno) in try poll(slots, timeout: -1) }
             if slots[1].revents != 0, let signal = try? signals.next() {
                 throw .signaled(signal)
             }

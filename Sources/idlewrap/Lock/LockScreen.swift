@@ -32,7 +32,7 @@ enum LockScreen {
         // Plain attributes and the ASCII character set for the lock screen;
         // the command's are saved with the cursor above.
         text += "\u{1b}[0m\u{1b}(B\u{0f}"
-        return Array(text.utf8) + modes.inputModesOffSequence
+        return Array(text.utf8) + LockInputModes.offSequence(for: modes)
     }
 
     /// Clears the lock screen and brings back the command's, with the modes
@@ -45,7 +45,7 @@ enum LockScreen {
         if modes.titleWasSet { text += "\u{1b}[23;0t" }
         // The window goes back to tmux's automatic name until the command sets one again.
         if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
-        return Array("\u{1b}[H\u{1b}[2J".utf8) + modes.inputModesRestoreSequence + Array(text.utf8)
+        return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
     }
 
     /// For a session that ends while locked: nothing of the command's screen

@@ -72,8 +72,7 @@ enum IdleWrap {
     }
 
     static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
-        var named = stat()
-        guard stat(path, &named) == 0, let current = try? terminal.status() else { return false }
+        guard let named = try? FileSystem.status(ofPath: path), let current = try? terminal.status() else { return false }
         return named.st_rdev == current.st_rdev
     }
 

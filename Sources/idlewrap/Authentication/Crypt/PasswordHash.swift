@@ -27,11 +27,7 @@ enum PasswordHash {
     /// A new hash of `secret` with the method that `saltPrefix` (e.g. "$6$")
     /// names, at its default cost, salted from the system's random source.
     static func make(for secret: SecretBuffer, saltPrefix: String) throws(Errno) -> String {
-        var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        _ = try valueOrErrno({
-            crypt_gensalt_rn(saltPrefix, 0, nil, 0, &setting, Int32(setting.count))
-        }, failed: { $0 == nil })
-        return try crypt(secret, setting: string(fromNulTerminated: setting))
+        try crypt(secret, setting: try CryptCalls.newSetting(prefix: saltPrefix))
     }
 
     /// Whether `secret` is the password `hash` was made from; nil when crypt
@@ -78,15 +74,13 @@ enum PasswordHash {
         // Large (32 KiB) and holding intermediate state derived from the
         // password: on the heap, zeroed after use.
         let data = UnsafeMutablePointer<crypt_data>.allocate(capacity: 1)
-        let size = MemoryLayout<crypt_data>.size
         defer {
-            explicit_bzero(data, size)
+            explicit_bzero(data, MemoryLayout<crypt_data>.size)
             data.deallocate()
         }
-        let output = try secret.withCString { (phrase) throws(Errno) in
-            try valueOrErrno({ crypt_rn(phrase, setting, data, Int32(size)) }, failed: { $0 == nil })
+        return try secret.withCString { (phrase) throws(Errno) in
+            try CryptCalls.hash(phrase, setting: setting, scratch: data)
         }
-        return String(cString: output!)
     }
 
     /// The length of the part after the last `$` for methods whose

@@ -46,9 +46,9 @@ final class PAMAuthenticator: Authenticator {
     ) throws(AuthSetupError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
-            var info = stat()
+            let info: stat
             do {
-                _ = try valueOrErrno { stat(directory, &info) }
+                info = try FileSystem.status(ofPath: directory)
             } catch {
                 throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
             }
@@ -58,7 +58,7 @@ final class PAMAuthenticator: Authenticator {
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
-            terminalName: UserIdentity.terminalName(of: terminal),
+            terminalName: terminal.terminalPath(),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         switch transaction.start() {

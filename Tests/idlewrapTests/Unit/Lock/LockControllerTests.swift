@@ -183,6 +183,9 @@ struct LockControllerTests {
         output(lock, "text \u{1b}[3")
         lock.requestLock()
         #expect(lock.state == .locking(giveUpAt: clock.current + LockController.boundaryPatience))
+        // Keys still reach the command, so it is not locked yet; but a lock is due.
+        #expect(!lock.isLocked)
+        #expect(lock.isLockingOrLocked)
         output(lock, "1mred\u{1b}[0m")
         #expect(host.screenText.hasPrefix("text \u{1b}[31m"))
         #expect(lock.isLocked)
@@ -320,9 +323,20 @@ struct LockControllerTests {
         output(lock, "held secret")
         host.screen = []
         lock.abandon()
-        #expect(!lock.isLocked)
+        #expect(lock.state == .abandoned)
+        #expect(!lock.isLockingOrLocked)
         #expect(!host.screenText.contains("held secret"))
         #expect(host.screenText.contains("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
+    }
+
+    @Test func anAbandonedLockDoesNothingMore() {
+        let lock = makeLock()
+        lock.abandon()
+        #expect(lock.state == .abandoned)
+        #expect(lock.nextDeadline == nil)
+        lock.requestLock()
+        #expect(lock.state == .abandoned)
+        #expect(host.screen.isEmpty)
     }
 }
 
