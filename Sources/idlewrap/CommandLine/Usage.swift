@@ -1,6 +1,6 @@
 /// The text for `--help` and `--version`, each without a final newline.
 enum Usage {
-    static let version = "idlewrap 0.1.0"
+    static let version = "idlewrap \(Version.number)"
 
     static let help = """
         USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]
