@@ -1,4 +1,5 @@
 import Glibc
+import PTYKit
 
 /// Where libpam finds a service's stack, and what happens without one.
 /// Without a file named after the service, Linux-PAM runs the `other`
@@ -28,23 +29,34 @@ enum PAMServiceFile {
     }
 
     private static func firstFile(named name: String, in directories: [String]) -> String? {
-        directories.lazy.map { "\($0)/\(name)" }.first { access($0, F_OK) == 0 }
+        directories.lazy.map { "\($0)/\(name)" }.first { (try? FileSystem.status(ofPath: $0)) != nil }
     }
 
     /// Whether an `auth` line of the file at `path` uses pam_deny. Includes
     /// are not followed: a stack that reaches pam_deny only through them (as
-    /// Debian's common-auth does, after pam_unix) is a working one.
+    /// Debian's common-auth does, after pam_unix) is a working one. An
+    /// unreadable file counts as not denying: libpam reports it when it runs.
     private static func authDenies(_ path: String) -> Bool {
-        guard let file = fopen(path, "r") else { return false }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) >= 0, let line {
-            let words = String(cString: line).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-            guard let type = words.first, type == "auth" || type == "-auth" else { continue }
-            if words.contains(where: { $0.hasSuffix("pam_deny.so") || $0 == "pam_deny" }) { return true }
+        guard let text = try? contents(of: path) else { return false }
+        return text.split(separator: "\n").contains { line in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let type = words.first, type == "auth" || type == "-auth" else { return false }
+            return words.contains { $0.hasSuffix("pam_deny.so") || $0 == "pam_deny" }
         }
-        return false
+    }
+
+    /// A PAM configuration file is a few lines; 64 KiB is plenty.
+    private static func contents(of path: String) throws(Errno) -> String {
+        let descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        defer { try? descriptor.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+        defer { buffer.deallocate() }
+        var used = 0
+        while used < buffer.count {
+            let count = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[used...]))
+            if count == 0 { break }
+            used += count
+        }
+        return String(decoding: buffer[..<used], as: UTF8.self)
     }
 }
