@@ -6,25 +6,32 @@ enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
     /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now.
+    /// `terminal` (a terminal) now. `notice` receives what the user should
+    /// know about the set-up but that does not stop it.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
-    ) throws(AuthSetupError) -> Authenticator {
-        let file = passwordFile ?? defaultPasswordFile(environment: lookup)
-        switch method ?? defaultMethod(passwordFile: file) {
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
+        notice: (String) -> Void = { _ in }
+    ) throws(AuthenticationError) -> Authenticator {
+        switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
         case .file:
-            guard let file else {
-                throw AuthSetupError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
-            }
+            let file = try self.passwordFile(passwordFile, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
             return try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
-                terminal: terminal, environment: lookup)
+                terminal: terminal, environment: lookup, notice: notice)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
         }
+    }
+
+    /// `given`, else the default password file.
+    static func passwordFile(_ given: String?, environment lookup: (String) -> String?) throws(AuthenticationError) -> String {
+        guard let file = given ?? defaultPasswordFile(environment: lookup) else {
+            throw AuthenticationError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+        }
+        return file
     }
 
     /// `$XDG_CONFIG_HOME/idlewrap/password`, else `$HOME/.config/idlewrap/password`;

@@ -16,6 +16,8 @@ struct PasswordPrompt {
         /// idlewrap got this signal while asking.
         case signaled(Int32)
         case system(Errno)
+        /// A new password and its repetition differed.
+        case differed
 
         var description: String {
             switch self {
@@ -23,6 +25,7 @@ struct PasswordPrompt {
             case .hungUp: "the terminal hung up"
             case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
+            case .differed: "the passwords differ"
             }
         }
     }
@@ -84,9 +87,25 @@ struct PasswordPrompt {
         return try readLine(watching: signals)
     }
 
-    /// Shows a line of text, such as why the prompt is asked again.
-    func say(_ text: String) {
-        try? output.writeAll(text + "\r\n")
+    /// Asks for a new password with `question`, then for it again, until both
+    /// answers are the same, at most `rounds` times; between rounds it says that
+    /// they differed. Throws `.differed` when the last round's answers differ.
+    func askNewPassword(_ question: String, rounds: Int) throws(Failure) -> SecretBuffer {
+        for round in 1...rounds {
+            let first = try ask(question)
+            let second: SecretBuffer
+            do {
+                second = try ask("Repeat password:")
+            } catch {
+                first.clear()
+                throw error
+            }
+            defer { second.clear() }
+            if first.hasSameBytes(as: second) { return first }
+            first.clear()
+            if round < rounds { try? output.writeAll("The passwords differ; try again.\r\n") }
+        }
+        throw .differed
     }
 
     private func readLine(watching signals: SignalSource) throws(Failure) -> SecretBuffer {

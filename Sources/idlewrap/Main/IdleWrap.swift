@@ -11,7 +11,7 @@ enum IdleWrap {
         let environment = Environment.current()
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environmentTimeout: environment["IDLEWRAP_TIMEOUT"])
+            invocation = try Options.parse(arguments, environment: { environment[$0] })
         } catch {
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
@@ -43,7 +43,8 @@ enum IdleWrap {
             authenticator = try AuthSetup.makeAuthenticator(
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
-                terminal: .standardInput, environment: { environment[$0] })
+                terminal: .standardInput, environment: { environment[$0] },
+                notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
@@ -77,9 +78,11 @@ enum IdleWrap {
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
-        guard let path = file ?? options.passwordFile ?? AuthSetup.defaultPasswordFile(environment: { environment[$0] })
-        else {
-            Diagnostics.error("no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+        let path: String
+        do {
+            path = try AuthSetup.passwordFile(file ?? options.passwordFile, environment: { environment[$0] })
+        } catch {
+            Diagnostics.error(error.description)
             return ExitStatus.failure
         }
         return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)

@@ -34,7 +34,7 @@ enum PasswordHash {
     /// cannot evaluate `hash` at all.
     static func matches(_ secret: SecretBuffer, hash: String) -> Bool? {
         guard let computed = try? crypt(secret, setting: hash) else { return nil }
-        return constantTimeEqual(computed, hash)
+        return constantTimeEqual(computed.utf8, hash.utf8)
     }
 
     /// Why `hash` is not a usable crypt(3) hash, or nil when it is.
@@ -107,16 +107,5 @@ enum PasswordHash {
     /// Everything up to the last `$`: the method, parameters and salt.
     private static func setting(of hash: String) -> Substring {
         hash[..<(hash.lastIndex(of: "$") ?? hash.startIndex)]
-    }
-
-    private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let left = Array(left.utf8)
-        let right = Array(right.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices {
-            difference |= left[index] ^ right[index]
-        }
-        return difference == 0
     }
 }

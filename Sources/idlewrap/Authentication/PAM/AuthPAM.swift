@@ -29,7 +29,6 @@ final class PAMAuthenticator: Authenticator {
         var remoteHost: String?
     }
 
-    var method: AuthMethod { .pam }
     private let library: PAMLibrary
     private let settings: Settings
 
@@ -39,22 +38,34 @@ final class PAMAuthenticator: Authenticator {
     }
 
     /// Loads libpam and checks that the service can be started, so that a
-    /// broken setup is reported before the command runs.
+    /// broken setup is reported before the command runs. A service with no
+    /// file of its own is reported through `notice`; if PAM would then fall
+    /// back to an `other` stack that denies everyone, it is refused: a lock
+    /// nobody can open must not start.
     static func make(
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
-        environment lookup: (String) -> String?
-    ) throws(AuthSetupError) -> PAMAuthenticator {
+        environment lookup: (String) -> String?, notice: (String) -> Void
+    ) throws(AuthenticationError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
             let info: stat
             do {
                 info = try FileSystem.status(ofPath: directory)
             } catch {
-                throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
+                throw AuthenticationError(description: "PAM configuration directory \(directory): \(error)")
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw AuthSetupError(description: "PAM configuration directory \(directory) is not a directory")
+                throw AuthenticationError(description: "PAM configuration directory \(directory) is not a directory")
             }
+        }
+        if case .missing(let searched, let otherDenies) = PAMServiceFile.locate(
+            service: service, configurationDirectory: configurationDirectory)
+        {
+            let missing = "no PAM service file \(service) in \(searched.joined(separator: " or "))"
+            guard !otherDenies else {
+                throw AuthenticationError(description: "\(missing), and PAM's fallback service 'other' denies everyone, so the lock could never be opened; install one (see 'make install') or use --auth ask or file")
+            }
+            notice("\(missing); PAM uses the service 'other' instead")
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
@@ -65,7 +76,7 @@ final class PAMAuthenticator: Authenticator {
         case .success(let handle):
             transaction.end(handle, status: PAMConstant.success)
         case .failure(let failure):
-            throw AuthSetupError(description: "PAM is not available: \(failure.reason)")
+            throw AuthenticationError(description: "PAM is not available: \(failure.reason)")
         }
         return PAMAuthenticator(library: library, settings: settings)
     }
@@ -125,7 +136,9 @@ final class PAMAttempt: @unchecked Sendable {
     private let library: PAMLibrary
     private let settings: PAMAuthenticator.Settings
     private let exchange: PAMExchange
-    /// Hidden questions answered so far; touched only by the PAM thread.
+    /// Questions answered so far, and of them the hidden ones; touched only
+    /// by the PAM thread.
+    private var answers = 0
     private var hiddenAnswers = 0
 
     init(library: PAMLibrary, settings: PAMAuthenticator.Settings, exchange: PAMExchange) {
@@ -178,6 +191,10 @@ final class PAMAttempt: @unchecked Sendable {
                 return .unavailable(reason: "PAM service \(settings.service) authenticated another user")
             }
             return .succeeded
+        case _ where answers == 0:
+            // Nobody was asked anything (pam_deny alone, a module that
+            // cannot run): no password was wrong, and no attempt counts.
+            return .unavailable(reason: "cannot check: PAM service \(settings.service) failed without asking for a password (\(library.describe(status, handle: handle)))")
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
@@ -208,11 +225,12 @@ final class PAMAttempt: @unchecked Sendable {
             switch message.msg_style {
             case PAMConstant.promptEchoOff, PAMConstant.promptEchoOn:
                 let hidden = message.msg_style == PAMConstant.promptEchoOff
-                guard let answer = exchange.ask(prompt: prompt(for: text), echo: !hidden) else {
+                guard let answer = exchange.ask(prompt: prompt(for: text)) else {
                     Self.discard(replies, count: count)
                     return (PAMConstant.conversationError, nil)
                 }
                 replies[index].resp = answer
+                answers += 1
                 if hidden { hiddenAnswers += 1 }
             case PAMConstant.errorMessage, PAMConstant.textInfo:
                 exchange.post(notice: text)
@@ -227,7 +245,7 @@ final class PAMAttempt: @unchecked Sendable {
     private func prompt(for text: String) -> String {
         var trimmed = Substring(text)
         while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
-        return trimmed == "Password:" ? "Password for \(settings.user):" : String(trimmed)
+        return trimmed == "Password:" ? passwordPrompt(for: settings.user) : String(trimmed)
     }
 
     private static func discard(_ replies: UnsafeMutablePointer<cauth_pam_response>, count: Int) {
