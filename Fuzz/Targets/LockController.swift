@@ -24,7 +24,6 @@ final class Choices {
 }
 
 final class FuzzAuthenticator: Authenticator {
-    let method = AuthMethod.file
     let choices: Choices
     /// The conversation the lock last started; only it may have said yes.
     weak var latest: Conversation?
@@ -37,7 +36,7 @@ final class FuzzAuthenticator: Authenticator {
         /// Checks still to report as `.working` before the verdict.
         private var pendingChecks = 0
         /// What `.working` turns into: the first question, or the verdict on the answer.
-        private var afterWork = AuthStep.asking(prompt: "Password:", echo: false)
+        private var afterWork = AuthStep.asking(prompt: "Password:")
         private var notices: [String] = []
         private(set) var answeredPassword = false
 
@@ -46,7 +45,7 @@ final class FuzzAuthenticator: Authenticator {
             switch choices.input.choice(8) {
             case 0: step = .unavailable(reason: "broken")
             case 1: step = .working  // PAM before its first question
-            default: step = .asking(prompt: "Password:", echo: false)
+            default: step = .asking(prompt: "Password:")
             }
             if step == .working { pendingChecks = choices.input.choice(3) }
         }

@@ -4,10 +4,23 @@ import PTYKit
 // one byte at a time (every byte through the state table), whole (the
 // skipping fast paths), or in fuzzer-chosen chunks, it must reach the same
 // modes and the same boundary at every common point, and feedUntilBoundary
-// must stop exactly at the first boundary the byte-at-a-time parser sees.
+// must stop exactly at the first boundary the byte-at-a-time parser sees, and
+// lastBoundary must find the last one in a chunk.
 //
 // Input: one byte N (number of chunk lengths, up to 15, and whether the chunks
 // go through feedUntilBoundary), N chunk lengths, then the stream.
+
+private func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+
+/// Continuation bytes a lead byte announces, as the parser counts them.
+private func continuationCount(_ lead: UInt8) -> Int {
+    switch lead {
+    case 0xC2...0xDF: 1
+    case 0xE0...0xEF: 2
+    case 0xF0...0xF4: 3
+    default: 0
+    }
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -26,6 +39,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         [byte].withUnsafeBytes { reference.feed($0) }
         modesAfter.append(reference.modes)
         boundaryAfter.append(reference.isAtBoundary)
+    }
+
+    // Whether the byte at each index cuts short a UTF-8 character left open in text: the
+    // character's lead byte came where the stream was at a boundary (or where it cut the
+    // character before), then only continuation bytes, fewer than the lead announces.
+    var cutsCharacter = [Bool](repeating: false, count: stream.count)
+    for index in stream.indices where !isContinuation(stream[index]) {
+        var lead = index - 1
+        while lead >= 0 && isContinuation(stream[lead]) { lead -= 1 }
+        guard lead >= 0, boundaryAfter[lead] || cutsCharacter[lead] else { continue }
+        cutsCharacter[index] = index - lead <= continuationCount(stream[lead])
     }
 
     var whole = OutputParser()
@@ -52,6 +76,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 "boundary differs after feedUntilBoundary at \(offset)")
             chunk.dropFirst(consumed).withUnsafeBytes { chunked.feed($0) }
         } else {
+            let found = chunk.withUnsafeBytes { chunked.lastBoundary(in: $0) }
+            let expected = (0...length).last { boundaryAfter[offset + $0] || ($0 < length && cutsCharacter[offset + $0]) }
+            require(found == expected, "lastBoundary in the chunk at \(offset) is \(found as Any), expected \(expected as Any)")
             chunk.withUnsafeBytes { chunked.feed($0) }
         }
         offset += length
