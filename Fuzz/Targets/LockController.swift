@@ -6,7 +6,9 @@ import PTYKit
 // authenticator behaviour, and checks the two promises of the lock:
 // - while locked, no typed byte reaches the command;
 // - it unlocks only after the exact password line was answered and the
-//   authenticator said yes.
+//   authenticator said yes;
+// and that the command's output reaches the screen whole and in order across
+// locks, a sequence cut short by the lock sent again at the unlock.
 //
 // Input: a stream of operations, each a byte choosing it and its arguments.
 
@@ -102,7 +104,49 @@ final class CheckingHost: LockHost {
     /// Between lockDidEngage and lockDidRelease.
     var locked = false
 
-    func show(_ bytes: UnsafeRawBufferPointer) {}
+    /// What the command wrote, all of it.
+    var written: [UInt8] = []
+    /// The command's output as shown, cut into segments where the lock cut a sequence
+    /// short, with how much had been written at each cut.
+    var shownSegments: [[UInt8]] = [[]]
+    var writtenAtCuts: [Int] = []
+    /// Set by the harness while it asks the lock to act on its deadline.
+    var inDeadline = false
+    private var showingLockScreen = false
+    private var nextShowLeavesLockScreen = false
+
+    // The lock screen comes between discardTypedAhead and lockDidEngage's redraws
+    // (engage), and ends with the first show after discardTypedAhead at release.
+    func show(_ bytes: UnsafeRawBufferPointer) {
+        if nextShowLeavesLockScreen {
+            nextShowLeavesLockScreen = false
+            showingLockScreen = false
+            return
+        }
+        guard !showingLockScreen, let lock, lock.state != .abandoned else { return }
+        if inDeadline, case .locking = lock.state {
+            require(Array(bytes) == OutputParser.cut, "the lock showed something else than the cut in a deadline")
+            writtenAtCuts.append(written.count)
+            shownSegments.append([])
+            return
+        }
+        shownSegments[shownSegments.count - 1] += bytes
+    }
+
+    /// The command's output reaches the screen whole, in order, once: each segment is
+    /// the written bytes from where the one before it ended, or a little before it (the
+    /// sequence cut short, sent again), up to the next cut or to what is still held.
+    func checkOutputIsExact(held: Int) {
+        var end = 0
+        for (index, segment) in shownSegments.enumerated() {
+            let until = index < writtenAtCuts.count ? writtenAtCuts[index] : written.count - held
+            let start = until - segment.count
+            require(start >= 0 && start <= end, "segment \(index) shows bytes never written, or skips some")
+            require(end - start <= OpenSequence.limit, "segment \(index) sends back more than the limit")
+            require(segment.elementsEqual(written[start..<until]), "segment \(index) differs from what was written")
+            end = until
+        }
+    }
 
     func forward(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
@@ -110,7 +154,9 @@ final class CheckingHost: LockHost {
         if let lock { require(!lock.isLocked, "typed bytes forwarded in state \(lock.state)") }
     }
 
-    func discardTypedAhead() {}
+    func discardTypedAhead() {
+        if locked { nextShowLeavesLockScreen = true } else { showingLockScreen = true }
+    }
     func nudgeRedraw() {}
     func watch(_ descriptor: FileDescriptor?) {}
 
@@ -156,6 +202,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             line.withUnsafeBytes { lock.handleInput($0) }
         case 3, 4:
             let bytes = choices.input.take(choices.input.choice(32))
+            if lock.state != .abandoned { host.written += bytes }
             bytes.withUnsafeBytes { lock.handleOutput($0) }
         case 5:
             lock.requestLock()
@@ -164,15 +211,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             lock.handleResize()
         case 7:
             clock.current = clock.current + Int64(choices.input.byte()) * 50_000_000
+            host.inDeadline = true
             lock.handleDeadline()
+            host.inDeadline = false
         case 8:
             if let deadline = lock.nextDeadline { clock.current = max(clock.current, deadline) }
+            host.inDeadline = true
             lock.handleDeadline()
+            host.inDeadline = false
         default:
             lock.handleAuthenticatorReadiness()
         }
         require(host.locked == lock.isLocked || lock.state == .abandoned, "the host was told \(host.locked), the lock is \(lock.state)")
     }
+    host.checkOutputIsExact(held: lock.heldByteCount)
     if choices.input.choice(2) == 0 { lock.abandon() }
     return 0
 }
