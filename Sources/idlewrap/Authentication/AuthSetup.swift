@@ -7,12 +7,30 @@ enum AuthSetup {
     /// `file` if the password file (`passwordFile`, else the default one)
     /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
     /// `terminal` (a terminal) now.
+    ///
+    /// PAM with the system's configuration is never used for an account whose
+    /// login password is locked or empty (see `LoginPassword`): a lock nobody
+    /// can open. Chosen by default, `ask` replaces it, with `notify` saying so;
+    /// asked for with `-a pam`, it is refused. A stack from `--pam-confdir`
+    /// is the caller's own and may not check the login password at all.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
+        notify: (String) -> Void = { _ in }
     ) throws(AuthSetupError) -> Authenticator {
         let file = passwordFile ?? defaultPasswordFile(environment: lookup)
-        switch method ?? defaultMethod(passwordFile: file) {
+        var chosen = method ?? defaultMethod(passwordFile: file)
+        if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
+            guard method == nil else {
+                throw AuthSetupError(description: "\(problem); use --auth ask or --auth file")
+            }
+            guard isAllowed(.ask) else {
+                throw AuthSetupError(description: "\(problem), and site policy does not allow --auth ask")
+            }
+            notify("\(problem); asking for a lock password for this session instead (--auth ask)")
+            chosen = .ask
+        }
+        switch chosen {
         case .file:
             guard let file else {
                 throw AuthSetupError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
@@ -38,6 +56,22 @@ enum AuthSetup {
             return "\(home)/.config/idlewrap/password"
         }
         return nil
+    }
+
+    /// Whether site policy lets `method` be used. The one place that decides
+    /// it; with no policy every method is allowed.
+    static func isAllowed(_ method: AuthMethod) -> Bool {
+        true
+    }
+
+    /// Why PAM could never unlock for `user`, or nil when it could (or when
+    /// that cannot be known).
+    private static func unusableLoginPassword(of user: UserName) -> String? {
+        switch LoginPassword.status(of: user.value) {
+        case .usable, .unknown: nil
+        case .locked: "\(user.value) has no usable login password (it is locked), so PAM could never unlock"
+        case .empty: "\(user.value) has no usable login password (it is empty), so PAM could never unlock"
+        }
     }
 
     private static func defaultMethod(passwordFile: String?) -> AuthMethod {

@@ -32,7 +32,7 @@ enum IdleWrap {
 
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
         let plan = CommandPlan.resolve(command: options.command, login: options.login, environment: environment)
-        if let reason = reasonToRunDirectly(options, environment: environment) {
+        if let reason = reasonToRunDirectly(options, plan: plan, environment: environment) {
             Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
             Diagnostics.error(error.description)
@@ -43,7 +43,8 @@ enum IdleWrap {
             authenticator = try AuthSetup.makeAuthenticator(
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
-                terminal: .standardInput, environment: { environment[$0] })
+                terminal: .standardInput, environment: { environment[$0] },
+                notify: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
@@ -59,22 +60,30 @@ enum IdleWrap {
     }
 
     /// Why there is nothing to lock, if there is not: no terminal to lock
-    /// (scp or rsync through an sshd ForceCommand), or one idlewrap already wraps.
-    static func reasonToRunDirectly(_ options: Options, environment: Environment) -> String? {
-        let input = FileDescriptor.standardInput
-        guard input.isTerminal && FileDescriptor.standardOutput.isTerminal else {
+    /// (scp or rsync through an sshd ForceCommand), or an idlewrap that
+    /// verifiably wraps this terminal already (see `NestingGuard`). Skipping
+    /// the lock is logged, and so is a claim of nesting that does not hold.
+    static func reasonToRunDirectly(_ options: Options, plan: CommandPlan, environment: Environment) -> String? {
+        guard FileDescriptor.standardInput.isTerminal && FileDescriptor.standardOutput.isTerminal else {
             return "not a terminal"
         }
-        if !options.nested, let wrapped = environment["IDLEWRAP_TTY"], isSameDevice(wrapped, input) {
+        if options.nested { return nil }
+        let verdict = NestingGuard.check(environment: environment)
+        if verdict == .unclaimed { return nil }
+        let log = AuditLog(
+            user: .runningUser, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?",
+            command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
+        log.open()
+        switch verdict {
+        case .unclaimed:
+            return nil
+        case .wrapped(let outer):
+            log.record("not wrapped again: idlewrap \(outer) wraps this terminal", priority: LOG_INFO)
             return "this terminal is already wrapped by idlewrap (see --nested)"
+        case .unverified(let reason):
+            log.record("wrapping although IDLEWRAP_TTY/IDLEWRAP_PID are set: \(reason)")
+            return nil
         }
-        return nil
-    }
-
-    static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
-        var named = stat()
-        guard stat(path, &named) == 0, let current = try? terminal.status() else { return false }
-        return named.st_rdev == current.st_rdev
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
