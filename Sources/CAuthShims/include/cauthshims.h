@@ -4,10 +4,8 @@
 #define CAUTHSHIMS_H
 
 #include <crypt.h>
-// getspnam is not in Swift's Glibc module either.
+// getspnam is not in Swift's Glibc module.
 #include <shadow.h>
-// eventfd is not in Swift's Glibc module; including it here exposes it.
-#include <sys/eventfd.h>
 
 #pragma clang assume_nonnull begin
 

@@ -1,6 +1,6 @@
 /// Tells input the terminal sent by itself, answering a program's query, from keys a
-/// person typed: a program that polls the terminal must not keep a session awake
-/// (SPEC: Activity and the timer).
+/// person typed: only keys are activity, so that a program that polls the terminal does
+/// not keep an idle session awake.
 ///
 /// Recognised replies, with 7-bit introducers only (ESC [, ESC ], ESC P, ESC _):
 ///

@@ -53,8 +53,6 @@ final class LockController {
     private unowned let host: LockHost
 
     private(set) var state = LockState.active
-    /// The session is ending: the lock does nothing more.
-    private var isAbandoned = false
     private var parser = OutputParser()
     private var idle: IdleTimer
     /// The command's modes when the lock began: what unlocking restores.
@@ -76,22 +74,32 @@ final class LockController {
         idle.restart(at: clock.now())
     }
 
+    /// The lock screen is up; in `.locking` keys still reach the command.
     var isLocked: Bool {
-        if case .active = state { return false }
-        return true
+        if case .locked = state { return true }
+        return false
     }
+
+    /// A lock is due or up: the session must not end as if nothing were locked.
+    var isLockingOrLocked: Bool {
+        switch state {
+        case .locking, .locked: return true
+        case .active, .abandoned: return false
+        }
+    }
+
+    private var isAbandoned: Bool { state == .abandoned }
 
     /// Output waiting to be shown after the unlock.
     var heldByteCount: Int { held.count }
 
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
-        if isAbandoned { return nil }
         switch state {
         case .active: return idle.deadline
         case .locking(let giveUpAt): return giveUpAt
         case .locked(.waiting(let until)): return until
-        case .locked: return nil
+        case .locked, .abandoned: return nil
         }
     }
 
@@ -114,7 +122,7 @@ final class LockController {
             // While a lock waits for the output to reach a boundary, the
             // command's screen still shows and nothing is locked yet.
             host.forward(bytes)
-        case .locked(.checking), .locked(.waiting):
+        case .locked(.checking), .locked(.waiting), .abandoned:
             return
         case .locked(.prompting):
             // Only the first line of a burst counts; what follows Enter is dropped.
@@ -137,13 +145,15 @@ final class LockController {
             }
         case .locked:
             hold(bytes)
+        case .abandoned:
+            return
         }
     }
 
     /// SIGUSR1, the lock key, or the idle timer: lock as soon as the output
     /// is at a boundary.
     func requestLock() {
-        guard case .active = state, !isAbandoned else { return }
+        guard case .active = state else { return }
         idle.stop()
         if parser.isAtBoundary {
             engage()
@@ -182,8 +192,12 @@ final class LockController {
 
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
-        isAbandoned = true
-        guard isLocked else { return }
+        let wasLockingOrLocked = isLockingOrLocked
+        let wasShowingLockScreen = isLocked
+        // First: a terminal that fails while the screen is cleared ends the
+        // session again, and that call must find the lock already abandoned.
+        state = .abandoned
+        guard wasLockingOrLocked else { return }
         conversation?.cancel()
         conversation = nil
         host.watch(nil)
@@ -192,10 +206,9 @@ final class LockController {
         // able to finish (the session discards its output from now on).
         held = []
         host.isReadingOutput = true
-        if case .locked = state {
+        if wasShowingLockScreen {
             host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
         }
-        state = .active
         idle.stop()
     }
 
@@ -234,9 +247,9 @@ final class LockController {
         let notices = conversation.takeNotices()
         if !notices.isEmpty { content.status = notices.joined(separator: " ") }
         switch conversation.currentStep() {
-        case .asking(let prompt, _):
+        case .asking(let prompt):
             host.watch(nil)
-            content.prompt = promptText(prompt)
+            content.prompt = prompt
             editor.reset()
             state = .locked(.prompting)
             redraw()
@@ -302,20 +315,5 @@ final class LockController {
 
     private func redraw() {
         host.show(LockScreen.draw(content, size: host.windowSize))
-    }
-
-    /// PAM's plain "Password:" becomes "Password for alice:"; other
-    /// questions (a one-time code) are shown as asked.
-    private func promptText(_ prompt: String) -> String {
-        let trimmed = prompt.trimmingSuffix(" ")
-        return trimmed == "Password:" ? "Password for \(settings.user.value):" : trimmed
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ character: Character) -> String {
-        var text = self
-        while text.last == character { text.removeLast() }
-        return text
     }
 }

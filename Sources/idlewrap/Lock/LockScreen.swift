@@ -29,7 +29,7 @@ enum LockScreen {
         // Plain attributes and the ASCII character set for the lock screen;
         // the command's are saved with the cursor above.
         text += "\u{1b}[0m\u{1b}(B\u{0f}"
-        return Array(text.utf8) + modes.inputModesOffSequence
+        return Array(text.utf8) + LockInputModes.offSequence(for: modes)
     }
 
     /// Clears the lock screen and brings back the command's, with the modes
@@ -40,7 +40,7 @@ enum LockScreen {
         var text = modes.alternateScreen ? "\u{1b}8" : "\u{1b}[?1049l"
         if !modes.cursorVisible { text += "\u{1b}[?25l" }
         if modes.titleWasSet { text += "\u{1b}[23;0t" }
-        return Array("\u{1b}[H\u{1b}[2J".utf8) + modes.inputModesRestoreSequence + Array(text.utf8)
+        return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
     }
 
     /// For a session that ends while locked: nothing of the command's screen
@@ -83,16 +83,8 @@ enum LockScreen {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Text from the user or the command made safe to show: control
-    /// characters would move the cursor or start escape sequences.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) ? "?" : scalar
-        }))
-    }
-
     private static func fitted(_ line: String, columns: Int) -> String {
-        let characters = Array(printable(line))
+        let characters = Array(terminalSafe(line))
         guard characters.count > columns else { return String(characters) }
         return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(columns))
     }

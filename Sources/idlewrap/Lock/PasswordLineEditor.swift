@@ -2,7 +2,7 @@
 /// locked (or at a setup prompt), it never echoes and keeps the line in a
 /// `SecretBuffer`.
 ///
-/// Keys (SPEC "Locked"):
+/// Keys:
 /// - CR or LF submits a non-empty line; on an empty line it is ignored.
 /// - Backspace (BS) and DEL erase the last character: a whole UTF-8
 ///   character, not one byte.
@@ -52,10 +52,13 @@ struct PasswordLineEditor {
         case stringEscape
     }
 
+    /// The longest password, in bytes, that a prompt takes.
+    static let maximumLength = 512
+
     let line: SecretBuffer
     private var state = State.ground
 
-    init(maximumLength: Int = 512) {
+    init(maximumLength: Int = PasswordLineEditor.maximumLength) {
         line = SecretBuffer(capacity: maximumLength)
     }
 

@@ -11,7 +11,7 @@ enum IdleWrap {
         let environment = Environment.current()
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environmentTimeout: environment["IDLEWRAP_TIMEOUT"])
+            invocation = try Options.parse(arguments, environment: { environment[$0] })
         } catch {
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
@@ -71,7 +71,7 @@ enum IdleWrap {
         let verdict = NestingGuard.check(environment: environment)
         if verdict == .unclaimed { return nil }
         let log = AuditLog(
-            user: .runningUser, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?",
+            user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
             command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
         log.open()
         switch verdict {
@@ -87,9 +87,11 @@ enum IdleWrap {
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
-        guard let path = file ?? options.passwordFile ?? AuthSetup.defaultPasswordFile(environment: { environment[$0] })
-        else {
-            Diagnostics.error("no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+        let path: String
+        do {
+            path = try AuthSetup.passwordFile(file ?? options.passwordFile, environment: { environment[$0] })
+        } catch {
+            Diagnostics.error(error.description)
             return ExitStatus.failure
         }
         return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)

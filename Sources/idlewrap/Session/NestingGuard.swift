@@ -69,8 +69,7 @@ enum NestingGuard {
     }
 
     private static func terminalDevice(_ path: String) -> dev_t? {
-        var info = stat()
-        guard (try? valueOrErrno { stat(path, &info) }) != nil, info.st_mode & S_IFMT == S_IFCHR else { return nil }
+        guard let info = try? FileSystem.status(ofPath: path), info.st_mode & S_IFMT == S_IFCHR else { return nil }
         return info.st_rdev
     }
 
@@ -79,14 +78,13 @@ enum NestingGuard {
     /// alone has to do. A package upgrade that replaced the file since the
     /// outer idlewrap started counts as the same program.
     private static func runsThisExecutable(_ pid: pid_t) -> Bool {
-        var outer = stat()
-        var current = stat()
+        let outer: stat
         do {
-            _ = try valueOrErrno { stat("/proc/\(pid)/exe", &outer) }
+            outer = try FileSystem.status(ofPath: "/proc/\(pid)/exe")
         } catch {
             return error == .permissionDenied
         }
-        guard (try? valueOrErrno { stat("/proc/self/exe", &current) }) != nil else { return false }
+        guard let current = try? FileSystem.status(ofPath: "/proc/self/exe") else { return false }
         if outer.st_dev == current.st_dev && outer.st_ino == current.st_ino { return true }
         guard let outerPath = link("/proc/\(pid)/exe"), let currentPath = link("/proc/self/exe") else { return false }
         return outerPath == currentPath || outerPath == currentPath + " (deleted)"

@@ -36,7 +36,7 @@ struct LoginPasswordTests {
     func explicitPAMIsRefusedForALockedAccountButNotWithItsOwnStack() throws {
         let locked = try TestUser(password: nil)
         let user = UserName(stringLiteral: locked.name)
-        #expect(throws: AuthSetupError(description: "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file")) {
+        #expect(throws: AuthenticationError(description: "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file")) {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: nil, user: user,
                 terminal: .standardInput, environment: { _ in nil })
@@ -46,6 +46,6 @@ struct LoginPasswordTests {
         let authenticator = try AuthSetup.makeAuthenticator(
             method: .pam, passwordFile: nil, pamService: AuthPAMTests.service, pamConfigDirectory: stack.directory.path,
             user: user, terminal: .standardInput, environment: { _ in nil })
-        #expect(authenticator.method == .pam)
+        #expect(authenticator is PAMAuthenticator)
     }
 }

@@ -36,7 +36,6 @@ final class RecordingHost: LockHost {
 
 /// Accepts one password; can be told the check is broken.
 final class FakeAuthenticator: Authenticator {
-    let method = AuthMethod.file
     var password = "open sesame"
     var broken = false
     var answers: [String] = []
@@ -46,7 +45,7 @@ final class FakeAuthenticator: Authenticator {
         var step: AuthStep
         init(owner: FakeAuthenticator) {
             self.owner = owner
-            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:", echo: false)
+            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:")
         }
         var readiness: FileDescriptor? { nil }
         func currentStep() -> AuthStep { step }
@@ -183,6 +182,9 @@ struct LockControllerTests {
         output(lock, "text \u{1b}[3")
         lock.requestLock()
         #expect(lock.state == .locking(giveUpAt: clock.current + LockController.boundaryPatience))
+        // Keys still reach the command, so it is not locked yet; but a lock is due.
+        #expect(!lock.isLocked)
+        #expect(lock.isLockingOrLocked)
         output(lock, "1mred\u{1b}[0m")
         #expect(host.screenText.hasPrefix("text \u{1b}[31m"))
         #expect(lock.isLocked)
@@ -266,9 +268,20 @@ struct LockControllerTests {
         output(lock, "held secret")
         host.screen = []
         lock.abandon()
-        #expect(!lock.isLocked)
+        #expect(lock.state == .abandoned)
+        #expect(!lock.isLockingOrLocked)
         #expect(!host.screenText.contains("held secret"))
         #expect(host.screenText.contains("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
+    }
+
+    @Test func anAbandonedLockDoesNothingMore() {
+        let lock = makeLock()
+        lock.abandon()
+        #expect(lock.state == .abandoned)
+        #expect(lock.nextDeadline == nil)
+        lock.requestLock()
+        #expect(lock.state == .abandoned)
+        #expect(host.screen.isEmpty)
     }
 }
 
