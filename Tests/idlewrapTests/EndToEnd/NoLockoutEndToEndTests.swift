@@ -80,6 +80,31 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        /// As root, /etc/shadow says (the tests run as root).
+        @Test func rootReadsShadow() throws {
+            let locked = try TestUser(password: nil)
+            #expect(LoginPassword.status(of: locked.name) == .locked)
+            let usable = try TestUser(password: "Corr3ct-horse")
+            #expect(LoginPassword.status(of: usable.name) == .usable)
+            #expect(LoginPassword.status(of: "no-such-user-here") == .unknown)
+        }
+
+        @Test func explicitPAMIsRefusedForALockedAccountButNotWithItsOwnStack() throws {
+            let locked = try TestUser(password: nil)
+            let user = UserName(stringLiteral: locked.name)
+            #expect(throws: AuthenticationError(description: "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file")) {
+                try AuthSetup.makeAuthenticator(
+                    method: .pam, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: nil, user: user,
+                    terminal: .standardInput, environment: { _ in nil })
+            }
+            // A --pam-confdir stack is the caller's and may not use the login password.
+            let stack = try AuthPAMTests.Stack(AuthPAMTests.checkedPassword)
+            let authenticator = try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service, pamConfigDirectory: stack.directory.path,
+                user: user, terminal: .standardInput, environment: { _ in nil })
+            #expect(authenticator is PAMAuthenticator)
+        }
+
         /// The records `faillock` lists for `user`: one line each, starting
         /// with the date.
         func failures(of user: TestUser, in tally: String) -> Int? {
