@@ -42,6 +42,21 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        /// pam_unix's account phase answers PAM_NEW_AUTHTOK_REQD once an
+        /// administrator forces a change (`chage -d 0`): the right password
+        /// does not unlock, and the lock screen says why.
+        @Test func expiredPasswordStaysLockedAndSaysWhy() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let terminal = try user.terminal([user.idlewrap, "-a", "pam", "-t", "0", "-k", "^]", "--", "cat"])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try #require(TestUser.run(["chage", "-d", "0", user.name]), "chage failed")
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            try terminal.type("Corr3ct-horse\r")
+            #expect(terminal.expect("Your password has expired: change it (passwd) from another login, then unlock"))
+            #expect(!terminal.waitUntil(timeout: 2) { terminal.hasShown("\u{1b}[?1049l") })
+        }
+
         /// pam_faillock counts the two typos and the account phase after the
         /// right password resets the count; without it the tally would stay
         /// and add up to a lock-out.

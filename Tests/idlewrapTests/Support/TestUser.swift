@@ -31,7 +31,9 @@ final class TestUser {
     }
 
     deinit {
-        _ = TestUser.run(["userdel", name])
+        // -f: a process of the user that is still exiting must not keep the
+        // account around.
+        _ = TestUser.run(["userdel", "-f", name])
     }
 
     /// `arguments` run as this user through runuser, without the test's
