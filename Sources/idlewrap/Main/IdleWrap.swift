@@ -81,7 +81,7 @@ enum IdleWrap {
             log.record("not wrapped again: idlewrap \(outer) wraps this terminal", priority: LOG_INFO)
             return "this terminal is already wrapped by idlewrap (see --nested)"
         case .unverified(let reason):
-            log.record("wrapping although IDLEWRAP_TTY/IDLEWRAP_PID are set: \(reason)")
+            log.record("wrapping although IDLEWRAP_TTY names this terminal: \(reason)")
             return nil
         }
     }

@@ -7,7 +7,8 @@ import PTYKit
 /// terminal it made (`IDLEWRAP_TTY`); anyone can set those, so each claim is
 /// checked against what the kernel says:
 ///
-/// 1. `IDLEWRAP_TTY` is the terminal on stdin and on stdout (same device).
+/// 1. `IDLEWRAP_TTY` is the terminal on stdin and on stdout (same device);
+///    otherwise nothing claims this terminal.
 /// 2. That terminal's session leader (tcgetsid) is a child of `IDLEWRAP_PID`:
 ///    idlewrap starts its command as a session leader on the pseudo-terminal
 ///    it holds the master of, so its parent is the wrapping process.
@@ -27,31 +28,30 @@ import PTYKit
 /// login, so there is nothing to pass for an outer idlewrap.
 enum NestingGuard {
     enum Verdict: Equatable {
-        /// Nothing claims that this terminal is wrapped.
+        /// Nothing claims that this terminal is wrapped: IDLEWRAP_TTY is
+        /// unset or names another terminal (a tmux pane whose server was
+        /// started from a wrapped shell inherits the variables, harmlessly).
         case unclaimed
         /// The idlewrap with this pid wraps this terminal.
         case wrapped(by: pid_t)
-        /// IDLEWRAP_TTY or IDLEWRAP_PID claim so, but the claim does not hold.
+        /// IDLEWRAP_TTY names this terminal, but the claim does not hold.
         case unverified(reason: String)
     }
 
     static let programName = "idlewrap"
 
     static func check(environment: Environment) -> Verdict {
-        let claimedTerminal = environment["IDLEWRAP_TTY"]
-        let claimedProcess = environment["IDLEWRAP_PID"]
-        if claimedTerminal == nil && claimedProcess == nil { return .unclaimed }
-        guard let claimedTerminal, let claimedProcess else {
-            return .unverified(reason: "only one of IDLEWRAP_TTY and IDLEWRAP_PID is set")
-        }
-        guard let outer = pid_t(claimedProcess), outer > 1 else {
-            return .unverified(reason: "IDLEWRAP_PID is not a process id")
-        }
-        guard let device = terminalDevice(claimedTerminal),
+        guard let claimedTerminal = environment["IDLEWRAP_TTY"], let device = terminalDevice(claimedTerminal),
             (try? FileDescriptor.standardInput.status())?.st_rdev == device,
             (try? FileDescriptor.standardOutput.status())?.st_rdev == device
         else {
-            return .unverified(reason: "IDLEWRAP_TTY is not this terminal")
+            return .unclaimed
+        }
+        guard let claimedProcess = environment["IDLEWRAP_PID"] else {
+            return .unverified(reason: "IDLEWRAP_PID is not set")
+        }
+        guard let outer = pid_t(claimedProcess), outer > 1 else {
+            return .unverified(reason: "IDLEWRAP_PID is not a process id")
         }
         guard let leader = try? valueOrErrno({ tcgetsid(STDIN_FILENO) }) else {
             return .unverified(reason: "this terminal has no session")

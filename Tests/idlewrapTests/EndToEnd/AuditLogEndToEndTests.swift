@@ -45,7 +45,7 @@ extension EndToEnd {
                 $0.hasPrefix("<86>") && $0.contains("not wrapped again: idlewrap \(terminal.process.pid) wraps this terminal")
             })
             #expect(messages.contains {
-                $0.hasPrefix("<85>") && $0.contains("wrapping although IDLEWRAP_TTY/IDLEWRAP_PID are set: this terminal's session was not started by process 1234567")
+                $0.hasPrefix("<85>") && $0.contains("wrapping although IDLEWRAP_TTY names this terminal: this terminal's session was not started by process 1234567")
             })
         }
     }

@@ -43,6 +43,16 @@ extension EndToEnd {
             try expectWrappedAndLocked(terminal)
         }
 
+        @Test func badPidDoesNotSkipTheLock() throws {
+            for pid in ["1", "0", "not-a-pid", "999999999"] {
+                let terminal = try TerminalDriver([
+                    "sh", "-c", #"IDLEWRAP_TTY=$(tty) IDLEWRAP_PID=$1 exec "$0" -t 0 -k '^]' -- sh -c 'echo command-started; exec cat'"#,
+                    TerminalDriver.idlewrap, pid,
+                ])
+                try expectWrappedAndLocked(terminal)
+            }
+        }
+
         @Test func fakedPidOfTheSessionsParentDoesNotSkipTheLock() throws {
             // $PPID is the test runner: the parent of this terminal's session
             // leader, like a real outer idlewrap, but not idlewrap.
