@@ -6,17 +6,18 @@ enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
     /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now.
+    /// `terminal` (a terminal) now. `notice` receives what the user should
+    /// know about the set-up but that does not stop it.
     ///
     /// PAM with the system's configuration is never used for an account whose
     /// login password is locked or empty (see `LoginPassword`): a lock nobody
-    /// can open. Chosen by default, `ask` replaces it, with `notify` saying so;
-    /// asked for with `-a pam`, it is refused. A stack from `--pam-confdir`
-    /// is the caller's own and may not check the login password at all.
+    /// can open. Chosen by default, `ask` replaces it, with a notice; asked
+    /// for with `-a pam`, it is refused. A stack from `--pam-confdir` is the
+    /// caller's own and may not check the login password at all.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
-        notify: (String) -> Void = { _ in }
+        notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
         var chosen = method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup))
         if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
@@ -26,7 +27,7 @@ enum AuthSetup {
             guard isAllowed(.ask) else {
                 throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
             }
-            notify("\(problem); asking for a lock password for this session instead (--auth ask)")
+            notice("\(problem); asking for a lock password for this session instead (--auth ask)")
             chosen = .ask
         }
         switch chosen {
@@ -36,7 +37,7 @@ enum AuthSetup {
         case .pam:
             return try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
-                terminal: terminal, environment: lookup)
+                terminal: terminal, environment: lookup, notice: notice)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
         }

@@ -44,7 +44,7 @@ enum IdleWrap {
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] },
-                notify: { Diagnostics.notice($0, quiet: options.quiet) })
+                notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
