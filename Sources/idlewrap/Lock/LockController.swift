@@ -81,6 +81,9 @@ final class LockController {
         return true
     }
 
+    /// What the command's output has turned on, as far as the terminal shows it.
+    var commandModes: TerminalModes { parser.modes }
+
     /// Output waiting to be shown after the unlock.
     var heldByteCount: Int { held.count }
 
@@ -193,7 +196,9 @@ final class LockController {
         held = []
         host.isReadingOutput = true
         if case .locked = state {
-            host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
+            host.show(TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
+            // The terminal is back as idlewrap found it: nothing is left to undo.
+            parser = OutputParser()
         }
         state = .active
         idle.stop()

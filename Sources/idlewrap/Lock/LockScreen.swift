@@ -43,13 +43,6 @@ enum LockScreen {
         return Array("\u{1b}[H\u{1b}[2J".utf8) + modes.inputModesRestoreSequence + Array(text.utf8)
     }
 
-    /// For a session that ends while locked: nothing of the command's screen
-    /// may reappear, so both screens are cleared on the way out.
-    static func leaveCleared(wipeScrollback: Bool) -> [UInt8] {
-        let wipe = wipeScrollback ? "\u{1b}[3J" : ""
-        return Array("\u{1b}[H\u{1b}[2J\u{1b}[?1049l\u{1b}[H\u{1b}[2J\(wipe)\u{1b}[0m\u{1b}[?25h".utf8)
-    }
-
     /// The whole lock screen, centred, with the cursor after the prompt.
     static func draw(_ content: LockScreenContent, size: WindowSize) -> [UInt8] {
         var lines = ["Locked", content.command, "since \(content.since)"]

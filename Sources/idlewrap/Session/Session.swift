@@ -5,7 +5,7 @@ import PTYKit
 /// real terminal, the lock in between, and what ends it. The terminal is in
 /// raw mode only inside `run`, and left as it was found on every way out.
 final class Session: RelayDelegate {
-    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1]
+    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
     /// How long a hung-up command may linger before SIGKILL.
     static let hangupGrace: Int64 = 10_000_000_000
 
@@ -32,6 +32,7 @@ final class Session: RelayDelegate {
     private let log: AuditLog
     private let hooks: Hooks
     private var lock: LockController!
+    private var rawMode: RawMode?
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
@@ -98,7 +99,6 @@ final class Session: RelayDelegate {
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
         log.open()
-        let rawMode: RawMode
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -106,18 +106,18 @@ final class Session: RelayDelegate {
             Diagnostics.error("cannot put the terminal in raw mode: \(error)")
             return ExitStatus.failure
         }
-        defer { rawMode.restore() }
+        defer { leaveTerminal() }
         updateDeadline()
         do {
             try relay.run(delegate: self)
         } catch {
             lock.abandon()
             hangUp(.signal(SIGHUP))
-            rawMode.restore()
+            leaveTerminal()
             Diagnostics.lateError(error.description)
             return ExitStatus.failure
         }
-        rawMode.restore()
+        leaveTerminal()
         if !options.quiet {
             for failure in hooks.failures { Diagnostics.error(failure) }
         }
@@ -129,6 +129,23 @@ final class Session: RelayDelegate {
         case .running:
             return relay.commandStatus?.shellStatus ?? ExitStatus.failure
         }
+    }
+
+    /// Turns off what the command left on and restores the settings, once.
+    /// A signal or a hung-up terminal asks idlewrap to go: it does not wait
+    /// for output to drain then.
+    private func leaveTerminal() {
+        guard let rawMode else { return }
+        self.rawMode = nil
+        // Not through `show`: a failure here must not turn the command's
+        // exit into a hang-up.
+        if !terminalIsGone {
+            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
+        }
+        var isSignalled = terminalIsGone
+        if case .hangingUp(.signal, _, _) = ending { isSignalled = true }
+        rawMode.restore(draining: !isSignalled)
     }
 
     // MARK: - Ending
@@ -198,6 +215,17 @@ final class Session: RelayDelegate {
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()
+        case SIGCONT:
+            // idlewrap was stopped, and whoever stopped it (a shell) may have
+            // put the terminal back in cooked mode: the lock screen would echo
+            // the password and ^C would end idlewrap.
+            do {
+                try rawMode?.reapply()
+            } catch {
+                terminalIsGone = true
+                hangUp(.signal(SIGHUP))
+            }
+            lock.handleResize()
         default:
             break
         }
