@@ -18,6 +18,10 @@ enum AuthAsk {
                 prompt.say("The passwords differ; try again.")
                 continue
             }
+            if let problem = PasswordHash.lengthProblem(with: first) {
+                prompt.say("Not usable: \(problem); try again.")
+                continue
+            }
             do {
                 return CryptAuthenticator(method: .ask, hash: try PasswordHash.make(for: first), user: user)
             } catch {

@@ -4,9 +4,6 @@ import PTYKit
 /// `idlewrap --set-password [FILE]`: asks for a password and stores its hash
 /// in the password file for the `file` method.
 enum SetPassword {
-    /// The longest password the lock screen's line editor takes.
-    static let maximumLength = 512
-
     /// When `input` is a terminal, asks twice with echo off; otherwise reads
     /// one line from it (for scripts). Returns the exit status: 0 when the
     /// hash was written, 125 (with a message on stderr) when nothing was.
@@ -14,6 +11,9 @@ enum SetPassword {
         do {
             let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
             defer { secret.clear() }
+            if let problem = PasswordHash.lengthProblem(with: secret) {
+                throw AuthSetupError(description: "\(problem); nothing written")
+            }
             let hash: String
             do {
                 hash = try PasswordHash.make(for: secret)
@@ -60,7 +60,9 @@ enum SetPassword {
     /// One line, without its line break, read a byte at a time so that no
     /// copy of it is left in an intermediate buffer.
     private static func readLine(from input: FileDescriptor) throws(AuthSetupError) -> SecretBuffer {
-        let secret = SecretBuffer(capacity: maximumLength)
+        // One byte more than a password may have: a longer line is refused
+        // whole, never cut down to a prefix.
+        let secret = SecretBuffer(capacity: PasswordHash.longestPassword + 1)
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
         while true {
@@ -76,7 +78,7 @@ enum SetPassword {
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard secret.append(byte) else {
                 secret.clear()
-                throw AuthSetupError(description: "the password is longer than \(maximumLength) bytes; nothing written")
+                throw AuthSetupError(description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
             }
         }
         if secret.last == UInt8(ascii: "\r") { secret.removeLast() }

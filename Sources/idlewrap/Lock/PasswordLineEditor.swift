@@ -24,6 +24,9 @@
 /// - A lone ESC key swallows the next key: without timing, ESC x cannot be
 ///   told from Alt+x.
 /// - The line holds at most `maximumLength` bytes; further bytes are dropped.
+///   By default that is one byte more than any password can be, so a longer
+///   line stays too long (a wrong password) rather than being cut down to a
+///   prefix that could match.
 struct PasswordLineEditor {
     enum Event: Equatable {
         /// The line changed.
@@ -55,7 +58,7 @@ struct PasswordLineEditor {
     let line: SecretBuffer
     private var state = State.ground
 
-    init(maximumLength: Int = 512) {
+    init(maximumLength: Int = PasswordHash.longestPassword + 1) {
         line = SecretBuffer(capacity: maximumLength)
     }
 
