@@ -37,7 +37,9 @@ final class LockController {
         var lockKey: UInt8?
         var message: String?
         var wipeScrollback: Bool
-        var command: String
+        /// The program's name and the host, for the lock screen.
+        var program: String
+        var host: String
         var user: UserName
     }
 
@@ -72,7 +74,7 @@ final class LockController {
         self.host = host
         idle = IdleTimer(timeout: settings.timeout)
         content = LockScreenContent(
-            command: settings.command, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
+            program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
         idle.restart(at: clock.now())
     }
 

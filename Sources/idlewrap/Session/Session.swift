@@ -55,8 +55,8 @@ final class Session: RelayDelegate {
         lock = LockController(
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
-                message: options.message, wipeScrollback: options.wipeScrollback, command: plan.displayName,
-                user: user),
+                message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
+                host: UserIdentity.hostName, user: user),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
     }
 

@@ -12,6 +12,13 @@ enum UserIdentity {
         return String(getuid())
     }()
 
+    /// This machine's name, as the lock screen shows it.
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: Int(HOST_NAME_MAX) + 1)
+        guard (try? valueOrErrno { gethostname(&buffer, buffer.count - 1) }) != nil else { return "?" }
+        return string(fromNulTerminated: buffer)
+    }
+
     /// The terminal's path, e.g. /dev/pts/3, or nil when it is not one.
     static func terminalName(of descriptor: FileDescriptor) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
