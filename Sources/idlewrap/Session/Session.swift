@@ -39,7 +39,7 @@ final class Session: RelayDelegate {
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
-        pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
+        hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
         self.pseudoTerminal = pseudoTerminal
@@ -51,7 +51,8 @@ final class Session: RelayDelegate {
         log = AuditLog(
             user: user, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
-        hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
+        hooks = Hooks(
+            onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
         lock = LockController(
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
@@ -63,7 +64,8 @@ final class Session: RelayDelegate {
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
     /// here happen before the terminal leaves its normal mode.
     static func start(
-        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene
     ) throws(PTYError) -> Session {
         let terminal = FileDescriptor.standardInput
         let attributes: TerminalAttributes
@@ -88,12 +90,14 @@ final class Session: RelayDelegate {
         let commandEnvironment = environment
             .setting("IDLEWRAP_PID", to: String(getpid()))
             .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
-        let command = try ChildProcess.spawn(
-            plan.arguments, executable: plan.executable,
-            environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        let command = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
+            try ChildProcess.spawn(
+                plan.arguments, executable: plan.executable,
+                environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        }
         return Session(
             options: options, plan: plan, environment: environment, authenticator: authenticator,
-            pseudoTerminal: pseudoTerminal, signals: signals, command: command)
+            hygiene: hygiene, pseudoTerminal: pseudoTerminal, signals: signals, command: command)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
