@@ -110,6 +110,22 @@ extension EndToEnd {
             expectTerminalAsFound(terminal)
         }
 
+        /// tmux as the terminal, its pane's modes checked once idlewrap has
+        /// ended and the shell that started it carries on; also when the
+        /// command ended inside a DCS string, which tmux ends only at ST.
+        @Test(arguments: ["", "\\033P"])
+        func tmuxSeesEveryModeOffAfterTheCommandExits(tail: String) throws {
+            let password = try makePasswordFile(in: directory)
+            let script = "printf '\\033[?1003h\\033[?1006h\\033[?1h\\033=\\033[?25l\\033[?1049h'; printf '\(tail)'; exit 0"
+            let screen = try TmuxDriver([
+                "sh", "-c", "\"$0\" --password-file \"$1\" -t 0 -- sh -c \"$2\"; echo idlewrap-ended; exec sleep 1000",
+                TerminalDriver.idlewrap, password, script,
+            ])
+            #expect(try screen.waitForText("idlewrap-ended"))
+            let flags = "#{mouse_any_flag}#{mouse_sgr_flag}#{keypad_cursor_flag}#{keypad_flag}#{cursor_flag}#{alternate_on}"
+            #expect(try screen.format(flags) == "000010", "tmux's mouse, SGR mouse, cursor keys, keypad, cursor, alternate screen")
+        }
+
         @Test func stopAndContinueLeaveTheTerminalRawWhileLocked() throws {
             let terminal = try session(["-t", "0"], "echo ready; exec sleep 1000")
             #expect(terminal.expect("ready"))

@@ -51,6 +51,11 @@ final class TmuxDriver {
         _ = try tmux(["send-keys", key])
     }
 
+    /// A tmux format expanded for the pane, such as `#{mouse_any_flag}`.
+    func format(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", format]).trimmingSuffix("\n")
+    }
+
     /// The pid of the pane's first process (idlewrap).
     func panePid() throws -> pid_t {
         pid_t(try tmux(["display-message", "-p", "#{pane_pid}"]).trimmingSuffix("\n")) ?? -1
