@@ -48,7 +48,7 @@ enum LockScreen {
 
     /// The whole lock screen, centred, with the cursor after the prompt.
     /// Each line has a row of its own and is cut to the width; when the rows
-    /// run out, the least needed lines go first (see `Line.keep`), so the
+    /// run out, the least needed lines go first (in the order of `Line.Kind`), so the
     /// screen stays legible, and nothing overlaps, down to a single cell.
     static func draw(_ content: LockScreenContent, size: WindowSize) -> [UInt8] {
         let rows = max(Int(size.rows), 1)
@@ -75,13 +75,11 @@ enum LockScreen {
     }
 
     /// One line of the lock screen.
-    struct Line: Equatable {
-        enum Kind: Int, Comparable {
-            // Most needed first: without the prompt nobody can unlock; without
-            // the status a wrong password or a broken check goes unexplained.
+    struct Line {
+        /// Most needed first: without the prompt nobody can unlock; without
+        /// the status a wrong password or a broken check goes unexplained.
+        enum Kind: Comparable {
             case prompt, status, locked, failures, program, since, message, gap
-
-            static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
         }
 
         var kind: Kind
@@ -132,7 +130,7 @@ enum LockScreen {
 
     /// `line` cut to `columns` characters, with "..." to show the cut when
     /// there is room for it.
-    static func fitted(_ line: String, columns: Int) -> String {
+    private static func fitted(_ line: String, columns: Int) -> String {
         let characters = Array(printable(line))
         guard characters.count > columns else { return String(characters) }
         return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(max(columns, 0)))
