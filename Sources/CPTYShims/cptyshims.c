@@ -123,7 +123,6 @@ int cpty_spawn_detached(pid_t *pid, char *const argv[], char *const envp[]) {
     return spawn_on(pid, "/bin/sh", argv, envp, "/dev/null", false);
 }
 
-bool cpty_wifexited(int status) { return WIFEXITED(status); }
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }
 bool cpty_wifsignaled(int status) { return WIFSIGNALED(status); }
 int cpty_wtermsig(int status) { return WTERMSIG(status); }

@@ -4,8 +4,6 @@
 #define CAUTHSHIMS_H
 
 #include <crypt.h>
-// eventfd is not in Swift's Glibc module; including it here exposes it.
-#include <sys/eventfd.h>
 
 #pragma clang assume_nonnull begin
 

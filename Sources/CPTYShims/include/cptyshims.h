@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+// eventfd is not in Swift's Glibc module; including it here exposes it.
+#include <sys/eventfd.h>
 
 #pragma clang assume_nonnull begin
 
@@ -48,7 +50,6 @@ int cpty_spawn_detached(pid_t *pid, char *_Nullable const argv[_Nonnull],
 /// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
 int cpty_set_dumpable(bool dumpable);
 
-bool cpty_wifexited(int status);
 int cpty_wexitstatus(int status);
 bool cpty_wifsignaled(int status);
 int cpty_wtermsig(int status);

@@ -4,7 +4,8 @@ import Glibc
 /// command's pseudo-terminal, turns signals into calls, and wakes for one
 /// deadline. Shaped after util-linux's `ul_pty_proxy_master`: one `poll` over
 /// named slots, POLLOUT asked for only while input waits for the command, and
-/// no wake-up at all while nothing happens.
+/// no wake-up at all while nothing happens. Any number of extra descriptors
+/// can be watched for reading (`watch(_:)`); the delegate hears when one is.
 public final class Relay {
     public let terminalInput: FileDescriptor
     public let terminalOutput: FileDescriptor
@@ -34,8 +35,8 @@ public final class Relay {
     /// read buffer is zeroed after each use.
     public var inputIsSecret = false
 
-    /// An extra descriptor to watch for reading (e.g. an authentication thread's).
-    public var auxiliary: FileDescriptor?
+    /// The extra descriptors watched for reading, in the order they were added.
+    public private(set) var watched: [FileDescriptor] = []
 
     public private(set) var commandStatus: TerminationStatus?
     public private(set) var outputEnded = false
@@ -47,11 +48,19 @@ public final class Relay {
 
     static let bufferSize = 64 * 1024
 
+    /// The relay's own slots; the watched descriptors' follow them.
     private enum Slot: Int, CaseIterable {
-        case signal, master, input, auxiliary
+        case signal, master, input
     }
 
-    private let slots: UnsafeMutablePointer<pollfd>
+    private static let fixedSlots = Slot.allCases.count
+
+    /// Rebuilt only when the watch set changes, so a round allocates nothing.
+    private var slots: UnsafeMutablePointer<pollfd>
+    private var slotCapacity: Int
+    /// Bumped by every watch or unwatch, so a round that reports watched
+    /// descriptors notices when the delegate changed the set under it.
+    private var watchGeneration = 0
     private let outputBuffer: UnsafeMutableRawBufferPointer
     private let inputBuffer: UnsafeMutableRawBufferPointer
     /// Typed bytes the command has not taken yet; stdin is not read meanwhile.
@@ -73,8 +82,10 @@ public final class Relay {
         self.master = master
         self.signals = signals
         self.command = command
-        slots = .allocate(capacity: Slot.allCases.count)
-        slots.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: Slot.allCases.count)
+        slotCapacity = Relay.fixedSlots + 4
+        slots = .allocate(capacity: slotCapacity)
+        slots.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: slotCapacity)
+        watched.reserveCapacity(slotCapacity - Relay.fixedSlots)
         outputBuffer = .allocate(byteCount: Relay.bufferSize, alignment: 16)
         inputBuffer = .allocate(byteCount: Relay.bufferSize, alignment: 16)
         pendingInput.reserveCapacity(Relay.bufferSize)
@@ -84,6 +95,40 @@ public final class Relay {
         slots.deallocate()
         outputBuffer.deallocate()
         inputBuffer.deallocate()
+    }
+
+    /// Reports `descriptor` to the delegate (`relay(_:descriptorIsReadable:)`)
+    /// whenever it is readable, or has hung up or failed, until `unwatch`.
+    /// Watching it again changes nothing. The relay does not read it, so the
+    /// delegate must, or it is reported again at once (poll is level-triggered).
+    public func watch(_ descriptor: FileDescriptor) {
+        guard !watched.contains(descriptor) else { return }
+        watched.append(descriptor)
+        if Relay.fixedSlots + watched.count > slotCapacity {
+            let larger = UnsafeMutablePointer<pollfd>.allocate(capacity: slotCapacity * 2)
+            larger.initialize(from: slots, count: slotCapacity)
+            larger.advanced(by: slotCapacity).initialize(
+                repeating: pollfd(fd: -1, events: 0, revents: 0), count: slotCapacity)
+            slots.deallocate()
+            slots = larger
+            slotCapacity *= 2
+        }
+        rebuildWatchedSlots()
+    }
+
+    /// Stops reporting `descriptor`, at once: not even a readiness already
+    /// seen in the current round is reported.
+    public func unwatch(_ descriptor: FileDescriptor) {
+        guard let index = watched.firstIndex(of: descriptor) else { return }
+        watched.remove(at: index)
+        rebuildWatchedSlots()
+    }
+
+    private func rebuildWatchedSlots() {
+        watchGeneration &+= 1
+        for (offset, descriptor) in watched.enumerated() {
+            slots[Relay.fixedSlots + offset] = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+        }
     }
 
     /// Makes `run` return after the current round.
@@ -130,9 +175,10 @@ public final class Relay {
         isStopped = false
         while !isStopped {
             arm()
-            let ready: Int32
+            let ready: Int
             do {
-                ready = try valueOrErrno { poll(slots, nfds_t(Slot.allCases.count), pollTimeout()) }
+                let armed = UnsafeMutableBufferPointer(start: slots, count: Relay.fixedSlots + watched.count)
+                ready = try poll(armed, timeout: pollTimeout())
             } catch {
                 throw PTYError(.relay, error, context: "poll")
             }
@@ -140,7 +186,7 @@ public final class Relay {
                 try handleSignals(delegate)
                 try handleMaster(delegate)
                 try handleInput(delegate)
-                if revents(.auxiliary) != 0 { delegate.relayAuxiliaryIsReadable(self) }
+                handleWatched(delegate)
             }
             checkDeadlines(delegate)
         }
@@ -154,13 +200,12 @@ public final class Relay {
         set(.master, master, masterEvents)
         let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
-        set(.auxiliary, auxiliary, auxiliary == nil ? 0 : Int16(POLLIN))
     }
 
-    private func set(_ slot: Slot, _ descriptor: FileDescriptor?, _ events: Int16) {
+    private func set(_ slot: Slot, _ descriptor: FileDescriptor, _ events: Int16) {
         // poll skips negative descriptors, and a slot with no events must not
         // report POLLHUP over and over.
-        slots[slot.rawValue] = pollfd(fd: events == 0 ? -1 : descriptor?.rawValue ?? -1, events: events, revents: 0)
+        slots[slot.rawValue] = pollfd(fd: events == 0 ? -1 : descriptor.rawValue, events: events, revents: 0)
     }
 
     private func revents(_ slot: Slot) -> Int16 {
@@ -168,11 +213,7 @@ public final class Relay {
     }
 
     private var nextWake: MonotonicInstant? {
-        let quiet = isReadingOutput && !outputEnded ? quietUntil : nil
-        switch (deadline, quiet) {
-        case let (a?, b?): return min(a, b)
-        case let (a, b): return a ?? b
-        }
+        MonotonicInstant.earliest(deadline, isReadingOutput && !outputEnded ? quietUntil : nil)
     }
 
     /// Milliseconds to the next deadline, rounded up so the loop never wakes
@@ -210,17 +251,8 @@ public final class Relay {
             flushPendingInput()
         }
         guard events & Int16(POLLIN | POLLHUP | POLLERR) != 0, isReadingOutput, !outputEnded else { return }
-        let count: Int
-        do {
-            count = try master.read(into: outputBuffer)
-        } catch .wouldBlock {
+        guard let count = try readChunk(from: master, into: outputBuffer, context: "read from the command") else {
             return
-        } catch .ioError {
-            // Linux says EIO once the last replica descriptor is closed and
-            // everything written before has been read.
-            count = 0
-        } catch {
-            throw PTYError(.relay, error, context: "read from the command")
         }
         if count == 0 {
             endOutput(delegate)
@@ -260,15 +292,8 @@ public final class Relay {
 
     private func handleInput(_ delegate: any RelayDelegate) throws(PTYError) {
         guard revents(.input) != 0 else { return }
-        let count: Int
-        do {
-            count = try terminalInput.read(into: inputBuffer)
-        } catch .wouldBlock {
+        guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal") else {
             return
-        } catch .ioError {
-            count = 0
-        } catch {
-            throw PTYError(.relay, error, context: "read from the terminal")
         }
         if count == 0 {
             inputEnded = true
@@ -280,6 +305,41 @@ public final class Relay {
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
         if wasSecret || inputIsSecret {
             UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(as: UInt8.self, repeating: 0)
+        }
+    }
+
+    /// One read: nil when there is nothing yet, 0 at the end. Linux says EIO
+    /// on a master once the last replica descriptor is closed and everything
+    /// written before has been read, and on a terminal that hung up: both are
+    /// the end.
+    private func readChunk(
+        from descriptor: FileDescriptor,
+        into buffer: UnsafeMutableRawBufferPointer,
+        context: String
+    ) throws(PTYError) -> Int? {
+        do {
+            return try descriptor.read(into: buffer)
+        } catch .wouldBlock {
+            return nil
+        } catch .ioError {
+            return 0
+        } catch {
+            throw PTYError(.relay, error, context: context)
+        }
+    }
+
+    /// Reports the watched descriptors poll found ready. If the delegate
+    /// changes the watch set, this round's other reports are dropped: they
+    /// may name a descriptor no longer watched, and poll reports whatever is
+    /// still ready again next round.
+    private func handleWatched(_ delegate: any RelayDelegate) {
+        let generation = watchGeneration
+        var index = 0
+        while index < watched.count && generation == watchGeneration {
+            if slots[Relay.fixedSlots + index].revents != 0 {
+                delegate.relay(self, descriptorIsReadable: watched[index])
+            }
+            index += 1
         }
     }
 

@@ -26,6 +26,7 @@ public protocol RelayDelegate: AnyObject {
     /// `relay.deadline` has passed; it is cleared before this call.
     func relayDeadlineDidPass(_ relay: Relay)
 
-    /// `relay.auxiliary` is readable.
-    func relayAuxiliaryIsReadable(_ relay: Relay)
+    /// A descriptor given to `relay.watch` is readable (or hung up, or
+    /// failed: a read will say which).
+    func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor)
 }

@@ -54,7 +54,10 @@ public struct FileDescriptor: Hashable, Sendable {
 
     func waitUntilWritable() throws(Errno) {
         var slot = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
-        _ = try valueOrErrno { poll(&slot, 1, -1) }
+        let result = withUnsafeMutablePointer(to: &slot) { slot in
+            Result { () throws(Errno) in try poll(UnsafeMutableBufferPointer(start: slot, count: 1), timeout: -1) }
+        }
+        _ = try result.get()
     }
 
     /// Closes the descriptor. Never retried: after EINTR Linux has closed it.
@@ -62,8 +65,13 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try valueOrErrno(retryOnInterrupt: false) { Glibc.close(rawValue) }
     }
 
+    /// The open file's status flags (`F_GETFL`): access mode, O_NONBLOCK...
+    public func statusFlags() throws(Errno) -> Int32 {
+        try valueOrErrno { fcntl(rawValue, F_GETFL) }
+    }
+
     public func setNonblocking(_ on: Bool) throws(Errno) {
-        let flags = try valueOrErrno { fcntl(rawValue, F_GETFL) }
+        let flags = try statusFlags()
         let wanted = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
         if wanted != flags {
             _ = try valueOrErrno { fcntl(rawValue, F_SETFL, wanted) }
@@ -80,9 +88,26 @@ public struct FileDescriptor: Hashable, Sendable {
         return info
     }
 
+    public func changeMode(_ mode: mode_t) throws(Errno) {
+        _ = try valueOrErrno { fchmod(rawValue, mode) }
+    }
+
+    /// Waits until what was written is on the disk: `fsync`.
+    public func synchronize() throws(Errno) {
+        _ = try valueOrErrno { fsync(rawValue) }
+    }
+
     /// Discards input the terminal received but nobody has read yet.
     public func discardPendingInput() throws(Errno) {
         _ = try valueOrErrno { tcflush(rawValue, TCIFLUSH) }
+    }
+
+    /// The path of the terminal on this descriptor, e.g. /dev/pts/3, or nil
+    /// when it is not one.
+    public func terminalPath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard ttyname_r(rawValue, &buffer, buffer.count) == 0 else { return nil }
+        return string(fromNulTerminated: buffer)
     }
 
     /// The foreground process group of the terminal on this descriptor.

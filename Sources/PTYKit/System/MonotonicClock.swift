@@ -25,6 +25,12 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
         return MonotonicInstant(nanoseconds: overflow ? .max : sum)
     }
 
+    /// The earlier of two optional deadlines; nil (never) only when both are.
+    public static func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
+        guard let a, let b else { return a ?? b }
+        return min(a, b)
+    }
+
     public static func - (a: MonotonicInstant, b: MonotonicInstant) -> Int64 {
         a.nanoseconds &- b.nanoseconds
     }

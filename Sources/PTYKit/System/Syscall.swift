@@ -2,13 +2,15 @@ import Glibc
 
 /// Runs a call that returns -1 and sets errno on failure, and turns that into
 /// a thrown `Errno`. With `valueOrErrno(_:failed:)` this is the one place in
-/// the code base that reads errno.
+/// the code base that reads errno. Not public API: the package's own
+/// wrappers (PTYKit's System folder, idlewrap's `CryptCalls`) use it; users
+/// of PTYKit get the wrapped calls.
 ///
 /// EINTR is retried unless `retryOnInterrupt` is false (as for `close`, where
 /// Linux has already released the descriptor and a retry could close another
 /// thread's). EBADF and EFAULT mean our own bug, so they stop the program.
 @inline(__always)
-public func valueOrErrno<Result: FixedWidthInteger>(
+package func valueOrErrno<Result: FixedWidthInteger>(
     retryOnInterrupt: Bool = true,
     _ call: () -> Result
 ) throws(Errno) -> Result {
@@ -18,7 +20,7 @@ public func valueOrErrno<Result: FixedWidthInteger>(
 /// The same for calls whose failure value is something else (a null
 /// pointer, for instance), as `failed` tells.
 @inline(__always)
-public func valueOrErrno<Result>(
+package func valueOrErrno<Result>(
     retryOnInterrupt: Bool = true,
     _ call: () -> Result,
     failed: (Result) -> Bool
@@ -34,7 +36,7 @@ public func valueOrErrno<Result>(
 }
 
 /// The text a C call wrote into `buffer`, up to the first NUL.
-public func string(fromNulTerminated buffer: [CChar]) -> String {
+package func string(fromNulTerminated buffer: [CChar]) -> String {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 

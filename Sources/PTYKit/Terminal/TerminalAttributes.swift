@@ -2,28 +2,28 @@ import Glibc
 
 /// A terminal's termios settings.
 public struct TerminalAttributes: Sendable {
-    public var raw: termios
+    public var termios: Glibc.termios
 
     public static func of(_ terminal: FileDescriptor) throws(Errno) -> TerminalAttributes {
-        var attributes = termios()
+        var attributes = Glibc.termios()
         _ = try valueOrErrno { tcgetattr(terminal.rawValue, &attributes) }
-        return TerminalAttributes(raw: attributes)
+        return TerminalAttributes(termios: attributes)
     }
 
     public func apply(to terminal: FileDescriptor, when action: Int32 = TCSANOW) throws(Errno) {
-        var attributes = raw
+        var attributes = termios
         _ = try valueOrErrno { tcsetattr(terminal.rawValue, action, &attributes) }
     }
 
     /// The same settings with input and output passed through untouched
     /// (cfmakeraw: no echo, no line editing, no signals, no CR/NL mapping).
     public var madeRaw: TerminalAttributes {
-        var attributes = raw
+        var attributes = termios
         cfmakeraw(&attributes)
-        return TerminalAttributes(raw: attributes)
+        return TerminalAttributes(termios: attributes)
     }
 
-    public var isCanonical: Bool { raw.c_lflag & tcflag_t(ICANON) != 0 }
+    public var isCanonical: Bool { termios.c_lflag & tcflag_t(ICANON) != 0 }
 }
 
 /// Puts a terminal in raw mode and puts it back exactly as it was. `restore`

@@ -10,13 +10,10 @@ enum AuthSetup {
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
-    ) throws(AuthSetupError) -> Authenticator {
-        let file = passwordFile ?? defaultPasswordFile(environment: lookup)
-        switch method ?? defaultMethod(passwordFile: file) {
+    ) throws(AuthenticationError) -> Authenticator {
+        switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
         case .file:
-            guard let file else {
-                throw AuthSetupError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
-            }
+            let file = try self.passwordFile(passwordFile, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
             return try PAMAuthenticator.make(
@@ -25,6 +22,14 @@ enum AuthSetup {
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
         }
+    }
+
+    /// `given`, else the default password file.
+    static func passwordFile(_ given: String?, environment lookup: (String) -> String?) throws(AuthenticationError) -> String {
+        guard let file = given ?? defaultPasswordFile(environment: lookup) else {
+            throw AuthenticationError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+        }
+        return file
     }
 
     /// `$XDG_CONFIG_HOME/idlewrap/password`, else `$HOME/.config/idlewrap/password`;
@@ -48,9 +53,8 @@ enum AuthSetup {
     /// Whether something is at `path`. Anything but "no such file" counts as
     /// there, so that an unreadable file is reported rather than skipped.
     private static func exists(_ path: String) -> Bool {
-        var info = stat()
         do {
-            _ = try valueOrErrno { lstat(path, &info) }
+            _ = try FileSystem.status(ofPath: path, followingLinks: false)
             return true
         } catch {
             return error != .noSuchFile && error != Errno(rawValue: ENOTDIR)

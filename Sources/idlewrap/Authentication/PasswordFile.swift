@@ -13,15 +13,15 @@ enum PasswordFile {
     static let maximumSize = 4096
 
     /// Reads, checks and returns the hash stored at `path`.
-    static func readHash(at path: String) throws(AuthSetupError) -> String {
+    static func readHash(at path: String) throws(AuthenticationError) -> String {
         let descriptor: FileDescriptor
         do {
             // Non-blocking, so that a FIFO at `path` cannot hang the start.
             descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
         } catch .noSuchFile {
-            throw AuthSetupError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
+            throw AuthenticationError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
         } catch {
-            throw AuthSetupError(description: "cannot open password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot open password file \(path): \(error)")
         }
         defer { try? descriptor.close() }
 
@@ -29,13 +29,13 @@ enum PasswordFile {
         do {
             info = try descriptor.status()
         } catch {
-            throw AuthSetupError(description: "cannot examine password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot examine password file \(path): \(error)")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AuthSetupError(description: "password file \(path) is not a regular file")
+            throw AuthenticationError(description: "password file \(path) is not a regular file")
         }
         if let problem = unsafeOwnership(info) {
-            throw AuthSetupError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+            throw AuthenticationError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
         try checkDirectory(of: path)
 
@@ -57,23 +57,21 @@ enum PasswordFile {
 
     /// Checks the directory the file really lives in (after symbolic links):
     /// whoever can write there can replace the file.
-    private static func checkDirectory(of path: String) throws(AuthSetupError) {
+    private static func checkDirectory(of path: String) throws(AuthenticationError) {
         let directory: String
-        var info = stat()
+        let info: stat
         do {
-            let resolved = try valueOrErrno({ realpath(path, nil) }, failed: { $0 == nil })!
-            defer { free(resolved) }
-            directory = parentDirectory(of: String(cString: resolved))
-            _ = try valueOrErrno { stat(directory, &info) }
+            directory = parentDirectory(of: try FileSystem.resolvedPath(path))
+            info = try FileSystem.status(ofPath: directory)
         } catch {
-            throw AuthSetupError(description: "cannot examine the directory of password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot examine the directory of password file \(path): \(error)")
         }
         if let problem = unsafeOwnership(info) {
-            throw AuthSetupError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+            throw AuthenticationError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
     }
 
-    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthSetupError) -> [UInt8] {
+    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthenticationError) -> [UInt8] {
         var contents = [UInt8](repeating: 0, count: maximumSize + 1)
         var filled = 0
         do {
@@ -85,33 +83,33 @@ enum PasswordFile {
                 filled += count
             }
         } catch {
-            throw AuthSetupError(description: "cannot read password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot read password file \(path): \(error)")
         }
         guard filled <= maximumSize else {
-            throw AuthSetupError(description: "password file \(path) is too large to hold a password hash")
+            throw AuthenticationError(description: "password file \(path) is too large to hold a password hash")
         }
         return Array(contents[..<filled])
     }
 
     /// The hash on the file's first line; only blank lines may follow.
-    private static func hash(in contents: [UInt8], path: String) throws(AuthSetupError) -> String {
+    private static func hash(in contents: [UInt8], path: String) throws(AuthenticationError) -> String {
         let lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         var first = lines.first ?? []
         if first.last == UInt8(ascii: "\r") { first = first.dropLast() }
         let rest = lines.dropFirst().joined()
         guard rest.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else {
-            throw AuthSetupError(description: "password file \(path) has more than one line; it should hold one password hash")
+            throw AuthenticationError(description: "password file \(path) has more than one line; it should hold one password hash")
         }
         guard !first.isEmpty else {
-            throw AuthSetupError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
+            throw AuthenticationError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
         }
         guard let hash = String(validating: first, as: UTF8.self),
             hash.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else {
-            throw AuthSetupError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
+            throw AuthenticationError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
         }
         if let problem = PasswordHash.problem(with: hash) {
-            throw AuthSetupError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
+            throw AuthenticationError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
         }
         return hash
     }
@@ -120,45 +118,43 @@ enum PasswordFile {
     /// the same directory, mode 0600, synced, then renamed over `path` (a
     /// symbolic link there is replaced, not followed). Missing directories
     /// are created with mode 0700.
-    static func write(hash: String, to path: String) throws(AuthSetupError) {
+    static func write(hash: String, to path: String) throws(AuthenticationError) {
         let directory = parentDirectory(of: path)
         do {
             try makeDirectories(directory)
         } catch {
-            throw AuthSetupError(description: "cannot create directory \(directory): \(error)")
+            throw AuthenticationError(description: "cannot create directory \(directory): \(error)")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
         let descriptor: FileDescriptor
+        let temporary: String
         do {
-            descriptor = FileDescriptor(rawValue: try valueOrErrno { mkstemp(&template) })
+            (descriptor, temporary) = try FileSystem.makeUniqueFile(prefix: "\(directory)/.\(name).")
         } catch {
-            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot write password file \(path): \(error)")
         }
-        let temporary = string(fromNulTerminated: template)
         do {
             defer { try? descriptor.close() }
-            _ = try valueOrErrno { fchmod(descriptor.rawValue, 0o600) }
+            try descriptor.changeMode(0o600)
             try descriptor.writeAll(hash + "\n")
-            _ = try valueOrErrno { fsync(descriptor.rawValue) }
-            _ = try valueOrErrno { rename(temporary, path) }
+            try descriptor.synchronize()
+            try FileSystem.rename(temporary, to: path)
         } catch {
-            _ = try? valueOrErrno { unlink(temporary) }
-            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+            try? FileSystem.removeFile(temporary)
+            throw AuthenticationError(description: "cannot write password file \(path): \(error)")
         }
         syncDirectory(directory)
     }
 
     /// `mkdir -p` with mode 0700 for each directory it creates.
     private static func makeDirectories(_ directory: String) throws(Errno) {
-        var info = stat()
-        if (try? valueOrErrno { stat(directory, &info) }) != nil { return }
+        if (try? FileSystem.status(ofPath: directory)) != nil { return }
         let parent = parentDirectory(of: directory)
         if parent != directory {
             try makeDirectories(parent)
         }
         do {
-            _ = try valueOrErrno { mkdir(directory, 0o700) }
+            try FileSystem.makeDirectory(directory, mode: 0o700)
         } catch let error where error == Errno(rawValue: EEXIST) {
             return
         }
@@ -168,7 +164,7 @@ enum PasswordFile {
     /// place, and not every file system can sync a directory.
     private static func syncDirectory(_ directory: String) {
         guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
-        _ = try? valueOrErrno { fsync(descriptor.rawValue) }
+        try? descriptor.synchronize()
         try? descriptor.close()
     }
 

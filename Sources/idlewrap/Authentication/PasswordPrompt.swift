@@ -16,6 +16,8 @@ struct PasswordPrompt {
         /// idlewrap got this signal while asking.
         case signaled(Int32)
         case system(Errno)
+        /// A new password and its repetition differed.
+        case differed
 
         var description: String {
             switch self {
@@ -23,6 +25,7 @@ struct PasswordPrompt {
             case .hungUp: "the terminal hung up"
             case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
+            case .differed: "the passwords differ"
             }
         }
     }
@@ -33,7 +36,7 @@ struct PasswordPrompt {
 
     init(terminal: FileDescriptor) {
         self.terminal = terminal
-        let flags = try? valueOrErrno { fcntl(terminal.rawValue, F_GETFL) }
+        let flags = try? terminal.statusFlags()
         let writable = flags.map { $0 & O_ACCMODE != O_RDONLY } ?? false
         output = writable ? terminal : .standardError
     }
@@ -59,21 +62,21 @@ struct PasswordPrompt {
     }
 
     private func ask(_ prompt: String, watching signals: SignalSource) throws(Failure) -> SecretBuffer {
-        var saved = termios()
+        let saved: TerminalAttributes
         do {
-            _ = try valueOrErrno { tcgetattr(terminal.rawValue, &saved) }
+            saved = try TerminalAttributes.of(terminal)
             var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
-            withUnsafeMutableBytes(of: &quiet.c_cc) { controlCharacters in
+            quiet.termios.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+            withUnsafeMutableBytes(of: &quiet.termios.c_cc) { controlCharacters in
                 controlCharacters[Int(VMIN)] = 1
                 controlCharacters[Int(VTIME)] = 0
             }
-            _ = try valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &quiet) }
+            try quiet.apply(to: terminal, when: TCSAFLUSH)
         } catch {
             throw .system(error)
         }
         defer {
-            _ = try? valueOrErrno { tcsetattr(terminal.rawValue, TCSAFLUSH, &saved) }
+            try? saved.apply(to: terminal, when: TCSAFLUSH)
             try? output.writeAll("\r\n")
         }
         do {
@@ -84,9 +87,25 @@ struct PasswordPrompt {
         return try readLine(watching: signals)
     }
 
-    /// Shows a line of text, such as why the prompt is asked again.
-    func say(_ text: String) {
-        try? output.writeAll(text + "\r\n")
+    /// Asks for a new password with `question`, then for it again, until both
+    /// answers are the same, at most `rounds` times; between rounds it says that
+    /// they differed. Throws `.differed` when the last round's answers differ.
+    func askNewPassword(_ question: String, rounds: Int) throws(Failure) -> SecretBuffer {
+        for round in 1...rounds {
+            let first = try ask(question)
+            let second: SecretBuffer
+            do {
+                second = try ask("Repeat password:")
+            } catch {
+                first.clear()
+                throw error
+            }
+            defer { second.clear() }
+            if first.hasSameBytes(as: second) { return first }
+            first.clear()
+            if round < rounds { try? output.writeAll("The passwords differ; try again.\r\n") }
+        }
+        throw .differed
     }
 
     private func readLine(watching signals: SignalSource) throws(Failure) -> SecretBuffer {
@@ -117,7 +136,7 @@ struct PasswordPrompt {
             pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            _ = try? valueOrErrno { poll(&slots, 2, -1) }
+            _ = try? slots.withUnsafeMutableBufferPointer { (slots) throws(Errno) in try poll(slots, timeout: -1) }
             if slots[1].revents != 0, let signal = try? signals.next() {
                 throw .signaled(signal)
             }

@@ -1,14 +1,5 @@
 import PTYKit
 
-/// Where time comes from, so tests can move it by hand.
-protocol TimeSource: AnyObject {
-    func now() -> MonotonicInstant
-}
-
-final class MonotonicTimeSource: TimeSource {
-    func now() -> MonotonicInstant { MonotonicInstant.now() }
-}
-
 /// The idle deadline: activity pushes it to `timeout` from now. It is a
 /// single instant the relay sleeps until, never a periodic tick (tmux's
 /// `lock-after-time` works the same way, and 0 means off there too).

@@ -55,9 +55,11 @@ final class LockController {
     private unowned let host: LockHost
 
     private(set) var state = LockState.active
-    /// The session is ending: the lock does nothing more.
-    private var isAbandoned = false
     private var parser = OutputParser()
+    /// The output since the parser was last at a boundary.
+    private var openSequence = OpenSequence()
+    /// The start of the sequence the lock cut short, sent again before the held output.
+    private var cutPrefix: [UInt8] = []
     private var idle: IdleTimer
     /// The command's modes when the lock began: what unlocking restores.
     private var modesAtLock = TerminalModes.initial
@@ -78,25 +80,35 @@ final class LockController {
         idle.restart(at: clock.now())
     }
 
+    /// The lock screen is up; in `.locking` keys still reach the command.
     var isLocked: Bool {
-        if case .active = state { return false }
-        return true
+        if case .locked = state { return true }
+        return false
     }
 
     /// What the command's output has turned on, as far as the terminal shows it.
     var commandModes: TerminalModes { parser.modes }
+
+    /// A lock is due or up: the session must not end as if nothing were locked.
+    var isLockingOrLocked: Bool {
+        switch state {
+        case .locking, .locked: return true
+        case .active, .abandoned: return false
+        }
+    }
+
+    private var isAbandoned: Bool { state == .abandoned }
 
     /// Output waiting to be shown after the unlock.
     var heldByteCount: Int { held.count }
 
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
-        if isAbandoned { return nil }
         switch state {
         case .active: return idle.deadline
         case .locking(let giveUpAt): return giveUpAt
         case .locked(.waiting(let until)): return until
-        case .locked: return nil
+        case .locked, .abandoned: return nil
         }
     }
 
@@ -119,7 +131,7 @@ final class LockController {
             // While a lock waits for the output to reach a boundary, the
             // command's screen still shows and nothing is locked yet.
             host.forward(bytes)
-        case .locked(.checking), .locked(.waiting):
+        case .locked(.checking), .locked(.waiting), .abandoned:
             return
         case .locked(.prompting):
             // Only the first line of a burst counts; what follows Enter is dropped.
@@ -131,24 +143,29 @@ final class LockController {
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active:
-            parser.feed(bytes)
-            host.show(bytes)
+            showOutput(bytes)
         case .locking:
+            let before = parser
             let shown = parser.feedUntilBoundary(bytes)
             host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
             if parser.isAtBoundary {
+                openSequence.reset()
                 engage()
                 hold(UnsafeRawBufferPointer(rebasing: bytes[shown...]))
+            } else {
+                openSequence.follow(bytes, from: before, to: parser)
             }
         case .locked:
             hold(bytes)
+        case .abandoned:
+            return
         }
     }
 
     /// SIGUSR1, the lock key, or the idle timer: lock as soon as the output
     /// is at a boundary.
     func requestLock() {
-        guard case .active = state, !isAbandoned else { return }
+        guard case .active = state else { return }
         idle.stop()
         if parser.isAtBoundary {
             engage()
@@ -164,9 +181,12 @@ final class LockController {
             if idle.hasExpired(at: now) { requestLock() }
         case .locking(let giveUpAt) where giveUpAt <= now:
             // Output that never finishes its sequence must not keep the
-            // session open: CAN ends it on the terminal.
-            host.show([0x18])
-            parser.abandonSequence()
+            // session open: the cut ends it on every terminal, and what was
+            // cut is sent again at the unlock, before the rest of it.
+            cutPrefix = openSequence.prefix
+            openSequence.reset()
+            host.show(OutputParser.cut)
+            OutputParser.cut.withUnsafeBytes { parser.feed($0) }
             engage()
         case .locked(.waiting(let until)) where until <= now:
             beginAttempt()
@@ -187,8 +207,12 @@ final class LockController {
 
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
-        isAbandoned = true
-        guard isLocked else { return }
+        let wasLockingOrLocked = isLockingOrLocked
+        let wasShowingLockScreen = isLocked
+        // First: a terminal that fails while the screen is cleared ends the
+        // session again, and that call must find the lock already abandoned.
+        state = .abandoned
+        guard wasLockingOrLocked else { return }
         conversation?.cancel()
         conversation = nil
         host.watch(nil)
@@ -196,13 +220,13 @@ final class LockController {
         // What was held is dropped; a command blocked writing more must be
         // able to finish (the session discards its output from now on).
         held = []
+        cutPrefix = []
         host.isReadingOutput = true
-        if case .locked = state {
+        if wasShowingLockScreen {
             host.show(TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
             // The terminal is back as idlewrap found it: nothing is left to undo.
             parser = OutputParser()
         }
-        state = .active
         idle.stop()
     }
 
@@ -241,9 +265,9 @@ final class LockController {
         let notices = conversation.takeNotices()
         if !notices.isEmpty { content.status = notices.joined(separator: " ") }
         switch conversation.currentStep() {
-        case .asking(let prompt, _):
+        case .asking(let prompt):
             host.watch(nil)
-            content.prompt = promptText(prompt)
+            content.prompt = prompt
             editor.reset()
             state = .locked(.prompting)
             redraw()
@@ -289,15 +313,22 @@ final class LockController {
         if isAbandoned { return }
         if modesAtLock.alternateScreen { host.nudgeRedraw() }
         state = .active
-        let released = held
+        // The parser is at the boundary the cut made, where the prefix began.
+        let (prefix, released) = (cutPrefix, held)
+        cutPrefix = []
         held = []
-        released.withUnsafeBytes { bytes in
-            parser.feed(bytes)
-            host.show(bytes)
-        }
+        if !prefix.isEmpty { prefix.withUnsafeBytes { showOutput($0) } }
+        released.withUnsafeBytes { showOutput($0) }
         host.isReadingOutput = true
         idle.restart(at: clock.now())
         host.lockDidRelease()
+    }
+
+    private func showOutput(_ bytes: UnsafeRawBufferPointer) {
+        let before = parser
+        parser.feed(bytes)
+        openSequence.follow(bytes, from: before, to: parser)
+        host.show(bytes)
     }
 
     private func hold(_ bytes: UnsafeRawBufferPointer) {
@@ -309,20 +340,5 @@ final class LockController {
 
     private func redraw() {
         host.show(LockScreen.draw(content, size: host.windowSize))
-    }
-
-    /// PAM's plain "Password:" becomes "Password for alice:"; other
-    /// questions (a one-time code) are shown as asked.
-    private func promptText(_ prompt: String) -> String {
-        let trimmed = prompt.trimmingSuffix(" ")
-        return trimmed == "Password:" ? "Password for \(settings.user.value):" : trimmed
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ character: Character) -> String {
-        var text = self
-        while text.last == character { text.removeLast() }
-        return text
     }
 }

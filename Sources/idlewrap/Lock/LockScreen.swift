@@ -22,28 +22,33 @@ struct LockScreenContent: Equatable {
 enum LockScreen {
     /// Hides everything the command shows: onto the alternate screen (or, if
     /// the command is already there, its cursor saved and the screen cleared),
-    /// with the title saved on the terminal's title stack and blanked, and the
-    /// modes that make the terminal send input by itself turned off.
+    /// with the title saved on the terminal's title stack and blanked, tmux's window
+    /// name reset, and the modes that make the terminal send input by itself turned off.
     static func enter(modes: TerminalModes, wipeScrollback: Bool) -> [UInt8] {
         var text = ""
         if wipeScrollback { text += "\u{1b}[3J" }
         if modes.titleWasSet { text += "\u{1b}[22;0t\u{1b}]0;\u{1b}\\" }
+        // tmux has no stack for window names: a neutral one at once (an empty one would
+        // bring back tmux's automatic name only at its next check).
+        if modes.windowNameWasSet { text += "\u{1b}kidlewrap\u{1b}\\" }
         text += modes.alternateScreen ? "\u{1b}7" : "\u{1b}[?1049h"
         // Plain attributes and the ASCII character set for the lock screen;
         // the command's are saved with the cursor above.
         text += "\u{1b}[0m\u{1b}(B\u{0f}"
-        return Array(text.utf8) + modes.inputModesOffSequence
+        return Array(text.utf8) + LockInputModes.offSequence(for: modes)
     }
 
     /// Clears the lock screen and brings back the command's, with the modes
-    /// and title it had.
+    /// and title it had (and tmux's automatic window name).
     static func leave(modes: TerminalModes) -> [UInt8] {
         // The modes go back on while the lock screen still shows: the kitty
         // keyboard stack popped must be the one the lock pushed onto.
         var text = modes.alternateScreen ? "\u{1b}8" : "\u{1b}[?1049l"
         if !modes.cursorVisible { text += "\u{1b}[?25l" }
         if modes.titleWasSet { text += "\u{1b}[23;0t" }
-        return Array("\u{1b}[H\u{1b}[2J".utf8) + modes.inputModesRestoreSequence + Array(text.utf8)
+        // The window goes back to tmux's automatic name until the command sets one again.
+        if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
+        return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
     }
 
     /// The whole lock screen, centred, with the cursor after the prompt.
@@ -120,18 +125,10 @@ enum LockScreen {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Text from the user or the command made safe to show: control
-    /// characters would move the cursor or start escape sequences.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) ? "?" : scalar
-        }))
-    }
-
     /// `line` cut to `columns` characters, with "..." to show the cut when
     /// there is room for it.
     private static func fitted(_ line: String, columns: Int) -> String {
-        let characters = Array(printable(line))
+        let characters = Array(terminalSafe(line))
         guard characters.count > columns else { return String(characters) }
         return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(max(columns, 0)))
     }

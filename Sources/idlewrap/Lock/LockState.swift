@@ -8,7 +8,10 @@ enum LockState: Equatable {
     /// sequence or a UTF-8 character; the lock waits for its end, at most
     /// until `giveUpAt`.
     case locking(giveUpAt: MonotonicInstant)
+    /// The lock screen is up: keys go to it, never to the command.
     case locked(LockPhase)
+    /// The session is ending: the lock does nothing more.
+    case abandoned
 }
 
 /// What the lock screen is doing.

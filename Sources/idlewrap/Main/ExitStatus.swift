@@ -8,7 +8,7 @@ enum ExitStatus {
     static let cannotExecute: Int32 = 126
     static let notFound: Int32 = 127
 
-    static func killed(by signal: Int32) -> Int32 { 128 + signal }
+    static func killed(by signal: Int32) -> Int32 { TerminationStatus.signaled(signal).shellStatus }
 
     static func of(_ error: PTYError) -> Int32 {
         switch error.code {

@@ -11,7 +11,7 @@ enum IdleWrap {
         let environment = Environment.current()
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environmentTimeout: environment["IDLEWRAP_TIMEOUT"])
+            invocation = try Options.parse(arguments, environment: { environment[$0] })
         } catch {
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
@@ -81,15 +81,16 @@ enum IdleWrap {
     }
 
     static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
-        var named = stat()
-        guard stat(path, &named) == 0, let current = try? terminal.status() else { return false }
+        guard let named = try? FileSystem.status(ofPath: path), let current = try? terminal.status() else { return false }
         return named.st_rdev == current.st_rdev
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
-        guard let path = file ?? options.passwordFile ?? AuthSetup.defaultPasswordFile(environment: { environment[$0] })
-        else {
-            Diagnostics.error("no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+        let path: String
+        do {
+            path = try AuthSetup.passwordFile(file ?? options.passwordFile, environment: { environment[$0] })
+        } catch {
+            Diagnostics.error(error.description)
             return ExitStatus.failure
         }
         return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)

@@ -16,8 +16,8 @@ struct AuditLog {
     }
 
     func record(_ event: String, priority: Int32 = LOG_NOTICE) {
-        var line = "\(event): user=\(user.value) tty=\(terminal) command='\(LockScreen.printable(command))'"
-        if let sshConnection { line += " ssh='\(LockScreen.printable(sshConnection))'" }
+        var line = "\(event): user=\(user.value) tty=\(terminal) command='\(terminalSafe(command))'"
+        if let sshConnection { line += " ssh='\(terminalSafe(sshConnection))'" }
         line.withCString { text in
             withVaList([text]) { vsyslog(LOG_AUTHPRIV | priority, "%s", $0) }
         }

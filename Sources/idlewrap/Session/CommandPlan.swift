@@ -1,4 +1,5 @@
 import Glibc
+import PTYKit
 
 /// What idlewrap runs: the arguments the command sees, and the file to execute
 /// when it differs from argv[0] (a login shell's argv[0] is "-bash").
@@ -28,12 +29,12 @@ struct CommandPlan: Equatable {
     static func userShell(environment: Environment) -> String {
         // Only needed without a COMMAND, so not paid for at every start; the
         // passwd entry is read only when $SHELL will not do.
-        let own = canonicalPath("/proc/self/exe")
+        let own = try? FileSystem.resolvedPath("/proc/self/exe")
         func usable(_ shell: String?) -> String? {
-            guard let shell, !shell.isEmpty, own == nil || canonicalPath(shell) != own else { return nil }
+            guard let shell, !shell.isEmpty, own == nil || (try? FileSystem.resolvedPath(shell)) != own else { return nil }
             return shell
         }
-        return usable(environment["SHELL"]) ?? usable(passwdShell()) ?? "/bin/sh"
+        return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? "/bin/sh"
     }
 
     /// How the command is named in messages and the log.
@@ -49,16 +50,4 @@ struct CommandPlan: Equatable {
         let plain = name.hasPrefix("-") && name.count > 1 ? String(name.dropFirst()) : name
         return plain.isEmpty ? "?" : plain
     }
-
-    private static func passwdShell() -> String? {
-        guard let entry = getpwuid(getuid()), let shell = entry.pointee.pw_shell else { return nil }
-        return String(cString: shell)
-    }
-}
-
-/// The absolute path with every link resolved, or nil when there is no such file.
-func canonicalPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }

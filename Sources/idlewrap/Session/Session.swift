@@ -36,6 +36,8 @@ final class Session: RelayDelegate {
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
+    /// The lock's authenticator's descriptor, while the relay watches it.
+    private var authenticatorReadiness: FileDescriptor?
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
@@ -49,7 +51,7 @@ final class Session: RelayDelegate {
             signals: signals, command: command)
         let user = UserName.runningUser
         log = AuditLog(
-            user: user, terminal: UserIdentity.terminalName(of: .standardInput) ?? "?", command: plan.displayName,
+            user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
@@ -173,7 +175,7 @@ final class Session: RelayDelegate {
     private func finishIfOver() {
         switch ending {
         case .running:
-            if relay.commandStatus != nil && relay.outputEnded && !lock.isLocked { relay.stop() }
+            if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
         case .hangingUp:
             if relay.commandStatus != nil { relay.stop() }
         }
@@ -182,12 +184,7 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        relay.deadline = earliest(earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
-    }
-
-    private func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
-        guard let a, let b else { return a ?? b }
-        return min(a, b)
+        relay.deadline = .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
     }
 
     private var hangupDeadline: MonotonicInstant? {
@@ -275,7 +272,8 @@ final class Session: RelayDelegate {
         updateDeadline()
     }
 
-    func relayAuxiliaryIsReadable(_ relay: Relay) {
+    func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
+        guard descriptor == authenticatorReadiness else { return }
         lock.handleAuthenticatorReadiness()
         updateDeadline()
     }
@@ -320,7 +318,10 @@ extension Session: LockHost {
     }
 
     func watch(_ descriptor: FileDescriptor?) {
-        relay.auxiliary = descriptor
+        guard descriptor != authenticatorReadiness else { return }
+        if let watched = authenticatorReadiness { relay.unwatch(watched) }
+        authenticatorReadiness = descriptor
+        if let descriptor { relay.watch(descriptor) }
     }
 
     func lockDidEngage() {

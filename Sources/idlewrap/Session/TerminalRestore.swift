@@ -8,11 +8,6 @@ import PTYKit
 /// gets no bytes at all, and no stack entry pushed before idlewrap started
 /// is ever popped.
 enum TerminalRestore {
-    /// The DEC private modes that make the terminal send input by itself or
-    /// encode keys differently: mouse tracking and encodings, focus events,
-    /// application cursor keys, bracketed paste.
-    static let inputPrivateModes = [1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004]
-
     /// `modes` are the command's, as its output left them (the lock's
     /// `modesAtLock` when it is locked). `lockIsShown`: the lock screen, drawn
     /// by `LockScreen.enter(modes:)`, is still on the terminal; it is cleared,
@@ -24,9 +19,11 @@ enum TerminalRestore {
             // What the lock pushed, popped on the screen it pushed it on.
             if modes.kittyKeyboardFlags != 0 { text += "\u{1b}[<u" }
             if modes.titleWasSet { text += "\u{1b}[23;0t" }
+            // tmux's automatic window name instead of the lock's.
+            if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
         } else {
             // The lock screen turned these off already.
-            for mode in inputPrivateModes where modes.isSet(privateMode: mode) { text += "\u{1b}[?\(mode)l" }
+            for mode in LockInputModes.privateModes where modes.isSet(privateMode: mode) { text += "\u{1b}[?\(mode)l" }
             if modes.applicationKeypad { text += "\u{1b}>" }
             if modes.modifyOtherKeys != 0 { text += "\u{1b}[>4m" }
         }

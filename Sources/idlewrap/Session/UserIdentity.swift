@@ -1,16 +1,10 @@
 import Glibc
 import PTYKit
 
-/// Who is running idlewrap and on which terminal, for the lock screen, PAM
-/// and the log.
+/// Who is running idlewrap, for the lock screen, PAM and the log.
 enum UserIdentity {
     /// Looked up once, on first use.
-    static let name: String = {
-        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name {
-            return String(cString: name)
-        }
-        return String(getuid())
-    }()
+    static let name: String = passwdEntryField(\.pw_name) ?? String(getuid())
 
     /// This machine's name, as the lock screen shows it.
     static var hostName: String {
@@ -19,11 +13,14 @@ enum UserIdentity {
         return string(fromNulTerminated: buffer)
     }
 
-    /// The terminal's path, e.g. /dev/pts/3, or nil when it is not one.
-    static func terminalName(of descriptor: FileDescriptor) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        guard ttyname_r(descriptor.rawValue, &buffer, buffer.count) == 0 else { return nil }
-        return string(fromNulTerminated: buffer)
+    /// The login shell in the passwd entry, looked up at each call.
+    static var loginShell: String? {
+        passwdEntryField(\.pw_shell)
+    }
+
+    private static func passwdEntryField(_ field: KeyPath<passwd, UnsafeMutablePointer<CChar>?>) -> String? {
+        guard let entry = getpwuid(getuid()), let value = entry.pointee[keyPath: field] else { return nil }
+        return String(cString: value)
     }
 }
 

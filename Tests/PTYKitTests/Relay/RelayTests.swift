@@ -29,7 +29,17 @@ final class RecordingDelegate: RelayDelegate {
         deadlines += 1
         relay.stop()
     }
-    func relayAuxiliaryIsReadable(_ relay: Relay) {}
+    var readable: [FileDescriptor] = []
+    /// Unwatches a descriptor the first time it is reported (all of them
+    /// with `unwatchesAllOnReport`): the relay does not read it, so it would
+    /// be reported every round.
+    var unwatchesOnReport = false
+    var unwatchesAllOnReport = false
+    func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
+        readable.append(descriptor)
+        if unwatchesOnReport { relay.unwatch(descriptor) }
+        if unwatchesAllOnReport { relay.watched.forEach(relay.unwatch) }
+    }
 }
 
 @Suite(.serialized) struct RelayTests {
@@ -89,5 +99,64 @@ final class RecordingDelegate: RelayDelegate {
         var status: Int32 = 0
         waitpid(relay.command.pid, &status, 0)
         terminal.close()
+    }
+
+    /// Pipes as extra descriptors: (read end, write end).
+    func makePipes(_ count: Int) throws -> [(read: FileDescriptor, write: FileDescriptor)] {
+        try (0..<count).map { _ in
+            var fds: [Int32] = [0, 0]
+            try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
+            return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+        }
+    }
+
+    func finish(_ relay: Relay, _ terminal: PseudoTerminal, _ pipes: [(read: FileDescriptor, write: FileDescriptor)]) {
+        relay.command.send(SIGKILL)
+        var status: Int32 = 0
+        waitpid(relay.command.pid, &status, 0)
+        terminal.close()
+        for (read, write) in pipes {
+            try? read.close()
+            try? write.close()
+        }
+    }
+
+    /// More descriptors than the relay first makes room for: only the ready
+    /// ones are reported, each under its own descriptor.
+    @Test func reportsEachReadableWatchedDescriptor() throws {
+        let (relay, _, terminal) = try makeRelay(["sleep", "30"])
+        let pipes = try makePipes(7)
+        for pipe in pipes { relay.watch(pipe.read) }
+        relay.watch(pipes[0].read)
+        #expect(relay.watched == pipes.map(\.read))
+        try pipes[1].write.writeAll("x")
+        try pipes[6].write.writeAll("x")
+        relay.deadline = MonotonicInstant.now() + 300_000_000
+        let delegate = RecordingDelegate()
+        delegate.unwatchesOnReport = true
+        try relay.run(delegate: delegate)
+        #expect(Set(delegate.readable) == [pipes[1].read, pipes[6].read])
+        #expect(delegate.readable.count == 2)
+        #expect(relay.watched == [0, 2, 3, 4, 5].map { pipes[$0].read })
+        #expect(delegate.deadlines == 1)
+        finish(relay, terminal, pipes)
+    }
+
+    /// A descriptor unwatched during a round is not reported, even when poll
+    /// had already found it ready in that round.
+    @Test func unwatchedDescriptorIsNotReportedAgain() throws {
+        let (relay, _, terminal) = try makeRelay(["sleep", "30"])
+        let pipes = try makePipes(2)
+        for pipe in pipes {
+            relay.watch(pipe.read)
+            try pipe.write.writeAll("x")
+        }
+        relay.deadline = MonotonicInstant.now() + 300_000_000
+        let delegate = RecordingDelegate()
+        delegate.unwatchesAllOnReport = true
+        try relay.run(delegate: delegate)
+        #expect(delegate.readable == [pipes[0].read])
+        #expect(relay.watched.isEmpty)
+        finish(relay, terminal, pipes)
     }
 }

@@ -35,14 +35,14 @@ import Testing
         let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
         defer { try? replica.close() }
         let before = try TerminalAttributes.of(replica)
-        #expect(before.isCanonical && before.raw.c_lflag & tcflag_t(ECHO) != 0)
+        #expect(before.isCanonical && before.termios.c_lflag & tcflag_t(ECHO) != 0)
         let raw = try RawMode(replica)
         #expect(try !TerminalAttributes.of(replica).isCanonical)
         raw.restore()
         raw.restore()
         let after = try TerminalAttributes.of(replica)
-        #expect(after.raw.c_lflag == before.raw.c_lflag && after.raw.c_iflag == before.raw.c_iflag)
-        #expect(after.raw.c_oflag == before.raw.c_oflag)
+        #expect(after.termios.c_lflag == before.termios.c_lflag && after.termios.c_iflag == before.termios.c_iflag)
+        #expect(after.termios.c_oflag == before.termios.c_oflag)
     }
 
     @Test func rawModeIsAppliedAgainAndRestoredAtOnce() throws {
@@ -57,7 +57,7 @@ import Testing
         #expect(try !TerminalAttributes.of(replica).isCanonical)
         raw.restore(draining: false)
         try raw.reapply()
-        #expect(try TerminalAttributes.of(replica).raw.c_lflag == before.raw.c_lflag, "restored for good")
+        #expect(try TerminalAttributes.of(replica).termios.c_lflag == before.termios.c_lflag, "restored for good")
     }
 }
 

@@ -262,7 +262,7 @@ extension EndToEnd {
 
 /// Whether two terminal settings are the same in every field a program sees.
 func sameSettings(_ a: TerminalAttributes, _ b: TerminalAttributes) -> Bool {
-    var a = a.raw, b = b.raw
+    var a = a.termios, b = b.termios
     return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag && a.c_lflag == b.c_lflag
         && withUnsafeBytes(of: &a.c_cc) { x in withUnsafeBytes(of: &b.c_cc) { y in x.elementsEqual(y) } }
 }

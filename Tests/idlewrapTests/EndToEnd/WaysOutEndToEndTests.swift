@@ -44,7 +44,7 @@ extension EndToEnd {
             var parser = OutputParser()
             terminal.transcript.withUnsafeBytes { parser.feed($0) }
             let modes = parser.modes
-            let left = TerminalRestore.inputPrivateModes.filter { modes.isSet(privateMode: $0) }
+            let left = LockInputModes.privateModes.filter { modes.isSet(privateMode: $0) }
             #expect(left.isEmpty, "modes left on: \(left)", sourceLocation: sourceLocation)
             #expect(!modes.applicationKeypad, "keypad left in application mode", sourceLocation: sourceLocation)
             #expect(modes.cursorVisible, "cursor left hidden", sourceLocation: sourceLocation)
@@ -134,12 +134,12 @@ extension EndToEnd {
             #expect(terminal.waitUntil { processState(terminal.process.pid) == "T" })
             // What the shell that started idlewrap does when its job stops.
             var cooked = try terminal.attributes()
-            cooked.raw.c_lflag |= tcflag_t(ICANON | ECHO | ISIG)
-            cooked.raw.c_iflag |= tcflag_t(ICRNL)
-            cooked.raw.c_oflag |= tcflag_t(OPOST)
+            cooked.termios.c_lflag |= tcflag_t(ICANON | ECHO | ISIG)
+            cooked.termios.c_iflag |= tcflag_t(ICRNL)
+            cooked.termios.c_oflag |= tcflag_t(OPOST)
             try cooked.apply(to: terminal.terminal.master)
             terminal.signal(SIGCONT)
-            #expect(terminal.waitForAttributes(timeout: 10) { $0.raw.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0 })
+            #expect(terminal.waitForAttributes(timeout: 10) { $0.termios.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0 })
             // Redrawn after the continue.
             #expect(terminal.expect("Password for"))
             try terminal.type("echoed?\u{3}")

@@ -9,7 +9,7 @@ import PTYKit
 final class TerminalDriver {
     /// The idlewrap binary next to the test bundle.
     static let idlewrap: String = {
-        let bundle = canonicalPath("/proc/self/exe") ?? ""
+        let bundle = (try? FileSystem.resolvedPath("/proc/self/exe")) ?? ""
         let directory = bundle.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return directory + "/idlewrap"
     }()

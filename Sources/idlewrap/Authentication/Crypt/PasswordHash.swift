@@ -36,11 +36,7 @@ enum PasswordHash {
     /// A new hash of `secret` with the method that `saltPrefix` (e.g. "$6$")
     /// names, at its default cost, salted from the system's random source.
     static func make(for secret: SecretBuffer, saltPrefix: String) throws(Errno) -> String {
-        var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        _ = try valueOrErrno({
-            crypt_gensalt_rn(saltPrefix, 0, nil, 0, &setting, Int32(setting.count))
-        }, failed: { $0 == nil })
-        return try crypt(secret, setting: string(fromNulTerminated: setting))
+        try crypt(secret, setting: try CryptCalls.newSetting(prefix: saltPrefix))
     }
 
     /// Whether `secret` is the password `hash` was made from; nil when crypt
@@ -50,7 +46,7 @@ enum PasswordHash {
         // a wrong password, not a check that cannot run.
         if lengthProblem(with: secret) != nil { return false }
         guard let computed = try? crypt(secret, setting: hash) else { return nil }
-        return constantTimeEqual(computed, hash)
+        return constantTimeEqual(computed.utf8, hash.utf8)
     }
 
     /// Why `hash` is not a usable crypt(3) hash, or nil when it is.
@@ -90,15 +86,13 @@ enum PasswordHash {
         // Large (32 KiB) and holding intermediate state derived from the
         // password: on the heap, zeroed after use.
         let data = UnsafeMutablePointer<crypt_data>.allocate(capacity: 1)
-        let size = MemoryLayout<crypt_data>.size
         defer {
-            explicit_bzero(data, size)
+            explicit_bzero(data, MemoryLayout<crypt_data>.size)
             data.deallocate()
         }
-        let output = try secret.withCString { (phrase) throws(Errno) in
-            try valueOrErrno({ crypt_rn(phrase, setting, data, Int32(size)) }, failed: { $0 == nil })
+        return try secret.withCString { (phrase) throws(Errno) in
+            try CryptCalls.hash(phrase, setting: setting, scratch: data)
         }
-        return String(cString: output!)
     }
 
     /// The length of the part after the last `$` for methods whose
@@ -125,16 +119,5 @@ enum PasswordHash {
     /// Everything up to the last `$`: the method, parameters and salt.
     private static func setting(of hash: String) -> Substring {
         hash[..<(hash.lastIndex(of: "$") ?? hash.startIndex)]
-    }
-
-    private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let left = Array(left.utf8)
-        let right = Array(right.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices {
-            difference |= left[index] ^ right[index]
-        }
-        return difference == 0
     }
 }

@@ -29,7 +29,6 @@ final class PAMAuthenticator: Authenticator {
         var remoteHost: String?
     }
 
-    var method: AuthMethod { .pam }
     private let library: PAMLibrary
     private let settings: Settings
 
@@ -43,29 +42,29 @@ final class PAMAuthenticator: Authenticator {
     static func make(
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
         environment lookup: (String) -> String?
-    ) throws(AuthSetupError) -> PAMAuthenticator {
+    ) throws(AuthenticationError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
-            var info = stat()
+            let info: stat
             do {
-                _ = try valueOrErrno { stat(directory, &info) }
+                info = try FileSystem.status(ofPath: directory)
             } catch {
-                throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
+                throw AuthenticationError(description: "PAM configuration directory \(directory): \(error)")
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw AuthSetupError(description: "PAM configuration directory \(directory) is not a directory")
+                throw AuthenticationError(description: "PAM configuration directory \(directory) is not a directory")
             }
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
-            terminalName: UserIdentity.terminalName(of: terminal),
+            terminalName: terminal.terminalPath(),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         switch transaction.start() {
         case .success(let handle):
             transaction.end(handle, status: PAMConstant.success)
         case .failure(let failure):
-            throw AuthSetupError(description: "PAM is not available: \(failure.reason)")
+            throw AuthenticationError(description: "PAM is not available: \(failure.reason)")
         }
         return PAMAuthenticator(library: library, settings: settings)
     }
@@ -208,7 +207,7 @@ final class PAMAttempt: @unchecked Sendable {
             switch message.msg_style {
             case PAMConstant.promptEchoOff, PAMConstant.promptEchoOn:
                 let hidden = message.msg_style == PAMConstant.promptEchoOff
-                guard let answer = exchange.ask(prompt: prompt(for: text), echo: !hidden) else {
+                guard let answer = exchange.ask(prompt: prompt(for: text)) else {
                     Self.discard(replies, count: count)
                     return (PAMConstant.conversationError, nil)
                 }
@@ -227,7 +226,7 @@ final class PAMAttempt: @unchecked Sendable {
     private func prompt(for text: String) -> String {
         var trimmed = Substring(text)
         while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
-        return trimmed == "Password:" ? "Password for \(settings.user):" : String(trimmed)
+        return trimmed == "Password:" ? passwordPrompt(for: settings.user) : String(trimmed)
     }
 
     private static func discard(_ replies: UnsafeMutablePointer<cauth_pam_response>, count: Int) {

@@ -4,21 +4,23 @@ import PTYKit
 
 /// What the relay thread and one attempt's PAM thread share: the current
 /// question or verdict, the answer on its way, notices and cancellation, all
-/// under one mutex, and an eventfd that wakes the relay's poll when something
-/// changed. Whoever of the two lets go last frees it, so a PAM thread that
+/// under one mutex, and an event counter that wakes the relay's poll when
+/// something changed. Whoever of the two lets go last frees it, so a PAM thread that
 /// outlives its cancelled conversation never writes to a closed descriptor.
 final class PAMExchange: @unchecked Sendable {
     private enum Phase {
         case working
-        case asking(prompt: String, echo: Bool)
+        case asking(prompt: String)
         /// A malloc'd copy of the answer (nil when malloc failed), not yet
         /// taken by the PAM thread.
         case answered(UnsafeMutablePointer<CChar>?)
         case finished(AuthStep)
     }
 
+    /// Signalled when the phase changed or notices arrived.
+    private let changes: EventCounter
     /// Readable when the phase changed or notices arrived.
-    let readiness: FileDescriptor
+    var readiness: FileDescriptor { changes.descriptor }
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var phase = Phase.working
@@ -26,8 +28,7 @@ final class PAMExchange: @unchecked Sendable {
     private var cancelled = false
 
     init() throws(Errno) {
-        readiness = FileDescriptor(
-            rawValue: try valueOrErrno { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) })
+        changes = try EventCounter()
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(changed, nil)
     }
@@ -40,20 +41,16 @@ final class PAMExchange: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         changed.deallocate()
         mutex.deallocate()
-        try? readiness.close()
     }
 
     // MARK: The relay's side
 
     func currentStep() -> AuthStep {
-        var counter: UInt64 = 0
-        _ = try? withUnsafeMutableBytes(of: &counter) { (buffer) throws(Errno) in
-            try readiness.read(into: buffer)
-        }
+        changes.reset()
         return locked {
             switch phase {
             case .working, .answered: .working
-            case .asking(let prompt, let echo): .asking(prompt: prompt, echo: echo)
+            case .asking(let prompt): .asking(prompt: prompt)
             case .finished(let step): step
             }
         }
@@ -99,14 +96,14 @@ final class PAMExchange: @unchecked Sendable {
 
     /// Publishes a question and waits for its answer: a malloc'd string for
     /// libpam to free, or nil when the attempt was cancelled or out of memory.
-    func ask(prompt: String, echo: Bool) -> UnsafeMutablePointer<CChar>? {
+    func ask(prompt: String) -> UnsafeMutablePointer<CChar>? {
         let asked = locked { () -> Bool in
             guard !cancelled else { return false }
-            phase = .asking(prompt: prompt, echo: echo)
+            phase = .asking(prompt: prompt)
             return true
         }
         guard asked else { return nil }
-        wakeRelay()
+        changes.signal()
         return locked {
             while true {
                 if cancelled {
@@ -125,12 +122,12 @@ final class PAMExchange: @unchecked Sendable {
 
     func post(notice: String) {
         locked { notices.append(notice) }
-        wakeRelay()
+        changes.signal()
     }
 
     func finish(_ step: AuthStep) {
         locked { phase = .finished(step) }
-        wakeRelay()
+        changes.signal()
     }
 
     // MARK: -
@@ -139,15 +136,6 @@ final class PAMExchange: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
-    }
-
-    private func wakeRelay() {
-        var one: UInt64 = 1
-        // Only fails when the counter is about to overflow, and then it is
-        // readable anyway.
-        _ = try? withUnsafeBytes(of: &one) { (buffer) throws(Errno) in
-            try readiness.write(buffer)
-        }
     }
 
     /// Zeroes and frees an answer nobody will read.

@@ -17,9 +17,9 @@ struct PAMLibrary {
 
     /// Loads libpam. The library is never unloaded: the modules it loads stay
     /// in use, and a cancelled attempt's thread may still be running in it.
-    static func load() throws(AuthSetupError) -> PAMLibrary {
+    static func load() throws(AuthenticationError) -> PAMLibrary {
         guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw AuthSetupError(description: "PAM is not available: \(lastLoaderError())")
+            throw AuthenticationError(description: "PAM is not available: \(lastLoaderError())")
         }
         func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
             dlsym(library, name).map { unsafeBitCast($0, to: type) }
@@ -31,7 +31,7 @@ struct PAMLibrary {
             let getItem = symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
             let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
         else {
-            throw AuthSetupError(description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
+            throw AuthenticationError(description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
         }
         return PAMLibrary(
             start: start,

@@ -41,7 +41,7 @@ struct AuthPAMTests {
 
         func authenticator(
             terminal: FileDescriptor = .standardInput, environment: [String: String] = [:]
-        ) throws(AuthSetupError) -> Authenticator {
+        ) throws(AuthenticationError) -> Authenticator {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: AuthPAMTests.service,
                 pamConfigDirectory: directory.path, user: "root", terminal: terminal,
@@ -78,10 +78,10 @@ struct AuthPAMTests {
     @Test func rightPasswordSucceedsWrongFails() throws {
         let stack = try Stack(Self.checkedPassword)
         let authenticator = try stack.authenticator()
-        #expect(authenticator.method == .pam)
+        #expect(authenticator is PAMAuthenticator)
         var prompts: [AuthStep] = []
         #expect(try run(authenticator, answers: ["right horse"], prompts: &prompts) == .succeeded)
-        #expect(prompts == [.asking(prompt: "Password for root:", echo: false)])
+        #expect(prompts == [.asking(prompt: "Password for root:")])
         #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
         #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
     }
@@ -91,8 +91,8 @@ struct AuthPAMTests {
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
         #expect(conversation.readiness != nil)
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
-        #expect(conversation.currentStep() == .asking(prompt: "Password for root:", echo: false), "waits for the answer")
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
+        #expect(conversation.currentStep() == .asking(prompt: "Password for root:"), "waits for the answer")
         conversation.answer(secret("right horse"))
         #expect(try settledStep(of: conversation) == .succeeded)
     }
@@ -109,8 +109,8 @@ struct AuthPAMTests {
         var prompts: [AuthStep] = []
         #expect(try run(authenticator, answers: ["right horse", "second answer"], prompts: &prompts) == .succeeded)
         #expect(prompts == [
-            .asking(prompt: "Password for root:", echo: false),
-            .asking(prompt: "STRESS Password:", echo: false),
+            .asking(prompt: "Password for root:"),
+            .asking(prompt: "STRESS Password:"),
         ])
         #expect(try run(authenticator, answers: ["right horse", "wrong answer"]) != .succeeded)
         #expect(try run(authenticator, answers: ["wrong horse"]) != .succeeded)
@@ -123,7 +123,7 @@ struct AuthPAMTests {
             """)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
         #expect(conversation.takeNotices() == ["Hello root"])
         #expect(conversation.takeNotices() == [], "each notice is returned once")
         conversation.answer(secret("right horse"))
@@ -195,7 +195,7 @@ struct AuthPAMTests {
         let stack = try Stack(Self.checkedPassword)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
         conversation.cancel()
         conversation.answer(secret("right horse"))
         let step = try settledStep(of: conversation)
@@ -212,7 +212,7 @@ struct AuthPAMTests {
             """)
         let authenticator = try stack.authenticator()
         var conversation: AuthConversation? = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation!) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation!) == .asking(prompt: "Password for root:"))
         conversation = nil
         let deadline = monotonicMilliseconds() + 10_000
         var info = stat()
@@ -224,7 +224,7 @@ struct AuthPAMTests {
 
     @Test func setupReportsAMissingConfigurationDirectory() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: AuthSetupError.self) {
+        #expect(throws: AuthenticationError.self) {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: Self.service,
                 pamConfigDirectory: directory.file("absent"), user: "root", terminal: .standardInput,
