@@ -6,10 +6,12 @@ enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
     /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now.
+    /// `terminal` (a terminal) now. `notice` receives what the user should
+    /// know about the set-up but that does not stop it.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
+        notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
         switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
         case .file:
@@ -18,7 +20,7 @@ enum AuthSetup {
         case .pam:
             return try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
-                terminal: terminal, environment: lookup)
+                terminal: terminal, environment: lookup, notice: notice)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
         }

@@ -51,7 +51,8 @@ enum IdleWrap {
             authenticator = try AuthSetup.makeAuthenticator(
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
-                terminal: .standardInput, environment: { environment[$0] })
+                terminal: .standardInput, environment: { environment[$0] },
+                notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
