@@ -5,13 +5,17 @@ import PTYKit
 enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
-    /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now.
+    /// exists, else `pam` if libpam loads, else `ask`, of the methods `policy`
+    /// allows (the parser has refused a `method` it does not). `ask` prompts on
+    /// `terminal` (a terminal) now, for a password of at least
+    /// `minimumPasswordLength` characters.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
+        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1
     ) throws(AuthenticationError) -> Authenticator {
-        switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
+        let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
+        switch method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy) {
         case .file:
             let file = try self.passwordFile(passwordFile, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
@@ -20,7 +24,7 @@ enum AuthSetup {
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
                 terminal: terminal, environment: lookup)
         case .ask:
-            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
+            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }
     }
 
@@ -33,21 +37,18 @@ enum AuthSetup {
     }
 
     /// `$XDG_CONFIG_HOME/idlewrap/password`, else `$HOME/.config/idlewrap/password`;
-    /// nil when neither variable is usable. A relative XDG_CONFIG_HOME is
-    /// ignored, as the XDG base directory specification says.
+    /// nil when neither variable is usable.
     static func defaultPasswordFile(environment lookup: (String) -> String?) -> String? {
-        if let config = lookup("XDG_CONFIG_HOME"), config.hasPrefix("/") {
-            return "\(config)/idlewrap/password"
-        }
-        if let home = lookup("HOME"), !home.isEmpty {
-            return "\(home)/.config/idlewrap/password"
-        }
-        return nil
+        ConfigurationFiles.userDirectory(environment: lookup).map { $0 + "/password" }
     }
 
-    private static func defaultMethod(passwordFile: String?) -> AuthMethod {
-        if let passwordFile, exists(passwordFile) { return .file }
-        return PAMLibrary.isLoadable ? .pam : .ask
+    /// The first of file, pam and ask that `policy` allows and that can work here;
+    /// when none can, the first allowed one, whose set-up then says why it cannot.
+    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> AuthMethod {
+        if policy.allows(.file), let passwordFile, exists(passwordFile) { return .file }
+        if policy.allows(.pam), PAMLibrary.isLoadable { return .pam }
+        if policy.allows(.ask) { return .ask }
+        return policy.allowed[0]
     }
 
     /// Whether something is at `path`. Anything but "no such file" counts as

@@ -38,6 +38,13 @@ struct Settings: Equatable, Sendable {
         }
     }
 
+    /// Replaces what was asked for with what site policy allows, and keeps the record of
+    /// it in `options.policyChanges`. `update` stores the allowed value.
+    mutating func enforce(_ change: PolicyChange, _ update: (inout Options) -> Void) {
+        update(&options)
+        options.policyChanges.append(change)
+    }
+
     /// Applies the options' environment variables (`IDLEWRAP_TIMEOUT`); an empty one
     /// counts as unset. A variable whose option a source of higher precedence (the
     /// command line) already set is not even read, so that a bad value there does not
