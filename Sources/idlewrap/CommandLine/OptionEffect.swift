@@ -89,7 +89,7 @@ enum OptionEffect: Sendable {
         case .methods(let store):
             store(&options, try Self.methods(value))
         case .count(let store):
-            guard let count = Int(value), value.allSatisfy(\.isASCII),
+            guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let count = Int(value),
                 (1...PasswordLineEditor.maximumLength).contains(count)
             else {
                 throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")

@@ -89,7 +89,7 @@ enum OptionTable {
             effect: .flag { $0.quiet = $1 }),
         OptionDefinition(
             long: "show-config",
-            help: ["Show the settings in effect, where each came from, and exit."],
+            help: ["Show the settings in effect, where each came from,", "and exit."],
             scope: .commandLine, effect: .showConfig),
         OptionDefinition(
             long: "help", short: "h",

@@ -9,7 +9,9 @@ enum ConfigurationText {
     static func apply(
         _ text: String, file: ConfigurationFile, path: String, to settings: inout Settings
     ) throws(UsageError) {
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character: a line break too.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let source = ValueSource.file(file, path: path, line: index + 1)

@@ -433,6 +433,8 @@ struct OptionsTests {
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
+                  --show-config           Show the settings in effect, where each came from,
+                                          and exit.
                   -h, --help              Show this help and exit.
                   -V, --version           Show the version and exit.
 
