@@ -209,5 +209,19 @@ extension EndToEnd {
             #expect(terminal.hasShown("idlewrap: \(user): unsafe configuration file: it is owned by uid \(entry.pointee.pw_uid), not by you (uid 0) or root"))
             #expect(!terminal.hasShown("started"))
         }
+
+        @Test func anOrdinaryUserCannotNameAnotherSystemFile() throws {
+            try systemFile("timeout = 1m\n")
+            // A copy nobody can run: the build tree need not be open to other users.
+            chmod(directory.path, 0o755)
+            let copy = directory.file("idlewrap")
+            try #require(TerminalDriver(["cp", TerminalDriver.idlewrap, copy]).waitForExit() == .exited(0))
+            let terminal = try TerminalDriver(
+                ["runuser", "-u", "nobody", "--", copy, "--show-config"],
+                environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"), "HOME": "/nonexistent"])
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("timeout = 5m  # default"))
+            #expect(!terminal.hasShown("system-config"))
+        }
     }
 }
