@@ -23,7 +23,9 @@ struct Settings: Equatable, Sendable {
                 option.scope == .commandLine
                 ? "can only be given on the command line"
                 : "can only be set in the system configuration file"
-            throw UsageError(message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)")
+            throw UsageError(
+                message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)",
+                auditRecord: option.scope == .systemFile ? "refused \(option.long) from \(source.label): \(rule)" : nil)
         }
         precondition(!option.effect.isAction, "--\(option.long) is an action, not a setting")
         var updated = options

@@ -14,6 +14,7 @@ enum IdleWrap {
             files = try ConfigurationFiles.load(environment: { environment[$0] })
         } catch {
             // A file's mistake, not the command line's: no hint about --help.
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
             Diagnostics.error(error.message)
             return ExitStatus.failure
         }

@@ -120,6 +120,21 @@ struct ConfigurationTextTests {
         }
     }
 
+    @Test("a policy key in the user file is also a record for the system log")
+    func policyKeyInTheUserFileIsRecorded() {
+        do throws(UsageError) {
+            _ = try settings("\nmax-timeout = 1h", file: .user)
+            Issue.record("max-timeout was taken from the user file")
+        } catch {
+            #expect(error.auditRecord == "refused max-timeout from \(userPath):2: can only be set in the system configuration file")
+        }
+        do throws(UsageError) {
+            _ = try settings("help = yes", file: .user)
+        } catch {
+            #expect(error.auditRecord == nil, "a command-line action in a file is a mistake, not a policy matter")
+        }
+    }
+
     @Test("the shipped sample parses as a system file, and sets what its comments promise")
     func sample() throws {
         let text = try readFile(packageDirectory + "/etc/config.sample")
