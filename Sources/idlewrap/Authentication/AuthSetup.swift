@@ -8,11 +8,12 @@ enum AuthSetup {
     /// exists, else `pam` if libpam loads, else `ask`, of the methods `policy`
     /// allows (the parser has refused a `method` it does not). `ask` prompts on
     /// `terminal` (a terminal) now, for a password of at least
-    /// `minimumPasswordLength` characters.
+    /// `minimumPasswordLength` characters. `notice` receives what the user
+    /// should know about the set-up but that does not stop it.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
-        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1
+        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
         let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
         switch method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy) {
@@ -22,7 +23,7 @@ enum AuthSetup {
         case .pam:
             return try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
-                terminal: terminal, environment: lookup)
+                terminal: terminal, environment: lookup, notice: notice)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }

@@ -88,6 +88,10 @@ enum OptionTable {
             help: ["Print no notices on stderr."],
             effect: .flag { $0.quiet = $1 }),
         OptionDefinition(
+            long: "verbose",
+            help: ["Also say whether idlewrap follows logind's Lock."],
+            effect: .flag { $0.verbose = $1 }),
+        OptionDefinition(
             long: "show-config",
             help: ["Show the settings in effect, where each came from,", "and exit."],
             scope: .commandLine, effect: .showConfig),

@@ -35,6 +35,7 @@ enum ShowConfig {
         case "login": yesOrNo(options.login)
         case "nested": yesOrNo(options.nested)
         case "quiet": yesOrNo(options.quiet)
+        case "verbose": yesOrNo(options.verbose)
         case "max-timeout": formatDuration(options.maxTimeout)
         case "auth-methods": options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
         case "max-kill-after": formatDuration(options.maxKillAfter)

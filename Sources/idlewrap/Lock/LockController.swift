@@ -54,6 +54,10 @@ final class LockController {
 
     private(set) var state = LockState.active
     private var parser = OutputParser()
+    /// The output since the parser was last at a boundary.
+    private var openSequence = OpenSequence()
+    /// The start of the sequence the lock cut short, sent again before the held output.
+    private var cutPrefix: [UInt8] = []
     private var idle: IdleTimer
     /// The command's modes when the lock began: what unlocking restores.
     private var modesAtLock = TerminalModes.initial
@@ -134,14 +138,17 @@ final class LockController {
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active:
-            parser.feed(bytes)
-            host.show(bytes)
+            showOutput(bytes)
         case .locking:
+            let before = parser
             let shown = parser.feedUntilBoundary(bytes)
             host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
             if parser.isAtBoundary {
+                openSequence.reset()
                 engage()
                 hold(UnsafeRawBufferPointer(rebasing: bytes[shown...]))
+            } else {
+                openSequence.follow(bytes, from: before, to: parser)
             }
         case .locked:
             hold(bytes)
@@ -169,9 +176,12 @@ final class LockController {
             if idle.hasExpired(at: now) { requestLock() }
         case .locking(let giveUpAt) where giveUpAt <= now:
             // Output that never finishes its sequence must not keep the
-            // session open: CAN ends it on the terminal.
-            host.show([0x18])
-            parser.abandonSequence()
+            // session open: the cut ends it on every terminal, and what was
+            // cut is sent again at the unlock, before the rest of it.
+            cutPrefix = openSequence.prefix
+            openSequence.reset()
+            host.show(OutputParser.cut)
+            OutputParser.cut.withUnsafeBytes { parser.feed($0) }
             engage()
         case .locked(.waiting(let until)) where until <= now:
             beginAttempt()
@@ -205,6 +215,7 @@ final class LockController {
         // What was held is dropped; a command blocked writing more must be
         // able to finish (the session discards its output from now on).
         held = []
+        cutPrefix = []
         host.isReadingOutput = true
         if wasShowingLockScreen {
             host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
@@ -295,15 +306,22 @@ final class LockController {
         if isAbandoned { return }
         if modesAtLock.alternateScreen { host.nudgeRedraw() }
         state = .active
-        let released = held
+        // The parser is at the boundary the cut made, where the prefix began.
+        let (prefix, released) = (cutPrefix, held)
+        cutPrefix = []
         held = []
-        released.withUnsafeBytes { bytes in
-            parser.feed(bytes)
-            host.show(bytes)
-        }
+        if !prefix.isEmpty { prefix.withUnsafeBytes { showOutput($0) } }
+        released.withUnsafeBytes { showOutput($0) }
         host.isReadingOutput = true
         idle.restart(at: clock.now())
         host.lockDidRelease()
+    }
+
+    private func showOutput(_ bytes: UnsafeRawBufferPointer) {
+        let before = parser
+        parser.feed(bytes)
+        openSequence.follow(bytes, from: before, to: parser)
+        host.show(bytes)
     }
 
     private func hold(_ bytes: UnsafeRawBufferPointer) {

@@ -19,12 +19,15 @@ struct LockScreenContent: Equatable {
 enum LockScreen {
     /// Hides everything the command shows: onto the alternate screen (or, if
     /// the command is already there, its cursor saved and the screen cleared),
-    /// with the title saved on the terminal's title stack and blanked, and the
-    /// modes that make the terminal send input by itself turned off.
+    /// with the title saved on the terminal's title stack and blanked, tmux's window
+    /// name reset, and the modes that make the terminal send input by itself turned off.
     static func enter(modes: TerminalModes, wipeScrollback: Bool) -> [UInt8] {
         var text = ""
         if wipeScrollback { text += "\u{1b}[3J" }
         if modes.titleWasSet { text += "\u{1b}[22;0t\u{1b}]0;\u{1b}\\" }
+        // tmux has no stack for window names: a neutral one at once (an empty one would
+        // bring back tmux's automatic name only at its next check).
+        if modes.windowNameWasSet { text += "\u{1b}kidlewrap\u{1b}\\" }
         text += modes.alternateScreen ? "\u{1b}7" : "\u{1b}[?1049h"
         // Plain attributes and the ASCII character set for the lock screen;
         // the command's are saved with the cursor above.
@@ -33,13 +36,15 @@ enum LockScreen {
     }
 
     /// Clears the lock screen and brings back the command's, with the modes
-    /// and title it had.
+    /// and title it had (and tmux's automatic window name).
     static func leave(modes: TerminalModes) -> [UInt8] {
         // The modes go back on while the lock screen still shows: the kitty
         // keyboard stack popped must be the one the lock pushed onto.
         var text = modes.alternateScreen ? "\u{1b}8" : "\u{1b}[?1049l"
         if !modes.cursorVisible { text += "\u{1b}[?25l" }
         if modes.titleWasSet { text += "\u{1b}[23;0t" }
+        // The window goes back to tmux's automatic name until the command sets one again.
+        if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
         return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
     }
 

@@ -62,7 +62,8 @@ enum IdleWrap {
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] },
-                policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength)
+                policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength,
+                notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure

@@ -38,10 +38,13 @@ final class PAMAuthenticator: Authenticator {
     }
 
     /// Loads libpam and checks that the service can be started, so that a
-    /// broken setup is reported before the command runs.
+    /// broken setup is reported before the command runs. A service with no
+    /// file of its own is reported through `notice`; if PAM would then fall
+    /// back to an `other` stack that denies everyone, it is refused: a lock
+    /// nobody can open must not start.
     static func make(
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
-        environment lookup: (String) -> String?
+        environment lookup: (String) -> String?, notice: (String) -> Void
     ) throws(AuthenticationError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
@@ -54,6 +57,15 @@ final class PAMAuthenticator: Authenticator {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw AuthenticationError(description: "PAM configuration directory \(directory) is not a directory")
             }
+        }
+        if case .missing(let searched, let otherDenies) = PAMServiceFile.locate(
+            service: service, configurationDirectory: configurationDirectory)
+        {
+            let missing = "no PAM service file \(service) in \(searched.joined(separator: " or "))"
+            guard !otherDenies else {
+                throw AuthenticationError(description: "\(missing), and PAM's fallback service 'other' denies everyone, so the lock could never be opened; install one (see 'make install') or use --auth ask or file")
+            }
+            notice("\(missing); PAM uses the service 'other' instead")
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
@@ -124,7 +136,9 @@ final class PAMAttempt: @unchecked Sendable {
     private let library: PAMLibrary
     private let settings: PAMAuthenticator.Settings
     private let exchange: PAMExchange
-    /// Hidden questions answered so far; touched only by the PAM thread.
+    /// Questions answered so far, and of them the hidden ones; touched only
+    /// by the PAM thread.
+    private var answers = 0
     private var hiddenAnswers = 0
 
     init(library: PAMLibrary, settings: PAMAuthenticator.Settings, exchange: PAMExchange) {
@@ -177,6 +191,10 @@ final class PAMAttempt: @unchecked Sendable {
                 return .unavailable(reason: "PAM service \(settings.service) authenticated another user")
             }
             return .succeeded
+        case _ where answers == 0:
+            // Nobody was asked anything (pam_deny alone, a module that
+            // cannot run): no password was wrong, and no attempt counts.
+            return .unavailable(reason: "cannot check: PAM service \(settings.service) failed without asking for a password (\(library.describe(status, handle: handle)))")
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
@@ -212,6 +230,7 @@ final class PAMAttempt: @unchecked Sendable {
                     return (PAMConstant.conversationError, nil)
                 }
                 replies[index].resp = answer
+                answers += 1
                 if hidden { hiddenAnswers += 1 }
             case PAMConstant.errorMessage, PAMConstant.textInfo:
                 exchange.post(notice: text)

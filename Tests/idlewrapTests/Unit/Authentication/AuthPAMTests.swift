@@ -222,6 +222,58 @@ struct AuthPAMTests {
         #expect(lstat(stack.directory.file("ended"), &info) == 0, "the PAM thread went on")
     }
 
+    @Test func aStackThatFailsWithoutAskingCannotCheckAndCountsNoFailure() throws {
+        let stack = try Stack("auth required pam_deny.so\n")
+        let authenticator = try stack.authenticator()
+        for _ in 0..<2 {
+            var prompts: [AuthStep] = []
+            let step = try run(authenticator, answers: [], prompts: &prompts)
+            #expect(prompts.isEmpty)
+            guard case .unavailable(let reason) = step else {
+                Issue.record("expected .unavailable, got \(step)")
+                return
+            }
+            #expect(reason.hasPrefix("cannot check: PAM service \(Self.service) failed without asking for a password"))
+        }
+    }
+
+    @Test func aMissingServiceFileIsANoticeWhenOtherCanAsk() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("other", "auth required pam_unix.so\n")
+        var notices: [String] = []
+        _ = try AuthSetup.makeAuthenticator(
+            method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+            user: "root", terminal: .standardInput, environment: { _ in nil }, notice: { notices.append($0) })
+        #expect(notices == ["no PAM service file \(Self.service) in \(directory.path); PAM uses the service 'other' instead"])
+    }
+
+    @Test func aMissingServiceFileIsRefusedWhenOtherDenies() throws {
+        let directory = try TemporaryDirectory()
+        // RHEL's /etc/pam.d/other.
+        try directory.write("other", "#%PAM-1.0\nauth     required       pam_deny.so\naccount  required       pam_deny.so\n")
+        #expect {
+            try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+                user: "root", terminal: .standardInput, environment: { _ in nil })
+        } throws: { error in
+            "\(error)".hasPrefix("no PAM service file \(Self.service) in \(directory.path), and PAM's fallback service 'other' denies everyone")
+        }
+    }
+
+    @Test func serviceFileLookup() throws {
+        let directory = try TemporaryDirectory()
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .missing(searched: [directory.path], otherDenies: false))
+        // Debian's other reaches pam_deny only through its includes: it works.
+        try directory.write("other", "@include common-auth\n@include common-account\n")
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .missing(searched: [directory.path], otherDenies: false))
+        try directory.write("x", "auth required pam_deny.so\n")
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .found(path: directory.file("x")))
+        #expect(PAMServiceFile.directories(configurationDirectory: nil) == ["/etc/pam.d", "/usr/lib/pam.d"])
+    }
+
     @Test func setupReportsAMissingConfigurationDirectory() throws {
         let directory = try TemporaryDirectory()
         #expect(throws: AuthenticationError.self) {
