@@ -62,21 +62,22 @@ enum ConfigurationFiles {
             throw UsageError(message: "\(path): cannot open the configuration file: \(error)")
         }
         defer { try? descriptor.close() }
+        let info: stat
+        let directory: (directory: String, problem: String)?
         do {
-            let info = try descriptor.status()
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                throw UsageError(message: "\(path): the configuration file is not a regular file")
-            }
-            if let problem = StrictModes.problem(with: info, trusting: owners) {
-                throw UsageError(message: "\(path): unsafe configuration file: it \(problem)")
-            }
-            if let (directory, problem) = try StrictModes.directoryProblem(of: path, trusting: owners) {
-                throw UsageError(message: "\(path): unsafe configuration file: its directory \(directory) \(problem)")
-            }
-        } catch let error as UsageError {
-            throw error
+            info = try descriptor.status()
+            directory = try StrictModes.directoryProblem(of: path, trusting: owners)
         } catch {
             throw UsageError(message: "\(path): cannot examine the configuration file: \(error)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError(message: "\(path): the configuration file is not a regular file")
+        }
+        if let problem = StrictModes.problem(with: info, trusting: owners) {
+            throw UsageError(message: "\(path): unsafe configuration file: it \(problem)")
+        }
+        if let (directory, problem) = directory {
+            throw UsageError(message: "\(path): unsafe configuration file: its directory \(directory) \(problem)")
         }
         var contents = [UInt8](repeating: 0, count: maximumSize + 1)
         var filled = 0

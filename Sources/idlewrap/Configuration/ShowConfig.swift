@@ -1,6 +1,7 @@
 /// `idlewrap --show-config`: every setting in effect, one `KEY = VALUE  # SOURCE` line each,
 /// in the option table's order, policy limits included. A line without its comment is a
-/// valid configuration file line; an empty VALUE means not set. SOURCE is `default`, a
+/// valid configuration file line; an empty VALUE means not set. Control characters (in
+/// a message or a path) are shown in caret notation, as everywhere idlewrap prints them. SOURCE is `default`, a
 /// configuration file's `PATH:LINE`, an environment variable, or the option as spelled
 /// on the command line; when site policy changed the value, it is the limit's source
 /// followed by `(KEY; was VALUE from SOURCE)`.
@@ -13,7 +14,7 @@ enum ShowConfig {
                 source = "\(change.limitAt.label) (\(change.limitKey); was \(change.requested) from \(change.requestedAt.label))"
             }
             let value = self.value(of: option, in: options)
-            return "\(option.long) =\(value.isEmpty ? "" : " " + value)  # \(source)\n"
+            return terminalSafe("\(option.long) =\(value.isEmpty ? "" : " " + value)  # \(source)") + "\n"
         }.joined()
     }
 
@@ -25,10 +26,10 @@ enum ShowConfig {
         case "password-file": options.passwordFile ?? ""
         case "pam-service": options.pamService
         case "pam-confdir": options.pamConfigDirectory ?? ""
-        case "message": terminalSafe(options.message ?? "")
+        case "message": options.message ?? ""
         case "lock-key": options.lockKey.flatMap(caretNotation(of:)) ?? ""
-        case "on-lock": terminalSafe(options.onLock ?? "")
-        case "on-unlock": terminalSafe(options.onUnlock ?? "")
+        case "on-lock": options.onLock ?? ""
+        case "on-unlock": options.onUnlock ?? ""
         case "kill-after": formatDuration(options.killAfter)
         case "hold-limit": formatSize(options.holdLimit)
         case "wipe-scrollback": yesOrNo(options.wipeScrollback)

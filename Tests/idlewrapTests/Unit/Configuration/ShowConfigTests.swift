@@ -11,6 +11,7 @@ struct ShowConfigTests {
             "timeout = 10m\nmax-timeout = 15m\nmax-kill-after = 1h\nauth-methods = pam, file\n",
             file: .system, path: "/etc/idlewrap/config", to: &files)
         try ConfigurationText.apply("message = hi # there\nlock-key = ^]\n", file: .user, path: "/u/config", to: &files)
+        try ConfigurationText.apply("on-lock = printf '\u{1B}[2J'\n", file: .user, path: "/u/config2", to: &files)
         let invocation = try Options.parse(["-t", "off", "--show-config", "-q"], environment: { _ in "1m" }, startingFrom: files)
         guard case .showConfig(let settings) = invocation else {
             Issue.record("not --show-config: \(invocation)")
@@ -25,7 +26,7 @@ struct ShowConfigTests {
                 pam-confdir =  # default
                 message = hi # there  # /u/config:1
                 lock-key = ^]  # /u/config:2
-                on-lock =  # default
+                on-lock = printf '^[[2J'  # /u/config2:1
                 on-unlock =  # default
                 kill-after = 1h  # /etc/idlewrap/config:3 (max-kill-after; was off from default)
                 hold-limit = 8M  # default
@@ -33,6 +34,7 @@ struct ShowConfigTests {
                 login = no  # default
                 nested = no  # default
                 quiet = yes  # -q
+                verbose = no  # default
                 max-timeout = 15m  # /etc/idlewrap/config:2
                 auth-methods = pam, file  # /etc/idlewrap/config:4
                 max-kill-after = 1h  # /etc/idlewrap/config:3
