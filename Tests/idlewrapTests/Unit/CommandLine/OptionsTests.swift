@@ -435,6 +435,8 @@ struct OptionsTests {
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
                   --verbose               Also say whether idlewrap follows logind's Lock.
+                  --show-config           Show the settings in effect, where each came from,
+                                          and exit.
                   -h, --help              Show this help and exit.
                   -V, --version           Show the version and exit.
 
