@@ -65,12 +65,15 @@ enum OptionArgument: Equatable, Sendable {
 /// the only values a grammar accepts, where there are few.
 enum ValueKind: Equatable, Sendable {
     case duration, size, key, method, text, path, directory
+    /// A shell `--completion` writes a script for.
+    case shell
     /// No value on the command line; `yes` or `no` in a configuration file.
     case `switch`
 
     var choices: [String] {
         switch self {
         case .method: AuthMethod.allCases.map(\.rawValue)
+        case .shell: CompletionShell.allCases.map(\.rawValue)
         case .switch: ["yes", "no"]
         default: []
         }

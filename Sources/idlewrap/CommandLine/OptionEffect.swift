@@ -19,6 +19,8 @@ enum OptionEffect: Sendable {
     case help
     case version
     case setPassword
+    /// Print the completion script for a shell.
+    case completion
 
     var kind: ValueKind {
         switch self {
@@ -30,13 +32,14 @@ enum OptionEffect: Sendable {
         case .path, .setPassword: .path
         case .directory: .directory
         case .flag, .help, .version: .switch
+        case .completion: .shell
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword: true
+        case .help, .version, .setPassword, .completion: true
         default: false
         }
     }
@@ -79,13 +82,13 @@ enum OptionEffect: Sendable {
         case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
             store(&options, value)
-        case .flag, .help, .version, .setPassword:
-            preconditionFailure("--help, --version and --set-password are actions, not settings")
+        case .flag, .help, .version, .setPassword, .completion:
+            preconditionFailure("--help, --version, --set-password and --completion are actions, not settings")
         }
     }
 
     /// "pam, ask or file".
-    private static func list(_ choices: [String]) -> String {
+    static func list(_ choices: [String]) -> String {
         choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1]
     }
 }

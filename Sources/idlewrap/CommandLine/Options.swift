@@ -31,6 +31,7 @@ enum Invocation: Equatable, Sendable {
     case setPassword(file: String?, options: Options)
     case help
     case version
+    case completion(CompletionShell)
 }
 
 /// Bad usage: reported on stderr before anything runs, exit status 125.
@@ -51,7 +52,7 @@ extension Options {
     /// at the first operand (a lone `-` is an operand); the rest is the command.
     /// Repeating an option: the last one wins.
     ///
-    /// `--help` and `--version` return as soon as they are read; otherwise the first
+    /// `--help`, `--version` and `--completion` return as soon as they are read; otherwise the first
     /// error met is thrown, then the checks across options (--auth against
     /// --password-file, the environment, --set-password's operands).
     ///

@@ -23,6 +23,9 @@ enum IdleWrap {
         case .version:
             try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
             return ExitStatus.success
+        case .completion(let shell):
+            try? FileDescriptor.standardOutput.writeAll(shell.script())
+            return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
         case .run(let options):
