@@ -51,14 +51,14 @@ enum ZshCompletion {
             action = words.isEmpty ? " " : "(" + words.joined(separator: " ") + ")"
         }
         let separator = option.argument == .attachedOnly ? "::" : ":"
-        return separator + escaped(valueName.lowercased()) + ":" + action
+        return separator + escaped(valueName.lowercased()).replacing(":", with: "\\:") + ":" + action
     }
 
     /// Text safe inside an `_arguments` description or message.
     private static func escaped(_ text: String) -> String {
         var result = ""
         for character in text {
-            if "[]:\\".contains(character) { result.append("\\") }
+            if "[]\\".contains(character) { result.append("\\") }
             result.append(character)
         }
         return result
