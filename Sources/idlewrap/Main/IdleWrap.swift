@@ -35,11 +35,19 @@ enum IdleWrap {
 
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
         let plan = CommandPlan.resolve(command: options.command, login: options.login, environment: environment)
-        if let reason = reasonToRunDirectly(options, environment: environment) {
+        if let reason = reasonToRunDirectly(options, plan: plan, environment: environment) {
             Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
+        }
+        // Before any password is typed into this process.
+        let hygiene: SecretHygiene
+        do {
+            hygiene = try SecretHygiene.engage()
+        } catch {
+            Diagnostics.error("cannot keep other processes out of idlewrap's memory: \(error)")
+            return ExitStatus.failure
         }
         let authenticator: Authenticator
         do {
@@ -54,7 +62,8 @@ enum IdleWrap {
         }
         let session: Session
         do {
-            session = try Session.start(plan, options: options, environment: environment, authenticator: authenticator)
+            session = try Session.start(
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
@@ -63,21 +72,30 @@ enum IdleWrap {
     }
 
     /// Why there is nothing to lock, if there is not: no terminal to lock
-    /// (scp or rsync through an sshd ForceCommand), or one idlewrap already wraps.
-    static func reasonToRunDirectly(_ options: Options, environment: Environment) -> String? {
-        let input = FileDescriptor.standardInput
-        guard input.isTerminal && FileDescriptor.standardOutput.isTerminal else {
+    /// (scp or rsync through an sshd ForceCommand), or an idlewrap that
+    /// verifiably wraps this terminal already (see `NestingGuard`). Skipping
+    /// the lock is logged, and so is a claim of nesting that does not hold.
+    static func reasonToRunDirectly(_ options: Options, plan: CommandPlan, environment: Environment) -> String? {
+        guard FileDescriptor.standardInput.isTerminal && FileDescriptor.standardOutput.isTerminal else {
             return "not a terminal"
         }
-        if !options.nested, let wrapped = environment["IDLEWRAP_TTY"], isSameDevice(wrapped, input) {
+        if options.nested { return nil }
+        let verdict = NestingGuard.check(environment: environment)
+        if verdict == .unclaimed { return nil }
+        let log = AuditLog(
+            user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
+            command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
+        log.open()
+        switch verdict {
+        case .unclaimed:
+            return nil
+        case .wrapped(let outer):
+            log.record("not wrapped again: idlewrap \(outer) wraps this terminal", priority: LOG_INFO)
             return "this terminal is already wrapped by idlewrap (see --nested)"
+        case .unverified(let reason):
+            log.record("wrapping although IDLEWRAP_TTY names this terminal: \(reason)")
+            return nil
         }
-        return nil
-    }
-
-    static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
-        guard let named = try? FileSystem.status(ofPath: path), let current = try? terminal.status() else { return false }
-        return named.st_rdev == current.st_rdev
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {
