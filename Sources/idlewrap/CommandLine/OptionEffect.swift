@@ -24,6 +24,8 @@ enum OptionEffect: Sendable {
     case version
     case setPassword
     case showConfig
+    /// Print the completion script for a shell.
+    case completion
 
     var kind: ValueKind {
         switch self {
@@ -37,13 +39,14 @@ enum OptionEffect: Sendable {
         case .flag, .help, .version, .showConfig: .switch
         case .methods: .methods
         case .count: .number
+        case .completion: .shell
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword, .showConfig: true
+        case .help, .version, .setPassword, .showConfig, .completion: true
         default: false
         }
     }
@@ -95,8 +98,8 @@ enum OptionEffect: Sendable {
                 throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
             }
             store(&options, count)
-        case .flag, .help, .version, .setPassword, .showConfig:
-            preconditionFailure("--help, --version, --set-password and --show-config are actions, not settings")
+        case .flag, .help, .version, .setPassword, .showConfig, .completion:
+            preconditionFailure("--help, --version, --set-password, --show-config and --completion are actions, not settings")
         }
     }
 
@@ -116,7 +119,7 @@ enum OptionEffect: Sendable {
     }
 
     /// "pam, ask or file".
-    private static func list(_ choices: [String]) -> String {
+    static func list(_ choices: [String]) -> String {
         choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1]
     }
 }

@@ -100,6 +100,10 @@ enum OptionTable {
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),
         OptionDefinition(
+            long: "completion", valueName: "SHELL",
+            help: ["Print the completion script for SHELL (bash, zsh or", "fish) and exit."],
+            scope: .commandLine, effect: .completion),
+        OptionDefinition(
             long: "version", short: "V",
             help: ["Show the version and exit."],
             scope: .commandLine, effect: .version),
