@@ -186,7 +186,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let lock = LockController(
         settings: LockController.Settings(
             timeout: Int64(1 + choices.input.choice(4)) * 1_000_000_000, holdLimit: 1 + choices.input.choice(64),
-            lockKey: lockKey, message: nil, wipeScrollback: choices.input.choice(2) == 0, command: "sh",
+            lockKey: lockKey, message: nil, wipeScrollback: choices.input.choice(2) == 0, program: "sh", host: "fuzzhost",
             user: "fuzz"),
         authenticator: authenticator, clock: clock, host: host)
     host.lock = lock

@@ -1,7 +1,8 @@
 @testable import idlewrap
 
 // The DURATION, SIZE and KEY parsers give back what they accept: a value they
-// accept, written out again, parses to the same value; nothing traps on
+// accept, written out again (by formatDuration and formatSize, --show-config's,
+// and other spellings), parses to the same value; nothing traps on
 // overflow. Also: a bare number means seconds, and a SIZE suffix multiplies.
 //
 // Input: one byte choosing the parser, then the text.
@@ -11,6 +12,7 @@ private func checkDuration(_ text: String) {
     require(value >= 0, "a negative duration from '\(text)'")
     require(parseDuration(secondsText(value)) == value, "'\(text)' → \(value) does not survive \(secondsText(value))")
     require(parseDuration(unitsText(value)) == value, "'\(text)' → \(value) does not survive \(unitsText(value))")
+    require(parseDuration(formatDuration(value)) == value, "'\(text)' → \(value) does not survive formatDuration: \(formatDuration(value))")
     if text != "off" && text.utf8.allSatisfy({ $0 != UInt8(ascii: "h") && $0 != UInt8(ascii: "m") && $0 != UInt8(ascii: "s") }) {
         require(parseDuration(text + "s") == value, "'\(text)' is not seconds")
     }
@@ -20,6 +22,7 @@ private func checkSize(_ text: String) {
     guard let value = parseSize(text) else { return }
     require(value >= 0, "a negative size from '\(text)'")
     require(parseSize(String(value)) == value, "'\(text)' → \(value) does not survive being written out")
+    require(parseSize(formatSize(value)) == value, "'\(text)' → \(value) does not survive formatSize: \(formatSize(value))")
     for (suffix, multiplier) in [("k", 1 << 10), ("M", 1 << 20), ("g", 1 << 30)] where value % multiplier == 0 {
         require(parseSize("\(value / multiplier)\(suffix)") == value, "'\(text)' → \(value) differs with suffix \(suffix)")
     }

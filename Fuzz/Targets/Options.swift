@@ -12,11 +12,20 @@ private func arguments(for invocation: Invocation) -> [String] {
     switch invocation {
     case .help: return ["--help"]
     case .version: return ["--version"]
+    case .completion(let shell): return ["--completion=\(shell.rawValue)"]
+    case .showConfig(let settings): return arguments(for: settings.options) + ["--show-config"]
     case .run(let options): return arguments(for: options) + ["--"] + options.command
     case .setPassword(let file, let options):
         return arguments(for: options) + ["--set-password", "--"] + (file.map { [$0] } ?? [])
     }
 }
+
+/// The settings `arguments(for:)` writes out; an option added to the command line and
+/// not here fails the target at once, so that the renderer keeps up with the table.
+private let renderedSettings: Set<String> = [
+    "timeout", "auth", "password-file", "pam-service", "pam-confdir", "message", "lock-key", "on-lock",
+    "on-unlock", "kill-after", "hold-limit", "wipe-scrollback", "login", "nested", "quiet", "verbose",
+]
 
 private func arguments(for options: Options) -> [String] {
     var result = [
@@ -34,6 +43,7 @@ private func arguments(for options: Options) -> [String] {
     if options.login { result.append("-l") }
     if options.nested { result.append("--nested") }
     if options.quiet { result.append("-q") }
+    if options.verbose { result.append("--verbose") }
     return result
 }
 
@@ -61,10 +71,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if case .run(let options) = invocation {
         if options.passwordFile != nil { require(options.auth == .file, "--password-file without --auth file") }
     }
+    let tableSettings = Set(OptionTable.commandLine.filter { !$0.effect.isAction }.map(\.long))
+    require(tableSettings == renderedSettings, "the renderer misses \(tableSettings.symmetricDifference(renderedSettings))")
     let rendered = arguments(for: invocation)
     do {
         let again = try Options.parse(rendered, environment: { _ in nil })
-        require(again == invocation, "\(words) → \(invocation), but written out as \(rendered) → \(again)")
+        // --show-config carries where each value came from, which the spelling changes.
+        if case .showConfig(let settings) = invocation, case .showConfig(let settingsAgain) = again {
+            require(settingsAgain.options == settings.options, "\(words) → \(settings.options), but written out as \(rendered) → \(settingsAgain.options)")
+        } else {
+            require(again == invocation, "\(words) → \(invocation), but written out as \(rendered) → \(again)")
+        }
     } catch {
         fatalError("property violated: \(words) accepted, but written out as \(rendered) it fails: \(error)")
     }
