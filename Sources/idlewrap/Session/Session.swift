@@ -71,7 +71,7 @@ final class Session: RelayDelegate {
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
                 message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
-                host: UserIdentity.hostName, user: user),
+                host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
     }
 
@@ -158,7 +158,7 @@ final class Session: RelayDelegate {
         // Not through `show`: a failure here must not turn the command's
         // exit into a hang-up.
         if !terminalIsGone {
-            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            let restore = lock.endWarning() + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
         var isSignalled = terminalIsGone
@@ -249,6 +249,7 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
+        lock.commandDidExit()
         finishIfOver()
     }
 
