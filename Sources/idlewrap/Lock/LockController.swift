@@ -135,10 +135,16 @@ final class LockController {
     /// Before the warning, its start; during it, the next change of the countdown (the
     /// only time the relay wakes each second); without one, nil.
     private var warningDeadline: MonotonicInstant? {
-        guard warnLength > 0, let lockAt = idle.deadline else { return nil }
-        guard warning.wanted != nil else { return lockAt + -warnLength }
+        guard let start = warningStart, let lockAt = idle.deadline else { return nil }
+        guard warning.wanted != nil else { return start }
         let left = secondsLeft(until: lockAt, at: clock.now())
         return lockAt + -(Int64(left - 1) * LockController.second)
+    }
+
+    /// When the countdown starts: the warning's length before the idle lock.
+    private var warningStart: MonotonicInstant? {
+        guard warnLength > 0, let lockAt = idle.deadline else { return nil }
+        return lockAt + -warnLength
     }
 
     /// The countdown: whole seconds left, rounded up.
@@ -222,7 +228,7 @@ final class LockController {
         case .active:
             if idle.hasExpired(at: now) {
                 requestLock()
-            } else if let lockAt = idle.deadline, warnLength > 0, lockAt + -warnLength <= now {
+            } else if let start = warningStart, start <= now, let lockAt = idle.deadline {
                 warning.show(seconds: secondsLeft(until: lockAt, at: now))
                 updateWarningTitle()
             }
@@ -276,11 +282,11 @@ final class LockController {
     func abandon() {
         let wasLockingOrLocked = isLockingOrLocked
         let wasShowingLockScreen = isLocked
-        let warningBytes = endWarning()
-        if !warningBytes.isEmpty { host.show(warningBytes) }
         // First: a terminal that fails while the screen is cleared ends the
         // session again, and that call must find the lock already abandoned.
         state = .abandoned
+        let warningBytes = endWarning()
+        if !warningBytes.isEmpty { host.show(warningBytes) }
         guard wasLockingOrLocked else { return }
         conversation?.cancel()
         conversation = nil
