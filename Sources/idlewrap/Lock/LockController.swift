@@ -187,12 +187,13 @@ final class LockController {
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active:
-            let (before, open) = (parser, openSequence.prefix)
+            // The open sequence is copied only while a countdown shows: `noteTitle` needs it then.
+            let (before, open) = (parser, warning.isShowing ? openSequence.prefix : [])
             showOutput(bytes)
             noteTitle(in: bytes, from: before, open: open)
             updateWarningTitle()
         case .locking:
-            let (before, open) = (parser, openSequence.prefix)
+            let (before, open) = (parser, warning.isShowing ? openSequence.prefix : [])
             let shown = parser.feedUntilBoundary(bytes)
             host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
             noteTitle(in: UnsafeRawBufferPointer(rebasing: bytes[..<shown]), from: before, open: open)

@@ -141,6 +141,8 @@ struct LockWarningTests {
         output(lock, "text\u{1b}]2;vim one\u{07}more\u{1b}]0;vim two\u{1b}\\end")
         // The countdown stays in the title...
         #expect(TitleStackModel(host.screen).title == "idlewrap: locking in 10 s")
+        // ...with the command's latest title saved under it instead of the old one.
+        #expect(TitleStackModel(host.screen).stack == ["vim two"])
         try runToDeadline(lock)
         // ...and a title split across reads counts as well.
         output(lock, "\u{1b}]2;vim ")
