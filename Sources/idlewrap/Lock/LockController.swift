@@ -450,21 +450,18 @@ final class LockController {
         if !bytes.isEmpty { host.show(bytes) }
     }
 
-    /// If `chunk`, fed from `before`, set the window title over the countdown, gives the
-    /// warning the last title sequence in it, to write again after the pop.
-    /// `open` is the sequence `before` was in the middle of.
+    /// If `chunk`, just fed to the parser from `before`, set the window title over the
+    /// countdown, gives the warning the last title sequence in it, to write again after
+    /// the pop. `open` is the sequence `before` was in the middle of.
     private func noteTitle(in chunk: UnsafeRawBufferPointer, from before: OutputParser, open: [UInt8]) {
-        guard warning.isShowing else { return }
-        var after = before
-        after.feed(chunk)
-        guard after.titleSets != before.titleSets else { return }
+        guard warning.isShowing, parser.titleSets != before.titleSets else { return }
         // The shortest start of the chunk that sets the last title ends where it ends.
         var (low, high) = (1, chunk.count)
         while low < high {
             let middle = (low + high) / 2
             var probe = before
             probe.feed(UnsafeRawBufferPointer(rebasing: chunk[..<middle]))
-            if probe.titleSets == after.titleSets { high = middle } else { low = middle + 1 }
+            if probe.titleSets == parser.titleSets { high = middle } else { low = middle + 1 }
         }
         let end = low
         let sequence: [UInt8]
