@@ -95,6 +95,14 @@ enum OptionTable {
             long: "version", short: "V",
             help: ["Show the version and exit."],
             scope: .commandLine, effect: .version),
+        OptionDefinition(
+            long: "shell", valueName: "PATH",
+            help: ["The real shell in login-shell mode (default: /bin/sh)."],
+            scope: .systemFile, effect: .path { $0.shell = $1 }),
+        OptionDefinition(
+            long: "lock-ssh-commands",
+            help: ["Whether a session started for an ssh command locks too (default: yes)."],
+            scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
     ]
 
     /// The options the command line takes, in `--help`'s order: for help and completions.

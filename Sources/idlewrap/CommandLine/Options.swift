@@ -21,6 +21,10 @@ struct Options: Equatable, Sendable {
     var nested = false
     var quiet = false
     var command: [String] = []  // empty: the user's shell
+
+    // Site policy: only the system configuration file sets these.
+    var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
+    var lockSSHCommands = true
 }
 
 /// What the command line asks idlewrap to do.

@@ -4,11 +4,15 @@ import PTYKit
 @main
 enum IdleWrap {
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        let name = CommandLine.arguments.first ?? "idlewrap"
+        exit(run(Array(CommandLine.arguments.dropFirst()), invokedAs: name))
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], invokedAs name: String = "idlewrap") -> Int32 {
         let environment = Environment.current()
+        if LoginShell.applies(invokedAs: name, arguments: arguments) {
+            return runAsLoginShell(arguments, invokedAs: name, environment: environment)
+        }
         let invocation: Invocation
         do {
             invocation = try Options.parse(arguments, environment: { environment[$0] })
@@ -30,10 +34,39 @@ enum IdleWrap {
         }
     }
 
+    /// Login-shell mode (see `LoginShell`): the settings come from the configuration
+    /// files alone, and running the real shell without a lock says nothing, since a
+    /// login shell must stay out of the way of scp, rsync and git.
+    static func runAsLoginShell(_ arguments: [String], invokedAs name: String, environment: Environment) -> Int32 {
+        let plan: CommandPlan
+        let options: Options
+        do {
+            let request = try LoginShell.request(invokedAs: name, arguments: arguments)
+            guard case .run(let settings) = try Options.parse([], environment: { environment[$0] }) else {
+                preconditionFailure("no arguments asked for an action")
+            }
+            options = settings
+            plan = LoginShell.plan(request, shell: try LoginShell.realShell(configured: options.shell))
+        } catch {
+            Diagnostics.write(error.description + "\n")
+            return ExitStatus.failure
+        }
+        return wrap(plan, options: options, announceDirectRun: false, environment: environment)
+    }
+
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
-        let plan = CommandPlan.resolve(command: options.command, login: options.login, environment: environment)
-        if let reason = reasonToRunDirectly(options, environment: environment) {
-            Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
+        let plan = CommandPlan.resolve(
+            command: options.command, login: options.login, configuredShell: options.shell, environment: environment)
+        return wrap(plan, options: options, announceDirectRun: true, environment: environment)
+    }
+
+    static func wrap(_ plan: CommandPlan, options: Options, announceDirectRun: Bool, environment: Environment) -> Int32 {
+        var environment = environment
+        if let shell = plan.shellVariable { environment = environment.setting("SHELL", to: shell) }
+        if let reason = reasonToRunDirectly(options, plan: plan, environment: environment) {
+            Diagnostics.notice(
+                "\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet || !announceDirectRun)
+            if let shell = plan.shellVariable { Environment.export("SHELL", shell) }
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
@@ -59,11 +92,15 @@ enum IdleWrap {
     }
 
     /// Why there is nothing to lock, if there is not: no terminal to lock
-    /// (scp or rsync through an sshd ForceCommand), or one idlewrap already wraps.
-    static func reasonToRunDirectly(_ options: Options, environment: Environment) -> String? {
+    /// (scp or rsync through an sshd ForceCommand), a command over ssh that the
+    /// site lets run unlocked, or one idlewrap already wraps.
+    static func reasonToRunDirectly(_ options: Options, plan: CommandPlan, environment: Environment) -> String? {
         let input = FileDescriptor.standardInput
         guard input.isTerminal && FileDescriptor.standardOutput.isTerminal else {
             return "not a terminal"
+        }
+        if plan.isSSHCommand && !options.lockSSHCommands {
+            return "an ssh command and lock-ssh-commands = no"
         }
         if !options.nested, let wrapped = environment["IDLEWRAP_TTY"], isSameDevice(wrapped, input) {
             return "this terminal is already wrapped by idlewrap (see --nested)"

@@ -46,7 +46,7 @@ struct OptionTableTests {
         #expect(OptionTable.option(configKey: "wipe-scrollback")?.kind == .switch)
         #expect(OptionTable.option(configKey: "help")?.scope == .commandLine)
         #expect(OptionTable.option(configKey: "--timeout") == nil)
-        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.map(\.long))
+        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
     }
 
     @Test("value kinds, with the choices completions offer")
