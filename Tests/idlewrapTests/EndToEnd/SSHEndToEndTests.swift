@@ -63,11 +63,14 @@ extension EndToEnd {
             #expect(terminal.waitForExit(timeout: 60) == .exited(6))
         }
 
-        /// scp over SFTP (the default: sshd runs `idlewrap -c .../sftp-server`)
-        /// and over the old protocol (`idlewrap -c 'scp -t ...'`), both ways.
-        @Test(arguments: [[String](), ["-O"]])
-        func scpCopiesExactBytes(options: [String]) throws {
-            let server = try SSHServer(configuration: ["Subsystem sftp /usr/lib/openssh/sftp-server"])
+        /// scp over SFTP (the default: sshd runs `idlewrap -c .../sftp-server`, or
+        /// serves internal-sftp itself without the shell) and over the old
+        /// protocol (`idlewrap -c 'scp -t ...'`), both ways.
+        @Test(arguments: [
+            ("/usr/lib/openssh/sftp-server", [String]()), ("/usr/lib/openssh/sftp-server", ["-O"]), ("internal-sftp", []),
+        ])
+        func scpCopiesExactBytes(subsystem: String, options: [String]) throws {
+            let server = try SSHServer(configuration: ["Subsystem sftp \(subsystem)"])
             let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 256) }
             let original = server.directory.file("original")
             let file = try FileDescriptor.open(original, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
