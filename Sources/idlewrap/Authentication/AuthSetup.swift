@@ -6,19 +6,38 @@ enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
     /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now.
+    /// `terminal` (a terminal) now. `notice` receives what the user should
+    /// know about the set-up but that does not stop it.
+    ///
+    /// PAM with the system's configuration is never used for an account whose
+    /// login password is locked or empty (see `LoginPassword`): a lock nobody
+    /// can open. Chosen by default, `ask` replaces it, with a notice; asked
+    /// for with `-a pam`, it is refused. A stack from `--pam-confdir` is the
+    /// caller's own and may not check the login password at all.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
-        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?
+        user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
+        notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
-        switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
+        var chosen = method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup))
+        if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
+            guard method == nil else {
+                throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
+            }
+            guard isAllowed(.ask) else {
+                throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
+            }
+            notice("\(problem); asking for a lock password for this session instead (--auth ask)")
+            chosen = .ask
+        }
+        switch chosen {
         case .file:
             let file = try self.passwordFile(passwordFile, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
             return try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
-                terminal: terminal, environment: lookup)
+                terminal: terminal, environment: lookup, notice: notice)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
         }
@@ -43,6 +62,22 @@ enum AuthSetup {
             return "\(home)/.config/idlewrap/password"
         }
         return nil
+    }
+
+    /// Whether site policy lets `method` be used. The one place that decides
+    /// it; with no policy every method is allowed.
+    static func isAllowed(_ method: AuthMethod) -> Bool {
+        true
+    }
+
+    /// Why PAM could never unlock for `user`, or nil when it could (or when
+    /// that cannot be known).
+    private static func unusableLoginPassword(of user: UserName) -> String? {
+        switch LoginPassword.status(of: user.value) {
+        case .usable, .unknown: nil
+        case .locked: "\(user.value) has no usable login password (it is locked), so PAM could never unlock"
+        case .empty: "\(user.value) has no usable login password (it is empty), so PAM could never unlock"
+        }
     }
 
     private static func defaultMethod(passwordFile: String?) -> AuthMethod {

@@ -88,6 +88,10 @@ enum OptionTable {
             help: ["Print no notices on stderr."],
             effect: .flag { $0.quiet = $1 }),
         OptionDefinition(
+            long: "verbose",
+            help: ["Also say whether idlewrap follows logind's Lock."],
+            effect: .flag { $0.verbose = $1 }),
+        OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),

@@ -20,6 +20,7 @@ struct Options: Equatable, Sendable {
     var login = false
     var nested = false
     var quiet = false
+    var verbose = false
     var command: [String] = []  // empty: the user's shell
 
     // Site policy: only the system configuration file sets these.

@@ -1,7 +1,7 @@
 /// The text for `--help`, ending with a newline, and for `--version`, without one.
 /// Help's OPTIONS section is made from `OptionTable`.
 enum Usage {
-    static let version = "idlewrap 0.1.0"
+    static let version = "idlewrap \(Version.number)"
 
     static let help = """
         USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]

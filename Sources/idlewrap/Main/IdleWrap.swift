@@ -76,7 +76,8 @@ enum IdleWrap {
             authenticator = try AuthSetup.makeAuthenticator(
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
-                terminal: .standardInput, environment: { environment[$0] })
+                terminal: .standardInput, environment: { environment[$0] },
+                notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
@@ -93,24 +94,33 @@ enum IdleWrap {
 
     /// Why there is nothing to lock, if there is not: no terminal to lock
     /// (scp or rsync through an sshd ForceCommand), a command over ssh that the
-    /// site lets run unlocked, or one idlewrap already wraps.
+    /// site lets run unlocked, or an idlewrap that verifiably wraps this terminal
+    /// already (see `NestingGuard`). Skipping the lock for nesting is logged, and
+    /// so is a claim of nesting that does not hold.
     static func reasonToRunDirectly(_ options: Options, plan: CommandPlan, environment: Environment) -> String? {
-        let input = FileDescriptor.standardInput
-        guard input.isTerminal && FileDescriptor.standardOutput.isTerminal else {
+        guard FileDescriptor.standardInput.isTerminal && FileDescriptor.standardOutput.isTerminal else {
             return "not a terminal"
         }
         if plan.isSSHCommand && !options.lockSSHCommands {
             return "an ssh command and lock-ssh-commands = no"
         }
-        if !options.nested, let wrapped = environment["IDLEWRAP_TTY"], isSameDevice(wrapped, input) {
+        if options.nested { return nil }
+        let verdict = NestingGuard.check(environment: environment)
+        if verdict == .unclaimed { return nil }
+        let log = AuditLog(
+            user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
+            command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
+        log.open()
+        switch verdict {
+        case .unclaimed:
+            return nil
+        case .wrapped(let outer):
+            log.record("not wrapped again: idlewrap \(outer) wraps this terminal", priority: LOG_INFO)
             return "this terminal is already wrapped by idlewrap (see --nested)"
+        case .unverified(let reason):
+            log.record("wrapping although IDLEWRAP_TTY names this terminal: \(reason)")
+            return nil
         }
-        return nil
-    }
-
-    static func isSameDevice(_ path: String, _ terminal: FileDescriptor) -> Bool {
-        guard let named = try? FileSystem.status(ofPath: path), let current = try? terminal.status() else { return false }
-        return named.st_rdev == current.st_rdev
     }
 
     static func setPassword(file: String?, options: Options, environment: Environment) -> Int32 {

@@ -42,6 +42,8 @@ final class Session: RelayDelegate {
     private var killAfterLockAt: MonotonicInstant?
     /// The lock's authenticator's descriptor, while the relay watches it.
     private var authenticatorReadiness: FileDescriptor?
+    /// logind's Lock signals for this login session, while followed.
+    private var logind: LogindListener?
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
@@ -49,6 +51,16 @@ final class Session: RelayDelegate {
     ) {
         self.options = options
         self.plan = plan
+        switch LogindListener.connect(
+            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
+        {
+        case .success(let listener):
+            logind = listener
+        case .failure(let reason):
+            // No bus (a container, a system without systemd) is normal: silent.
+            if options.verbose { Diagnostics.error("not following logind: \(reason)") }
+        }
         self.pseudoTerminal = pseudoTerminal
         self.command = command
         relay = Relay(
@@ -185,7 +197,10 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        relay.deadline = .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
+        relay.deadline = .earliest(
+            .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+        // sd-bus asks for POLLOUT only while it has something to write.
+        if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
     }
 
     private var hangupDeadline: MonotonicInstant? {
@@ -239,6 +254,7 @@ final class Session: RelayDelegate {
 
     func relayDeadlineDidPass(_ relay: Relay) {
         let now = MonotonicInstant.now()
+        if let due = logind?.deadline, due <= now { followLogind() }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
             if killed {
@@ -266,9 +282,33 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
-        guard descriptor == authenticatorReadiness else { return }
-        lock.handleAuthenticatorReadiness()
+        if descriptor == authenticatorReadiness {
+            lock.handleAuthenticatorReadiness()
+        } else if descriptor == logind?.descriptor {
+            followLogind()
+        } else {
+            return
+        }
         updateDeadline()
+    }
+
+    // MARK: - logind
+
+    private func followLogind() {
+        guard let logind, let descriptor = logind.descriptor else { return }
+        for event in logind.process() {
+            switch event {
+            case .lock:
+                // As SIGUSR1: it can only lock, never unlock.
+                if case .running = ending { lock.requestLock() }
+            case .following(let session):
+                if options.verbose { Diagnostics.lateError("following logind session \(session)") }
+            case .stopped(let reason):
+                relay.unwatch(descriptor)
+                self.logind = nil
+                if options.verbose { Diagnostics.lateError("not following logind: \(reason)") }
+            }
+        }
     }
 }
 

@@ -55,7 +55,7 @@ struct OptionsTests {
             "--pam-service", "login", "--pam-confdir", "/tmp/pam.d", "--message", "back soon",
             "--lock-key", "^]", "--on-lock", "echo locked", "--on-unlock", "echo unlocked",
             "--kill-after", "1h", "--hold-limit", "64K", "--wipe-scrollback", "--login",
-            "--nested", "--quiet", "vim", "notes.txt",
+            "--nested", "--quiet", "--verbose", "vim", "notes.txt",
         ])
         #expect(
             parsed
@@ -75,6 +75,7 @@ struct OptionsTests {
                     $0.login = true
                     $0.nested = true
                     $0.quiet = true
+                    $0.verbose = true
                     $0.command = ["vim", "notes.txt"]
                 })
     }
@@ -433,6 +434,7 @@ struct OptionsTests {
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
+                  --verbose               Also say whether idlewrap follows logind's Lock.
                   -h, --help              Show this help and exit.
                   -V, --version           Show the version and exit.
 
