@@ -15,6 +15,9 @@ enum AuthAsk {
             throw AuthenticationError(description: "no lock password set: \(error)")
         }
         defer { password.clear() }
+        if let problem = PasswordHash.lengthProblem(with: password) {
+            throw AuthenticationError(description: "\(problem); not starting")
+        }
         do {
             return CryptAuthenticator(hash: try PasswordHash.make(for: password), user: user)
         } catch {

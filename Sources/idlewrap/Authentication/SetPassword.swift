@@ -11,6 +11,9 @@ enum SetPassword {
         do throws(AuthenticationError) {
             let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
             defer { secret.clear() }
+            if let problem = PasswordHash.lengthProblem(with: secret) {
+                throw AuthenticationError(description: "\(problem); nothing written")
+            }
             let hash: String
             do {
                 hash = try PasswordHash.make(for: secret)
@@ -45,6 +48,7 @@ enum SetPassword {
     /// One line, without its line break, read a byte at a time so that no
     /// copy of it is left in an intermediate buffer.
     private static func readLine(from input: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
+        // A longer line is refused whole, never cut down to a prefix.
         let secret = SecretBuffer(capacity: PasswordLineEditor.maximumLength)
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
@@ -61,7 +65,7 @@ enum SetPassword {
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard secret.append(byte) else {
                 secret.clear()
-                throw AuthenticationError(description: "the password is longer than \(PasswordLineEditor.maximumLength) bytes; nothing written")
+                throw AuthenticationError(description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
             }
         }
         if secret.last == UInt8(ascii: "\r") { secret.removeLast() }

@@ -71,6 +71,14 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
+        // Before any password is typed into this process.
+        let hygiene: SecretHygiene
+        do {
+            hygiene = try SecretHygiene.engage()
+        } catch {
+            Diagnostics.error("cannot keep other processes out of idlewrap's memory: \(error)")
+            return ExitStatus.failure
+        }
         let authenticator: Authenticator
         do {
             authenticator = try AuthSetup.makeAuthenticator(
@@ -84,7 +92,8 @@ enum IdleWrap {
         }
         let session: Session
         do {
-            session = try Session.start(plan, options: options, environment: environment, authenticator: authenticator)
+            session = try Session.start(
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
