@@ -13,10 +13,20 @@ enum IdleWrap {
         if LoginShell.applies(invokedAs: name, arguments: arguments) {
             return runAsLoginShell(arguments, invokedAs: name, environment: environment)
         }
+        let files: Settings
+        do {
+            files = try ConfigurationFiles.load(environment: { environment[$0] })
+        } catch {
+            // A file's mistake, not the command line's: no hint about --help.
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            Diagnostics.error(error.message)
+            return ExitStatus.failure
+        }
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environment: { environment[$0] })
+            invocation = try Options.parse(arguments, environment: { environment[$0] }, startingFrom: files)
         } catch {
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
         }
@@ -27,6 +37,12 @@ enum IdleWrap {
         case .version:
             try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
             return ExitStatus.success
+        case .showConfig(let settings):
+            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings))
+            return ExitStatus.success
+        case .completion(let shell):
+            try? FileDescriptor.standardOutput.writeAll(shell.script())
+            return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
         case .run(let options):
@@ -35,23 +51,54 @@ enum IdleWrap {
     }
 
     /// Login-shell mode (see `LoginShell`): the settings come from the configuration
-    /// files alone, and running the real shell without a lock says nothing, since a
-    /// login shell must stay out of the way of scp, rsync and git.
+    /// files and the environment alone, and running the real shell without a lock says
+    /// nothing, since a login shell must stay out of the way of scp, rsync and git.
     static func runAsLoginShell(_ arguments: [String], invokedAs name: String, environment: Environment) -> Int32 {
-        let plan: CommandPlan
-        let options: Options
+        let request: LoginShell.Request
         do {
-            let request = try LoginShell.request(invokedAs: name, arguments: arguments)
-            guard case .run(let settings) = try Options.parse([], environment: { environment[$0] }) else {
-                preconditionFailure("no arguments asked for an action")
-            }
-            options = settings
-            plan = LoginShell.plan(request, shell: try LoginShell.realShell(configured: options.shell))
+            request = try LoginShell.request(invokedAs: name, arguments: arguments)
         } catch {
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
         }
+        let plan: CommandPlan
+        let options: Options
+        do {
+            options = try loginShellSettings(environment: environment)
+            plan = LoginShell.plan(request, shell: try LoginShell.realShell(configured: options.shell))
+        } catch {
+            // The system file's mistake, not the caller's: no hint about --help.
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            Diagnostics.error(error.message)
+            return ExitStatus.failure
+        }
         return wrap(plan, options: options, announceDirectRun: false, environment: environment)
+    }
+
+    /// The settings of the configuration files and the environment. A mistake of the
+    /// user's own (their file, IDLEWRAP_TIMEOUT) must not shut them out of every login,
+    /// scp included, with no way to mend it: the system file alone then applies, which
+    /// holds the site's policy anyway, and stderr says what was ignored.
+    static func loginShellSettings(environment: Environment) throws(UsageError) -> Options {
+        do {
+            return try settings(environment: { environment[$0] })
+        } catch {
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            let userFree = ["XDG_CONFIG_HOME", "HOME"] + OptionTable.all.compactMap(\.environmentVariable)
+            let options = try settings(environment: { userFree.contains($0) ? nil : environment[$0] })
+            Diagnostics.error("ignoring your settings: \(error.message)")
+            return options
+        }
+    }
+
+    /// The files' settings with the environment's over them and the site's policy
+    /// enforced, as for a command line without options.
+    private static func settings(environment lookup: (String) -> String?) throws(UsageError) -> Options {
+        let files = try ConfigurationFiles.load(environment: lookup)
+        guard case .run(let options) = try Options.parse([], environment: lookup, startingFrom: files) else {
+            preconditionFailure("no arguments asked for an action")
+        }
+        return options
     }
 
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
@@ -71,6 +118,11 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
+        // Only now, when the limits matter: a lowered timeout means nothing to scp.
+        for change in options.policyChanges where change.wasAskedFor {
+            Diagnostics.notice(change.notice, quiet: options.quiet)
+            AuditLog.recordPolicy(change.auditRecord, environment: environment)
+        }
         // Before any password is typed into this process.
         let hygiene: SecretHygiene
         do {
@@ -85,6 +137,7 @@ enum IdleWrap {
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] },
+                policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength,
                 notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
@@ -140,6 +193,8 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.failure
         }
-        return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)
+        return SetPassword.run(
+            file: path, input: .standardInput, quiet: options.quiet, minimumLength: options.minPasswordLength,
+            refused: { AuditLog.recordPolicy($0, environment: environment) })
     }
 }

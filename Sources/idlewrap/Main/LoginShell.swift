@@ -39,21 +39,19 @@ enum LoginShell {
         default:
             throw UsageError(
                 message: "as a login shell idlewrap accepts only -c COMMAND; its settings come from"
-                    + " \(systemConfigurationPath) and the user's configuration file")
+                    + " \(ConfigurationFiles.systemPath) and the user's configuration file")
         }
     }
-
-    static let systemConfigurationPath = "/etc/idlewrap/config"
 
     /// The real shell: `configured` (`shell =`), else /bin/sh. It must be an absolute
     /// path and not idlewrap itself, which would start itself again forever.
     static func realShell(configured: String?) throws(UsageError) -> String {
         let shell = configured ?? defaultShell
         guard shell.hasPrefix("/") else {
-            throw UsageError(message: "shell '\(terminalSafe(shell))' in \(systemConfigurationPath) is not an absolute path")
+            throw UsageError(message: "shell = \(terminalSafe(shell)): not an absolute path")
         }
         if CommandPlan.isIdlewrap(shell) {
-            throw UsageError(message: "shell '\(terminalSafe(shell))' in \(systemConfigurationPath) is idlewrap itself")
+            throw UsageError(message: "shell = \(terminalSafe(shell)): that is idlewrap itself")
         }
         return shell
     }

@@ -99,6 +99,84 @@ extension EndToEnd {
             #expect(!terminal.hasShown("USAGE"))
         }
 
+        /// A system file (root's, through IDLEWRAP_SYSTEM_CONFIG, which only root
+        /// may name) with `text`, as environment for `start`.
+        func systemFile(_ text: String) throws -> [String: String] {
+            try directory.write("system-config", text, mode: 0o644)
+            return ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config")]
+        }
+
+        @Test(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+        func theSystemFileNamesTheRealShell() throws {
+            let environment = try systemFile("shell = /bin/bash\n")
+            let terminal = try start(as: "-idlewrap", [], environment: environment)
+            try terminal.type("echo \"zero=$0 shell=$SHELL pid=$IDLEWRAP_PID bash=${BASH_VERSION%%.*}\"\r")
+            #expect(terminal.expect("zero=-bash shell=/bin/bash pid=\(terminal.process.pid) bash=5"))
+            try terminal.type("exit\r")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        @Test(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+        func aRealShellThatIsIdlewrapIsRefused() throws {
+            let environment = try systemFile("shell = \(TerminalDriver.idlewrap)\n")
+            let terminal = try start(as: "-idlewrap", [], environment: environment)
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("that is idlewrap itself"))
+        }
+
+        /// An automation host: a command with a terminal runs unlocked, silently;
+        /// an interactive login still locks.
+        @Test(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+        func lockSSHCommandsNoRunsCommandsUnlocked() throws {
+            let environment = try systemFile("lock-ssh-commands = no\n")
+            let command = try start(
+                as: "idlewrap", ["-c", "echo \"pid=${IDLEWRAP_PID-unset} shell=$SHELL\"; exit 4"], environment: environment)
+            #expect(command.expect("pid=unset shell=/bin/sh"))
+            #expect(command.waitForExit() == .exited(4))
+            #expect(!command.hasShown("idlewrap:"))
+            let login = try start(as: "-idlewrap", [], environment: environment)
+            try lockAndUnlock(login)
+            try login.type("echo \"pid=$IDLEWRAP_PID\"; exit\r")
+            #expect(login.expect("pid=\(login.process.pid)"))
+            #expect(login.waitForExit() == .exited(0))
+        }
+
+        /// The same under a ForceCommand (SSH_ORIGINAL_COMMAND set, normal mode).
+        @Test(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+        func lockSSHCommandsNoUnderAForceCommand() throws {
+            var environment = try systemFile("lock-ssh-commands = no\n")
+            environment["SSH_ORIGINAL_COMMAND"] = "echo \"pid=${IDLEWRAP_PID-unset}\"; exit 6"
+            let terminal = try start(as: "idlewrap", [], environment: environment)
+            #expect(terminal.expect("pid=unset"))
+            #expect(terminal.waitForExit() == .exited(6))
+            #expect(terminal.hasShown("lock-ssh-commands = no"))
+        }
+
+        @Test(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+        func aUserFileCannotUnlockSSHCommands() throws {
+            let environment = try systemFile("")
+            try directory.write("config/idlewrap/config", "lock-ssh-commands = no\n")
+            let terminal = try start(as: "idlewrap", ["-c", "echo \"pid=$IDLEWRAP_PID \"; exit 2"], environment: environment)
+            #expect(terminal.expect("ignoring your settings: \(configHome)/idlewrap/config:1:"))
+            #expect(terminal.expect("pid=\(terminal.process.pid) "))
+            #expect(terminal.waitForExit() == .exited(2))
+        }
+
+        /// A mistake in the user's own file must not shut them out of every login,
+        /// scp included: the system file alone applies, and stderr says so.
+        @Test func aBrokenUserFileIsIgnoredWithANotice() throws {
+            try directory.write("config/idlewrap/config", "timeout = soon\n")
+            let command = try start(as: "idlewrap", ["-c", "echo \"pid=$IDLEWRAP_PID \"; exit 3"])
+            #expect(command.expect("idlewrap: ignoring your settings: \(configHome)/idlewrap/config:1: invalid duration 'soon'"))
+            #expect(command.expect("pid=\(command.process.pid) "))
+            #expect(command.waitForExit() == .exited(3))
+            let login = try start(as: "-idlewrap", [])
+            #expect(login.expect("ignoring your settings"))
+            try lockAndUnlock(login)
+            try login.type("exit 1\r")
+            #expect(login.waitForExit() == .exited(1))
+        }
+
         /// A user whose $SHELL is idlewrap starts plain `idlewrap`: it runs a
         /// real shell, and tells the shell's children that one is SHELL.
         @Test func plainStartWithIdlewrapAsShellRunsARealShell() throws {
