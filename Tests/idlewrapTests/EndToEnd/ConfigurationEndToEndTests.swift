@@ -218,10 +218,7 @@ extension EndToEnd {
             try #require(TerminalDriver(["cp", TerminalDriver.idlewrap, copy]).waitForExit() == .exited(0))
             let terminal = try TerminalDriver(
                 ["runuser", "-u", "nobody", "--", copy, "--show-config"],
-                // Not the tests' own XDG_CONFIG_HOME, which only root may read.
-                environment: [
-                    "IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"), "HOME": "/nonexistent", "XDG_CONFIG_HOME": "",
-                ])
+                environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"), "HOME": "/nonexistent"])
             #expect(terminal.waitForExit() == .exited(0))
             #expect(terminal.hasShown("timeout = 5m  # default"))
             #expect(!terminal.hasShown("system-config"))

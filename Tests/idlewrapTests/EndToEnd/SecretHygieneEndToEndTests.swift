@@ -17,12 +17,8 @@ extension EndToEnd {
             directory = try TemporaryDirectory()
         }
 
-        /// Not the tests' own XDG_CONFIG_HOME, which only root may read: the user's
-        /// idlewrap would refuse a configuration directory it cannot open.
-        static let asTheUser = ["XDG_CONFIG_HOME": ""]
-
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TerminalDriver {
-            let driver = try TerminalDriver(arguments, environment: environment)
+        func run(_ arguments: [String]) throws -> TerminalDriver {
+            let driver = try TerminalDriver(arguments)
             try #require(driver.waitForExit() == .exited(0), "\(arguments.joined(separator: " ")): \(driver.text)")
             return driver
         }
@@ -35,7 +31,7 @@ extension EndToEnd {
             _ = try run([
                 "runuser", "-u", user, "--", "sh", "-c", "printf 'open sesame\\n' | \"$0\" --set-password \"$1\"",
                 TerminalDriver.idlewrap, password,
-            ], environment: Self.asTheUser)
+            ])
             // The probe starts once the test has given the terminal to the
             // user, as login does: otherwise the terminal's own permissions
             // would keep the user out, dumpable or not.
@@ -52,7 +48,7 @@ extension EndToEnd {
                 "runuser", "-u", user, "--", "sh", "-c",
                 "ulimit -S -c 1000; exec \"$0\" --password-file \"$1\" -t 0 -- sh -c \"$2\" \"$3\"",
                 TerminalDriver.idlewrap, password, probe, directory.path,
-            ], environment: Self.asTheUser)
+            ])
             _ = try run(["chown", user, terminal.terminal.replicaPath])
             _ = try run(["touch", directory.file("go")])
             #expect(terminal.expect("core="))
