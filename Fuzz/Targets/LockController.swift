@@ -1,3 +1,4 @@
+import Glibc
 import PTYKit
 @testable import idlewrap
 
@@ -17,6 +18,7 @@ private let password: [UInt8] = Array("hunter2".utf8)
 final class FuzzClock: TimeSource {
     var current = MonotonicInstant(nanoseconds: 1_000_000_000)
     func now() -> MonotonicInstant { current }
+    func wallTime() -> time_t { 1_800_000_000 + time_t(current.nanoseconds / 1_000_000_000) }
 }
 
 /// What the fuzzer decides while the lock runs (the authenticator's moves).

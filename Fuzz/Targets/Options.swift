@@ -25,6 +25,7 @@ private func arguments(for invocation: Invocation) -> [String] {
 private let renderedSettings: Set<String> = [
     "timeout", "auth", "password-file", "pam-service", "pam-confdir", "message", "lock-key", "on-lock",
     "on-unlock", "kill-after", "hold-limit", "wipe-scrollback", "login", "nested", "quiet", "verbose",
+    "warn", "bell-on-exit",
 ]
 
 private func arguments(for options: Options) -> [String] {
@@ -44,6 +45,8 @@ private func arguments(for options: Options) -> [String] {
     if options.nested { result.append("--nested") }
     if options.quiet { result.append("-q") }
     if options.verbose { result.append("--verbose") }
+    if options.bellOnExit { result.append("--bell-on-exit") }
+    result += ["--warn", formatDuration(options.warn)]
     return result
 }
 
