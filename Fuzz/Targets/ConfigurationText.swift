@@ -13,6 +13,16 @@ private func hasControlCharacters(_ text: String?) -> Bool {
     text?.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ?? false
 }
 
+/// Where the last `  # ` in `line` starts, overlapping matches included.
+private func lastSourceSeparator(in line: Substring) -> Substring.Index? {
+    var index = line.endIndex
+    while index > line.startIndex {
+        index = line.index(before: index)
+        if line[index...].hasPrefix("  # ") { return index }
+    }
+    return nil
+}
+
 private func checkUsageError(_ error: UsageError) {
     let text = error.description
     require(text.hasPrefix("idlewrap: "), "a usage error without the idlewrap: prefix")
@@ -45,10 +55,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // be given as, so those may fail.
     var again = Settings()
     for line in ShowConfig.text(of: settings).split(separator: "\n") {
-        guard let comment = line.ranges(of: "  # ").last else {
+        // The last "  # " (searched from the end: a value may end in "  #").
+        guard let comment = lastSourceSeparator(in: line) else {
             fatalError("property violated: a --show-config line without its source: \(line)")
         }
-        let setting = String(line[..<comment.lowerBound])
+        let setting = String(line[..<comment])
         do {
             try ConfigurationText.apply(setting, file: .system, path: "shown.conf", to: &again)
         } catch {
