@@ -674,9 +674,9 @@ static void print_table(void) {
     }
     if (config.do_startup)
         block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
-              (Target){AT_MOST, 1.5}, ALL_COLUMNS);
+              (Target){AT_MOST, 3}, ALL_COLUMNS);
     if (config.do_throughput)
-        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 4.5}, WRAPPERS_ONLY, 1);
+        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 7}, WRAPPERS_ONLY, 1);
     for (int p = 0; p < config.parser_count; p++) {
         printf("| output parser, %s (MB/s)", config.parser_labels[p]);
         print_target((Target){AT_LEAST, 1000}, "");

@@ -51,6 +51,9 @@ int cpty_spawn(pid_t *pid, const char *path, char *_Nullable const argv[_Nonnull
 int cpty_spawn_detached(pid_t *pid, char *_Nullable const argv[_Nonnull],
                         char *_Nullable const envp[_Nonnull]);
 
+/// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
+int cpty_set_dumpable(bool dumpable);
+
 int cpty_wexitstatus(int status);
 bool cpty_wifsignaled(int status);
 int cpty_wtermsig(int status);

@@ -6,7 +6,8 @@ import Glibc
 /// deadline. Shaped after util-linux's `ul_pty_proxy_master`: one `poll` over
 /// named slots, POLLOUT asked for only while input waits for the command, and
 /// no wake-up at all while nothing happens. Any number of extra descriptors
-/// can be watched for reading (`watch(_:)`); the delegate hears when one is.
+/// can be watched for reading, or writing (`watch(_:events:)`); the delegate
+/// hears when one is ready.
 public final class Relay {
     public let terminalInput: FileDescriptor
     public let terminalOutput: FileDescriptor
@@ -38,6 +39,8 @@ public final class Relay {
 
     /// The extra descriptors watched for reading, in the order they were added.
     public private(set) var watched: [FileDescriptor] = []
+    /// The poll events each of `watched` is watched for.
+    private var watchedEvents: [Int16] = []
 
     public private(set) var commandStatus: TerminationStatus?
     public private(set) var outputEnded = false
@@ -107,11 +110,19 @@ public final class Relay {
 
     /// Reports `descriptor` to the delegate (`relay(_:descriptorIsReadable:)`)
     /// whenever it is readable, or has hung up or failed, until `unwatch`.
-    /// Watching it again changes nothing. The relay does not read it, so the
-    /// delegate must, or it is reported again at once (poll is level-triggered).
-    public func watch(_ descriptor: FileDescriptor) {
-        guard !watched.contains(descriptor) else { return }
+    /// `events` may add POLLOUT, for a connection with output waiting (a bus
+    /// library's); watching it again changes only its events. The relay does
+    /// not read or write it, so the delegate must, or it is reported again at
+    /// once (poll is level-triggered).
+    public func watch(_ descriptor: FileDescriptor, events: Int16 = Int16(POLLIN)) {
+        if let index = watched.firstIndex(of: descriptor) {
+            // Not a change of the set: this round's reports stand.
+            watchedEvents[index] = events
+            slots[Relay.fixedSlots + index].events = events
+            return
+        }
         watched.append(descriptor)
+        watchedEvents.append(events)
         if Relay.fixedSlots + watched.count > slotCapacity {
             let larger = UnsafeMutablePointer<pollfd>.allocate(capacity: slotCapacity * 2)
             larger.initialize(from: slots, count: slotCapacity)
@@ -129,13 +140,15 @@ public final class Relay {
     public func unwatch(_ descriptor: FileDescriptor) {
         guard let index = watched.firstIndex(of: descriptor) else { return }
         watched.remove(at: index)
+        watchedEvents.remove(at: index)
         rebuildWatchedSlots()
     }
 
     private func rebuildWatchedSlots() {
         watchGeneration &+= 1
         for (offset, descriptor) in watched.enumerated() {
-            slots[Relay.fixedSlots + offset] = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            slots[Relay.fixedSlots + offset] = pollfd(
+                fd: descriptor.rawValue, events: watchedEvents[offset], revents: 0)
         }
     }
 

@@ -26,7 +26,7 @@ public protocol RelayDelegate: AnyObject {
     /// `relay.deadline` has passed; it is cleared before this call.
     func relayDeadlineDidPass(_ relay: Relay)
 
-    /// A descriptor given to `relay.watch` is readable (or hung up, or
-    /// failed: a read will say which).
+    /// A descriptor given to `relay.watch` is readable, or writable if
+    /// watched for that (or hung up, or failed: a read will say which).
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor)
 }

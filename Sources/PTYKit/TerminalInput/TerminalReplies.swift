@@ -14,6 +14,9 @@
 /// - `CSI > Pp (; Pv) m` XTQMODKEYS; `CSI ? Pi ; Ps ; Pv… S` XTSMGRAPHICS
 /// - `OSC 4 ; n ; rgb:… ST`, `OSC 5 ; n ; rgb:… ST`, `OSC 10…19 ; rgb:… ST` colours
 ///   (`rgba:` too, several per sequence too, ST or BEL)
+/// - `OSC 52 ; selections ; base64 ST` clipboard contents
+/// - `OSC l title ST`, `OSC L label ST` window title and icon label (xterm's `CSI 21 t`,
+///   `CSI 20 t`)
 /// - `DCS > | text ST` XTVERSION, `DCS 0|1 $ r text ST` DECRQSS, `DCS 0|1 + r text ST`
 ///   XTGETTCAP
 /// - `APC G text ST` kitty graphics replies
@@ -54,6 +57,23 @@ private enum ReplyByte {
 
     static func isPrintable(_ byte: UInt8) -> Bool {
         (0x20...0x7E).contains(byte)
+    }
+
+    /// The clipboard, primary, secondary, select and cut buffers of OSC 52.
+    static func isSelection(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "c"), UInt8(ascii: "p"), UInt8(ascii: "q"), UInt8(ascii: "s"),
+            UInt8(ascii: "0")...UInt8(ascii: "7"):
+            true
+        default:
+            false
+        }
+    }
+
+    static func isBase64(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
     }
 }
 
@@ -145,7 +165,7 @@ private struct ReplyScanner {
         position += 1
         switch Unicode.Scalar(introducer) {
         case "[": return scanControlSequence()?.isReply ?? false
-        case "]": return scanColourReply()
+        case "]": return scanOperatingSystemReply()
         case "P": return scanDeviceControlReply()
         case "_": return scanGraphicsReply()
         default: return false
@@ -177,10 +197,27 @@ private struct ReplyScanner {
         return sequence
     }
 
-    /// OSC 4/5 (palette) or 10-19 (dynamic colours) carrying colour values.
-    private mutating func scanColourReply() -> Bool {
+    /// A colour, clipboard or title report, ended by BEL or ST.
+    private mutating func scanOperatingSystemReply() -> Bool {
+        let isReply = take("l") || take("L") ? scanTitleReport() : scanNumberedReply()
+        return isReply && (take(ReplyByte.bell) || scanStringTerminator())
+    }
+
+    /// A title as xterm reports it: text without controls, UTF-8 included.
+    private mutating func scanTitleReport() -> Bool {
+        _ = skip(while: { $0 >= 0x20 && $0 != 0x7F })
+        return true
+    }
+
+    /// OSC 4/5 (palette) or 10-19 (dynamic colours) carrying colour values, or OSC 52
+    /// carrying the clipboard (empty when it is).
+    private mutating func scanNumberedReply() -> Bool {
         guard let selector = scanNumber(), take(";") else { return false }
         switch selector {
+        case 52:
+            _ = skip(while: ReplyByte.isSelection)
+            guard take(";") else { return false }
+            _ = skip(while: ReplyByte.isBase64)
         case 4, 5:
             repeat {
                 guard scanNumber() != nil, take(";"), scanColour() else { return false }
@@ -192,7 +229,7 @@ private struct ReplyScanner {
         default:
             return false
         }
-        return take(ReplyByte.bell) || scanStringTerminator()
+        return true
     }
 
     /// `rgb:` or `rgba:` and hex digits with `/` between components.

@@ -20,23 +20,26 @@
 //   ranges (as tmux's utf8_open/utf8_append): a strict decoder could end a malformed
 //   character up to three bytes earlier, never later. Any other byte ends a partial
 //   character and is then processed normally, so ESC or CAN always gets through.
-// - An OSC string also ends at BEL, as in xterm. DCS and SOS/PM/APC strings end only at
-//   ST. ESC ends every string whatever follows it (Williams' "anywhere" ESC row), so
-//   `ESC P ... ESC x` is a DCS followed by the escape sequence `ESC x`; tmux would keep the
-//   DCS open there.
-// - osc_end runs only when BEL or ESC ends the string, not on CAN/SUB, which abandon it
-//   (as xterm does); Williams' other entry/exit actions (clear, osc_start, hook, unhook)
-//   run on entering/leaving a state as in the diagram, or are no-ops here.
+// - Strings end where the terminal that stays in them longest, tmux, ends them, so that a
+//   boundary here is a boundary on every terminal. A DCS string ends only at ST (`ESC \`):
+//   to tmux, CAN, SUB and `ESC x` are part of it, so `ESC P q ESC x` is still a DCS (and
+//   `ESC [?1049h` inside it sets nothing, though xterm would end the DCS there). OSC,
+//   SOS, PM and APC strings end at CAN, SUB or ESC as in Williams; an OSC also at BEL, as
+//   in xterm. `ESC k` starts a string, tmux's window name, where xterm ignores it.
+// - osc_end runs however the OSC string ends, CAN and SUB included: tmux applies it then,
+//   where xterm abandons it. The ends of APC and `ESC k` strings count as setting a title,
+//   as they do in tmux. Williams' other entry/exit actions (clear, osc_start, hook,
+//   unhook) run on entering/leaving a state as in the diagram, or are no-ops here.
 // - Limits: 16 parameters (more are dropped; the sequence still dispatches with the first
 //   16), values saturating at 65535, one intermediate byte (a sequence with two or more is
 //   parsed but not interpreted). `:` sub-parameters send a control sequence to csiIgnore
 //   as in Williams; nothing idlewrap tracks uses them. String payloads are not stored, so
 //   no input can make the parser allocate or grow.
 //
-// Speed: text in ground up to the next ESC and string payloads of 0x20-0xFF are skipped
-// eight bytes at a time; whole control sequences without a private marker or intermediate,
-// and the parameter bytes of any control sequence without a private marker, one at a time;
-// only the remaining bytes go through the table.
+// Speed: text in ground and DCS payload up to the next ESC, and other string payloads of
+// 0x20-0xFF, are skipped eight bytes at a time; whole control sequences without a private
+// marker or intermediate, and the parameter bytes of any control sequence without a
+// private marker, one at a time; only the remaining bytes go through the table.
 
 /// Tracks the terminal state set by a byte stream written to a terminal.
 public struct OutputParser: Sendable {
@@ -88,11 +91,57 @@ public struct OutputParser: Sendable {
         }
     }
 
-    /// Forgets any half-parsed sequence/character (back to ground) but keeps `modes`
-    /// (used after idlewrap had to cut a never-ending sequence with CAN).
-    public mutating func abandonSequence() {
-        state = .ground
-        utf8Remaining = 0
+    /// Bytes that end whatever sequence, string or character the stream is in, on every
+    /// terminal, and change nothing else: for cutting output that never reaches a boundary.
+    /// CAN ends everything but a DCS string in tmux, which takes it as payload and ends at
+    /// the ST after it; to a terminal already in ground, CAN and a lone ST do nothing.
+    /// Feeding them brings the parser to a boundary from any state.
+    public static let cut: [UInt8] = [0x18, 0x1B, 0x5C]
+
+    /// Where in `bytes`, fed from this state, the stream was last at a boundary: the offset
+    /// of the first byte after it (0 for the start), or nil if it never was. A character
+    /// cut short counts as ended before the byte that cuts it, as a terminal shows it. For
+    /// the rare chunk that ends away from a boundary, to find where the open sequence began.
+    public func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var parser = self
+        var last: Int? = nil
+        guard let base = bytes.baseAddress else { return isAtBoundary ? 0 : nil }
+        let end = bytes.count
+        Self.transitions.withUnsafeBufferPointer { table in
+            var offset = 0
+            while offset < end {
+                if parser.isAtBoundary || parser.cutsCharacter(base.load(fromByteOffset: offset, as: UInt8.self)) {
+                    last = offset
+                }
+                let skipped = parser.skipInertBytes(base, from: offset, to: end)
+                if skipped > offset {
+                    // Skipped text in ground is a boundary throughout, up to a character
+                    // left open at its end; skipped string payload holds none.
+                    if parser.state == .ground {
+                        last = parser.utf8Remaining == 0 ? skipped : Self.openCharacterStart(base, before: skipped)
+                    }
+                    offset = skipped
+                    continue
+                }
+                parser.step(base.load(fromByteOffset: offset, as: UInt8.self), table)
+                offset += 1
+            }
+        }
+        return parser.isAtBoundary ? end : last
+    }
+
+    /// Whether `byte` ends a character still open in ground short.
+    private func cutsCharacter(_ byte: UInt8) -> Bool {
+        state == .ground && utf8Remaining != 0 && byte & 0xC0 != 0x80
+    }
+
+    /// The lead byte of the character open at `end`: after it come only continuation bytes.
+    private static func openCharacterStart(_ base: UnsafeRawPointer, before end: Int) -> Int {
+        var index = end &- 1
+        while base.load(fromByteOffset: index, as: UInt8.self) & 0xC0 == 0x80 {
+            index &-= 1
+        }
+        return index
     }
 
     private mutating func step(_ byte: UInt8, _ table: UnsafeBufferPointer<Transition>) {
@@ -131,6 +180,10 @@ public struct OutputParser: Sendable {
             if oscCommand.setsWindowTitle {
                 modes.noteWindowTitleSet()
             }
+        case .apcEnd:
+            modes.noteWindowTitleSet()
+        case .renameEnd:
+            modes.noteWindowNameSet()
         }
     }
 
@@ -164,7 +217,9 @@ public struct OutputParser: Sendable {
         switch state {
         case .ground:
             return skipText(base, from: start, to: end)
-        case .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+        case .dcsPassthrough:
+            return Self.skipToEscape(base, from: start, to: end)
+        case .dcsIgnore, .sosPmString, .apcString, .renameString:
             return Self.skipStringPayload(base, from: start, to: end)
         case .oscString where !oscCommand.isReadingNumber:
             return Self.skipStringPayload(base, from: start, to: end)
@@ -190,20 +245,7 @@ public struct OutputParser: Sendable {
         var offset = start
         var textStart = start  // after the last control sequence skipped: a boundary
         while true {
-            while end &- offset >= 8 {
-                let escapes = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ (Self.lowBits &* 0x1B)
-                // The lowest set bit marks the first ESC (the zero-byte test can only be
-                // wrong above the first zero byte).
-                let found = (escapes &- Self.lowBits) & ~escapes & Self.highBits
-                if found != 0 {
-                    offset &+= found.trailingZeroBitCount &>> 3
-                    break
-                }
-                offset &+= 8
-            }
-            while offset < end && base.load(fromByteOffset: offset, as: UInt8.self) != 0x1B {
-                offset &+= 1
-            }
+            offset = Self.skipToEscape(base, from: offset, to: end)
             guard offset < end else { break }
             guard let after = Self.skipUnmarkedControlSequence(base, at: offset, to: end) else { return offset }
             offset = after
@@ -246,6 +288,26 @@ public struct OutputParser: Sendable {
         return final &+ 1
     }
 
+    /// The offset of the next ESC from `start`, or `end`.
+    @inline(__always)
+    private static func skipToEscape(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while end &- offset >= 8 {
+            let escapes = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ (lowBits &* 0x1B)
+            // The lowest set bit marks the first ESC (the zero-byte test can only be wrong
+            // above the first zero byte).
+            let found = (escapes &- lowBits) & ~escapes & highBits
+            if found != 0 {
+                return offset &+ found.trailingZeroBitCount &>> 3
+            }
+            offset &+= 8
+        }
+        while offset < end && base.load(fromByteOffset: offset, as: UInt8.self) != 0x1B {
+            offset &+= 1
+        }
+        return offset
+    }
+
     /// Skips the digits and `;` of a control sequence's parameters.
     @inline(__always)
     private static func skipParameterBytes(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
@@ -259,7 +321,7 @@ public struct OutputParser: Sendable {
     }
 
     /// Skips string payload bytes 0x20-0xFF; only C0 controls (BEL, CAN, SUB, ESC) can end
-    /// a string.
+    /// an OSC, SOS, PM, APC or `ESC k` string.
     @inline(__always)
     private static func skipStringPayload(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int {
         var offset = start

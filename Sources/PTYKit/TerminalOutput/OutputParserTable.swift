@@ -1,5 +1,6 @@
 // The transition table of OutputParser, as data: Paul Williams' DEC/ANSI parser
-// (https://vt100.net/emu/dec_ansi_parser) state by state, with the departures listed in
+// (https://vt100.net/emu/dec_ansi_parser) state by state, with tmux's string states (its
+// input.c) where tmux stays in a string longer, and the other departures listed in
 // OutputParser.swift. Rows are byte ranges; a row's `next` is nil when the byte leaves the
 // state unchanged (no exit or entry action runs).
 
@@ -17,9 +18,15 @@ extension OutputParser {
         case dcsParam
         case dcsIntermediate
         case dcsPassthrough
+        /// tmux's dcs_escape: an ESC inside a DCS string, which ends it only if `\` follows.
+        case dcsEscape
         case dcsIgnore
         case oscString
-        case sosPmApcString
+        case sosPmString
+        /// tmux takes an APC string for a pane title.
+        case apcString
+        /// tmux's (and GNU screen's) `ESC k name ST`, which names the window.
+        case renameString
     }
 
     /// What a byte does besides moving the machine. Williams' ignore, execute, put, hook,
@@ -35,9 +42,13 @@ extension OutputParser {
         case escDispatch
         case csiDispatch
         case oscPut
-        /// Williams' osc_end exit action, attached to the two bytes that end an OSC string
-        /// (BEL, ESC) so that CAN and SUB abandon it without effect.
+        /// Williams' osc_end exit action, attached to every byte that ends an OSC string:
+        /// BEL, ESC, and CAN and SUB too, because tmux applies an OSC however it ends.
         case oscEnd
+        /// The end of an APC string (CAN, SUB or ESC), which tmux applies as a pane title.
+        case apcEnd
+        /// The end of an `ESC k` string (CAN, SUB or ESC), which tmux applies as a window name.
+        case renameEnd
     }
 
     struct Transition: Sendable {
@@ -85,13 +96,16 @@ extension OutputParser {
                 Row(0x30...0x4F, .escDispatch, .ground),
                 Row(0x50, .none, .dcsEntry),  // P
                 Row(0x51...0x57, .escDispatch, .ground),
-                Row(0x58, .none, .sosPmApcString),  // X
+                Row(0x58, .none, .sosPmString),  // X
                 Row(0x59...0x5A, .escDispatch, .ground),
                 Row(0x5B, .none, .csiEntry),  // [
                 Row(0x5C, .escDispatch, .ground),  // \ (ST)
                 Row(0x5D, .none, .oscString),  // ]
-                Row(0x5E...0x5F, .none, .sosPmApcString),  // ^ _
-                Row(0x60...0x7E, .escDispatch, .ground),
+                Row(0x5E, .none, .sosPmString),  // ^
+                Row(0x5F, .none, .apcString),  // _
+                Row(0x60...0x6A, .escDispatch, .ground),
+                Row(0x6B, .none, .renameString),  // k, as in tmux (xterm ignores it)
+                Row(0x6C...0x7E, .escDispatch, .ground),
                 Row(0x7F...0xFF, .none),
             ]
         case .escapeIntermediate:
@@ -160,7 +174,15 @@ extension OutputParser {
                 Row(0x40...0x7E, .none, .dcsPassthrough),
                 Row(0x7F...0xFF, .none),
             ]
-        case .dcsPassthrough, .dcsIgnore, .sosPmApcString:
+        // tmux ends a DCS string only at ST: CAN, SUB and an ESC followed by anything but
+        // `\` are payload to it, where Williams and xterm end the string. Following tmux
+        // keeps the stream away from a boundary for as long as any terminal is inside the
+        // string; the sequences Williams would read after such an ESC are not interpreted.
+        case .dcsPassthrough:
+            [Row(0x00...0x1A, .none), Row(0x1B, .none, .dcsEscape), Row(0x1C...0xFF, .none)]
+        case .dcsEscape:
+            [Row(0x00...0x5B, .none, .dcsPassthrough), Row(0x5C, .none, .ground), Row(0x5D...0xFF, .none, .dcsPassthrough)]
+        case .dcsIgnore, .sosPmString:
             c0Rows(.none) + [Row(0x20...0xFF, .none)]
         case .oscString:
             [
@@ -168,11 +190,19 @@ extension OutputParser {
                 Row(0x07, .oscEnd, .ground),  // BEL ends an OSC, as in xterm
                 Row(0x08...0x17, .none),
                 Row(0x19, .none),
-                Row(0x1B, .oscEnd, .escape),  // overrides the anywhere row to run osc_end
                 Row(0x1C...0x1F, .none),
                 Row(0x20...0xFF, .oscPut),
-            ]
+            ] + stringEndRows(.oscEnd)
+        case .apcString:
+            c0Rows(.none) + stringEndRows(.apcEnd) + [Row(0x20...0xFF, .none)]
+        case .renameString:
+            c0Rows(.none) + stringEndRows(.renameEnd) + [Row(0x20...0xFF, .none)]
         }
+    }
+
+    /// The anywhere rows with `action` run on leaving the string, as tmux's exit handlers do.
+    private static func stringEndRows(_ action: Action) -> [Row] {
+        [Row(0x18, action, .ground), Row(0x1A, action, .ground), Row(0x1B, action, .escape)]
     }
 
     /// `anywhereRows` and `rows(for:)` flattened to one entry per (state, byte), indexed by

@@ -8,6 +8,8 @@ public struct TerminalModes: Equatable, Sendable {
     private var privateModes: PrivateModes = .cursorVisible
     public private(set) var applicationKeypad = false
     public private(set) var titleWasSet = false
+    /// tmux's window name, set by `ESC k name ST`.
+    public private(set) var windowNameWasSet = false
     public private(set) var modifyOtherKeys = 0
     // The kitty protocol keeps one stack per screen.
     private var mainScreenKeyboard = KittyKeyboardStack()
@@ -33,6 +35,12 @@ public struct TerminalModes: Equatable, Sendable {
 
     /// The kitty keyboard protocol flags in force: the top of the current screen's stack.
     public var kittyKeyboardFlags: UInt32 { keyboard.current }
+
+    /// How many kitty keyboard entries the stream pushed onto each screen's stack: what a
+    /// program that leaves for good must pop.
+    public var kittyKeyboardDepth: (main: Int, alternate: Int) {
+        (mainScreenKeyboard.depth, alternateScreenKeyboard.depth)
+    }
 
     private var keyboard: KittyKeyboardStack {
         get { alternateScreen ? alternateScreenKeyboard : mainScreenKeyboard }
@@ -94,6 +102,10 @@ public struct TerminalModes: Equatable, Sendable {
         titleWasSet = true
     }
 
+    mutating func noteWindowNameSet() {
+        windowNameWasSet = true
+    }
+
     /// DECSTR. xterm resets the cursor, cursor keys, keypad and modifyOtherKeys; tmux also
     /// mouse, focus and paste modes: all of those are reset here. No terminal leaves the
     /// alternate screen, and the kitty stacks stay (over-estimating them is harmless: the
@@ -104,11 +116,13 @@ public struct TerminalModes: Equatable, Sendable {
         modifyOtherKeys = 0
     }
 
-    /// RIS. The window title survives a reset in xterm, so `titleWasSet` does too.
+    /// RIS. The window title survives a reset in xterm and the window name in tmux, so
+    /// `titleWasSet` and `windowNameWasSet` do too.
     mutating func fullReset() {
-        let titleWasSet = titleWasSet
+        let (titleWasSet, windowNameWasSet) = (titleWasSet, windowNameWasSet)
         self = .initial
         self.titleWasSet = titleWasSet
+        self.windowNameWasSet = windowNameWasSet
     }
 }
 

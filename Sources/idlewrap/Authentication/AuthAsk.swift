@@ -5,33 +5,26 @@ import PTYKit
 enum AuthAsk {
     static let maximumRounds = 3
 
-    static func makeAuthenticator(user: UserName, terminal: FileDescriptor) throws(AuthSetupError) -> CryptAuthenticator {
-        let prompt = PasswordPrompt(terminal: terminal)
-        for _ in 0..<maximumRounds {
-            let first = try ask(prompt, "Lock password:")
-            let second = try ask(prompt, "Repeat password:")
-            defer {
-                first.clear()
-                second.clear()
-            }
-            guard first.hasSameBytes(as: second) else {
-                prompt.say("The passwords differ; try again.")
-                continue
-            }
-            do {
-                return CryptAuthenticator(method: .ask, hash: try PasswordHash.make(for: first), user: user)
-            } catch {
-                throw AuthSetupError(description: "cannot hash the lock password: \(error)")
-            }
-        }
-        throw AuthSetupError(description: "the lock passwords differed \(maximumRounds) times; not starting")
-    }
-
-    private static func ask(_ prompt: PasswordPrompt, _ text: String) throws(AuthSetupError) -> SecretBuffer {
+    static func makeAuthenticator(
+        user: UserName, terminal: FileDescriptor, minimumLength: Int = 1
+    ) throws(AuthenticationError) -> CryptAuthenticator {
+        let password: SecretBuffer
         do {
-            return try prompt.ask(text)
+            password = try PasswordPrompt(terminal: terminal).askNewPassword(
+                "Lock password:", rounds: maximumRounds, minimumLength: minimumLength)
+        } catch .differed {
+            throw AuthenticationError(description: "the lock passwords differed \(maximumRounds) times; not starting")
         } catch {
-            throw AuthSetupError(description: "no lock password set: \(error)")
+            throw AuthenticationError(description: "no lock password set: \(error)")
+        }
+        defer { password.clear() }
+        if let problem = PasswordHash.lengthProblem(with: password) {
+            throw AuthenticationError(description: "\(problem); not starting")
+        }
+        do {
+            return CryptAuthenticator(hash: try PasswordHash.make(for: password), user: user)
+        } catch {
+            throw AuthenticationError(description: "cannot hash the lock password: \(error)")
         }
     }
 }

@@ -2,10 +2,9 @@ import PTYKit
 
 /// Where an unlock attempt stands.
 enum AuthStep: Equatable, Sendable {
-    /// Show `prompt` and read a line. `echo` is true for a question PAM asks
-    /// with echo on (a user name, some one-time codes); a hidden question
-    /// has it false.
-    case asking(prompt: String, echo: Bool)
+    /// Show `prompt` and read a line, never echoed: the lock screen echoes
+    /// nothing, not even the answer to a question PAM asks with echo on.
+    case asking(prompt: String)
     /// The check runs in the background: poll `readiness`.
     case working
     case succeeded
@@ -35,16 +34,22 @@ protocol AuthConversation: AnyObject {
     func cancel()
 }
 
+/// The question for `user`'s password: "Password for alice:". PAM's own plain
+/// "Password:" is shown this way too.
+func passwordPrompt(for user: String) -> String {
+    "Password for \(user):"
+}
+
 /// Checks unlock attempts with one method.
 protocol Authenticator: AnyObject {
-    var method: AuthMethod { get }
-    /// A new attempt, which starts at `.asking(prompt: "Password for alice:",
-    /// echo: false)`, or for PAM at `.working` until PAM's first question.
+    /// A new attempt, which starts at `.asking(prompt: "Password for alice:")`,
+    /// or for PAM at `.working` until PAM's first question.
     func beginAttempt() -> AuthConversation
 }
 
-/// Why authentication could not be set up; reported as `idlewrap: <description>`
-/// with exit status 125 before the command starts.
-struct AuthSetupError: Error, CustomStringConvertible, Equatable {
+/// Why authentication could not be set up before the command starts, or why
+/// `--set-password` could not set one; reported as `idlewrap: <description>` with
+/// exit status 125.
+struct AuthenticationError: Error, CustomStringConvertible, Equatable {
     let description: String
 }

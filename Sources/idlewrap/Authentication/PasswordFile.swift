@@ -13,15 +13,15 @@ enum PasswordFile {
     static let maximumSize = 4096
 
     /// Reads, checks and returns the hash stored at `path`.
-    static func readHash(at path: String) throws(AuthSetupError) -> String {
+    static func readHash(at path: String) throws(AuthenticationError) -> String {
         let descriptor: FileDescriptor
         do {
             // Non-blocking, so that a FIFO at `path` cannot hang the start.
             descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
         } catch .noSuchFile {
-            throw AuthSetupError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
+            throw AuthenticationError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
         } catch {
-            throw AuthSetupError(description: "cannot open password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot open password file \(path): \(error)")
         }
         defer { try? descriptor.close() }
 
@@ -29,13 +29,13 @@ enum PasswordFile {
         do {
             info = try descriptor.status()
         } catch {
-            throw AuthSetupError(description: "cannot examine password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot examine password file \(path): \(error)")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AuthSetupError(description: "password file \(path) is not a regular file")
+            throw AuthenticationError(description: "password file \(path) is not a regular file")
         }
-        if let problem = unsafeOwnership(info) {
-            throw AuthSetupError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+        if let problem = StrictModes.problem(with: info, trusting: .userOrRoot) {
+            throw AuthenticationError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
         try checkDirectory(of: path)
 
@@ -43,35 +43,21 @@ enum PasswordFile {
         return try hash(in: contents, path: path)
     }
 
-    /// Why `info` (a file or directory) is unsafe to trust, or nil.
-    private static func unsafeOwnership(_ info: stat) -> String? {
-        let user = getuid()
-        if info.st_uid != user && info.st_uid != 0 {
-            return "is owned by uid \(info.st_uid), not by you (uid \(user)) or root"
-        }
-        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            return "is writable by group or others (chmod go-w fixes that)"
-        }
-        return nil
-    }
-
     /// Checks the directory the file really lives in (after symbolic links):
     /// whoever can write there can replace the file.
-    private static func checkDirectory(of path: String) throws(AuthSetupError) {
-        let directory: String
-        let info: stat
+    private static func checkDirectory(of path: String) throws(AuthenticationError) {
+        let found: (directory: String, problem: String)?
         do {
-            directory = parentDirectory(of: try FileSystem.resolvedPath(path))
-            info = try FileSystem.status(ofPath: directory)
+            found = try StrictModes.directoryProblem(of: path, trusting: .userOrRoot)
         } catch {
-            throw AuthSetupError(description: "cannot examine the directory of password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot examine the directory of password file \(path): \(error)")
         }
-        if let problem = unsafeOwnership(info) {
-            throw AuthSetupError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+        if let (directory, problem) = found {
+            throw AuthenticationError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
     }
 
-    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthSetupError) -> [UInt8] {
+    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthenticationError) -> [UInt8] {
         var contents = [UInt8](repeating: 0, count: maximumSize + 1)
         var filled = 0
         do {
@@ -83,33 +69,33 @@ enum PasswordFile {
                 filled += count
             }
         } catch {
-            throw AuthSetupError(description: "cannot read password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot read password file \(path): \(error)")
         }
         guard filled <= maximumSize else {
-            throw AuthSetupError(description: "password file \(path) is too large to hold a password hash")
+            throw AuthenticationError(description: "password file \(path) is too large to hold a password hash")
         }
         return Array(contents[..<filled])
     }
 
     /// The hash on the file's first line; only blank lines may follow.
-    private static func hash(in contents: [UInt8], path: String) throws(AuthSetupError) -> String {
+    private static func hash(in contents: [UInt8], path: String) throws(AuthenticationError) -> String {
         let lines = contents.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         var first = lines.first ?? []
         if first.last == UInt8(ascii: "\r") { first = first.dropLast() }
         let rest = lines.dropFirst().joined()
         guard rest.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else {
-            throw AuthSetupError(description: "password file \(path) has more than one line; it should hold one password hash")
+            throw AuthenticationError(description: "password file \(path) has more than one line; it should hold one password hash")
         }
         guard !first.isEmpty else {
-            throw AuthSetupError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
+            throw AuthenticationError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
         }
         guard let hash = String(validating: first, as: UTF8.self),
             hash.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else {
-            throw AuthSetupError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
+            throw AuthenticationError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
         }
         if let problem = PasswordHash.problem(with: hash) {
-            throw AuthSetupError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
+            throw AuthenticationError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
         }
         return hash
     }
@@ -118,12 +104,12 @@ enum PasswordFile {
     /// the same directory, mode 0600, synced, then renamed over `path` (a
     /// symbolic link there is replaced, not followed). Missing directories
     /// are created with mode 0700.
-    static func write(hash: String, to path: String) throws(AuthSetupError) {
+    static func write(hash: String, to path: String) throws(AuthenticationError) {
         let directory = parentDirectory(of: path)
         do {
             try makeDirectories(directory)
         } catch {
-            throw AuthSetupError(description: "cannot create directory \(directory): \(error)")
+            throw AuthenticationError(description: "cannot create directory \(directory): \(error)")
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let descriptor: FileDescriptor
@@ -131,7 +117,7 @@ enum PasswordFile {
         do {
             (descriptor, temporary) = try FileSystem.makeUniqueFile(prefix: "\(directory)/.\(name).")
         } catch {
-            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot write password file \(path): \(error)")
         }
         do {
             defer { try? descriptor.close() }
@@ -141,7 +127,7 @@ enum PasswordFile {
             try FileSystem.rename(temporary, to: path)
         } catch {
             try? FileSystem.removeFile(temporary)
-            throw AuthSetupError(description: "cannot write password file \(path): \(error)")
+            throw AuthenticationError(description: "cannot write password file \(path): \(error)")
         }
         syncDirectory(directory)
     }

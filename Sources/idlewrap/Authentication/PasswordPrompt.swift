@@ -16,6 +16,10 @@ struct PasswordPrompt {
         /// idlewrap got this signal while asking.
         case signaled(Int32)
         case system(Errno)
+        /// A new password and its repetition differed.
+        case differed
+        /// A new password had fewer characters than this (`min-password-length`).
+        case tooShort(Int)
 
         var description: String {
             switch self {
@@ -23,6 +27,8 @@ struct PasswordPrompt {
             case .hungUp: "the terminal hung up"
             case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
+            case .differed: "the passwords differ"
+            case .tooShort(let minimum): "the password is shorter than \(minimum) characters (site policy: min-password-length)"
             }
         }
     }
@@ -84,9 +90,32 @@ struct PasswordPrompt {
         return try readLine(watching: signals)
     }
 
-    /// Shows a line of text, such as why the prompt is asked again.
-    func say(_ text: String) {
-        try? output.writeAll(text + "\r\n")
+    /// Asks for a new password with `question`, then for it again, until both
+    /// answers are the same and the password has at least `minimumLength`
+    /// characters, at most `rounds` times; between rounds it says what was wrong.
+    /// Throws `.differed` or `.tooShort` when the last round fails.
+    func askNewPassword(_ question: String, rounds: Int, minimumLength: Int = 1) throws(Failure) -> SecretBuffer {
+        for round in 1...rounds {
+            let first = try ask(question)
+            if first.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
+                first.clear()
+                guard round < rounds else { throw .tooShort(minimumLength) }
+                try? output.writeAll("The password is shorter than \(minimumLength) characters; try again.\r\n")
+                continue
+            }
+            let second: SecretBuffer
+            do {
+                second = try ask("Repeat password:")
+            } catch {
+                first.clear()
+                throw error
+            }
+            defer { second.clear() }
+            if first.hasSameBytes(as: second) { return first }
+            first.clear()
+            if round < rounds { try? output.writeAll("The passwords differ; try again.\r\n") }
+        }
+        throw .differed
     }
 
     private func readLine(watching signals: SignalSource) throws(Failure) -> SecretBuffer {

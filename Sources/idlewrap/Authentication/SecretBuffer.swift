@@ -59,14 +59,8 @@ final class SecretBuffer {
         try body(UnsafeRawPointer(storage).assumingMemoryBound(to: CChar.self))
     }
 
-    /// Whether both hold the same bytes, in time that depends only on the
-    /// lengths, so the comparison does not reveal where they differ.
+    /// Whether both hold the same bytes, compared in constant time.
     func hasSameBytes(as other: SecretBuffer) -> Bool {
-        guard count == other.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0..<count {
-            difference |= storage[index] ^ other.storage[index]
-        }
-        return difference == 0
+        withBytes { mine in other.withBytes { theirs in constantTimeEqual(mine, theirs) } }
     }
 }

@@ -4,63 +4,61 @@ import PTYKit
 /// `idlewrap --set-password [FILE]`: asks for a password and stores its hash
 /// in the password file for the `file` method.
 enum SetPassword {
-    /// The longest password the lock screen's line editor takes.
-    static let maximumLength = 512
-
     /// When `input` is a terminal, asks twice with echo off; otherwise reads
-    /// one line from it (for scripts). Returns the exit status: 0 when the
-    /// hash was written, 125 (with a message on stderr) when nothing was.
-    static func run(file: String, input: FileDescriptor, quiet: Bool) -> Int32 {
-        do {
-            let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
+    /// one line from it (for scripts). A password shorter than `minimumLength`
+    /// characters (site policy) is refused, and `refused` is told why. Returns the
+    /// exit status: success when the hash was written, failure (with a message on
+    /// stderr) when nothing was.
+    static func run(
+        file: String, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1, refused: (String) -> Void = { _ in }
+    ) -> Int32 {
+        do throws(AuthenticationError) {
+            let secret = input.isTerminal ? try askTwice(on: input, minimumLength: minimumLength) : try readLine(from: input)
             defer { secret.clear() }
+            if let problem = PasswordHash.lengthProblem(with: secret) {
+                throw AuthenticationError(description: "\(problem); nothing written")
+            }
+            if secret.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
+                refused("refused --set-password: shorter than min-password-length \(minimumLength)")
+                throw AuthenticationError(description: "\(PasswordPrompt.Failure.tooShort(minimumLength)); nothing written")
+            }
             let hash: String
             do {
                 hash = try PasswordHash.make(for: secret)
             } catch {
-                throw AuthSetupError(description: "cannot hash the password: \(error)")
+                throw AuthenticationError(description: "cannot hash the password: \(error)")
             }
             try PasswordFile.write(hash: hash, to: file)
         } catch {
-            report("\(error)")
-            return 125
+            Diagnostics.error(error.description)
+            return ExitStatus.failure
         }
-        if !quiet {
-            report("password hash written to \(file)")
-        }
+        Diagnostics.notice("password hash written to \(file)", quiet: quiet)
         // Written, but a later start would refuse it: say why now.
         do {
             _ = try PasswordFile.readHash(at: file)
         } catch {
-            report("warning: \(error)")
+            Diagnostics.error("warning: \(error)")
         }
-        return 0
+        return ExitStatus.success
     }
 
-    private static func askTwice(on terminal: FileDescriptor) throws(AuthSetupError) -> SecretBuffer {
-        let prompt = PasswordPrompt(terminal: terminal)
-        let first = try ask(prompt, "New password:")
-        let second = try ask(prompt, "Repeat password:")
-        defer { second.clear() }
-        guard first.hasSameBytes(as: second) else {
-            first.clear()
-            throw AuthSetupError(description: "the passwords differ; nothing written")
-        }
-        return first
-    }
-
-    private static func ask(_ prompt: PasswordPrompt, _ text: String) throws(AuthSetupError) -> SecretBuffer {
+    private static func askTwice(on terminal: FileDescriptor, minimumLength: Int) throws(AuthenticationError) -> SecretBuffer {
         do {
-            return try prompt.ask(text)
+            // Asked with no minimum, so that a short password is refused below, in one place.
+            return try PasswordPrompt(terminal: terminal).askNewPassword("New password:", rounds: 1)
+        } catch .differed {
+            throw AuthenticationError(description: "the passwords differ; nothing written")
         } catch {
-            throw AuthSetupError(description: "no password set: \(error)")
+            throw AuthenticationError(description: "no password set: \(error)")
         }
     }
 
     /// One line, without its line break, read a byte at a time so that no
     /// copy of it is left in an intermediate buffer.
-    private static func readLine(from input: FileDescriptor) throws(AuthSetupError) -> SecretBuffer {
-        let secret = SecretBuffer(capacity: maximumLength)
+    private static func readLine(from input: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
+        // A longer line is refused whole, never cut down to a prefix.
+        let secret = SecretBuffer(capacity: PasswordLineEditor.maximumLength)
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
         while true {
@@ -71,27 +69,23 @@ enum SetPassword {
                 }
             } catch {
                 secret.clear()
-                throw AuthSetupError(description: "cannot read the password from standard input: \(error)")
+                throw AuthenticationError(description: "cannot read the password from standard input: \(error)")
             }
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard secret.append(byte) else {
                 secret.clear()
-                throw AuthSetupError(description: "the password is longer than \(maximumLength) bytes; nothing written")
+                throw AuthenticationError(description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
             }
         }
         if secret.last == UInt8(ascii: "\r") { secret.removeLast() }
         let typeable = secret.withBytes { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
         guard typeable else {
             secret.clear()
-            throw AuthSetupError(description: "the password contains a control character, which the lock screen cannot take; nothing written")
+            throw AuthenticationError(description: "the password contains a control character, which the lock screen cannot take; nothing written")
         }
         guard !secret.isEmpty else {
-            throw AuthSetupError(description: "empty password; nothing written")
+            throw AuthenticationError(description: "empty password; nothing written")
         }
         return secret
-    }
-
-    private static func report(_ message: String) {
-        try? FileDescriptor.standardError.writeAll("idlewrap: \(message)\n")
     }
 }

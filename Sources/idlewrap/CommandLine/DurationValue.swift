@@ -1,7 +1,4 @@
-/// Nanoseconds on the monotonic clock: the unit of every duration in idlewrap.
-typealias Nanoseconds = Int64
-
-/// Parses a DURATION (SPEC: Options, `--timeout`).
+/// Parses a DURATION (`--timeout`, `--kill-after`).
 ///
 /// Accepted: `off`; a bare decimal number of seconds (`90`, `1.5`, `.5`); or one or more
 /// NUMBER+UNIT terms with units `h`, `m`, `s`, `ms`, largest first and each at most once

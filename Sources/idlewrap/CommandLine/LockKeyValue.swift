@@ -1,4 +1,4 @@
-/// Parses a lock KEY (SPEC: Options, `--lock-key`): a control key in caret notation
+/// Parses a lock KEY (`--lock-key`): a control key in caret notation
 /// (`^@`, `^A`…`^Z` or `^a`…`^z`, `^\`, `^]`, `^^`, `^_`, `^?` for DEL), or the single
 /// control byte itself. Returns the byte the key sends, or nil for anything else.
 ///
@@ -32,15 +32,5 @@ private func controlKey(_ text: String) -> UInt8? {
         }
     default:
         return nil
-    }
-}
-
-/// The caret notation of a control byte (`^A` for 0x01, `^?` for DEL), nil for any other
-/// byte. Messages use it to show user text without sending control bytes to the terminal.
-func caretNotation(of byte: UInt8) -> String? {
-    switch byte {
-    case 0x7F: "^?"
-    case ..<0x20: "^" + String(UnicodeScalar(byte + 0x40))
-    default: nil
     }
 }

@@ -1,4 +1,4 @@
-/// Parses a SIZE (SPEC: Options, `--hold-limit`): a whole number of bytes with an optional
+/// Parses a SIZE (`--hold-limit`): a whole number of bytes with an optional
 /// `K`, `M` or `G` suffix in either case, powers of 1024 (`64k` = 65536).
 /// Returns nil for anything else (sign, fraction, space, other suffix such as `KB` or `T`)
 /// and for a value past `Int.max`.

@@ -1,6 +1,7 @@
-/// The text for `--help` and `--version`, each without a final newline.
+/// The text for `--help`, ending with a newline, and for `--version`, without one.
+/// Help's OPTIONS section is made from `OptionTable`.
 enum Usage {
-    static let version = "idlewrap 0.1.0"
+    static let version = "idlewrap \(Version.number)"
 
     static let help = """
         USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]
@@ -12,32 +13,8 @@ enum Usage {
         '--'. SIGUSR1 locks at once.
 
         OPTIONS:
-          -t, --timeout DURATION  Idle time before locking (default: $IDLEWRAP_TIMEOUT,
-                                  else 5m). DURATION: off; seconds (90, 1.5); or terms
-                                  with units h, m, s, ms (1h30m, 250ms). 0, off: never.
-          -a, --auth METHOD       How an unlock is checked: pam (login password), ask
-                                  (a password asked at start) or file (default: file
-                                  if the password file exists, else pam, else ask).
-          --password-file FILE    Password hash for --auth file; implies it (default:
-                                  $XDG_CONFIG_HOME/idlewrap/password).
-          --set-password [FILE]   Ask for a password, write its hash to FILE (default:
-                                  the password file) and exit.
-          --pam-service NAME      PAM service name (default: idlewrap).
-          --pam-confdir DIR       Directory of PAM configuration (default: /etc/pam.d).
-          -m, --message TEXT      An extra line shown on the lock screen.
-          -k, --lock-key KEY      A control key that locks at once, in caret notation
-                                  (^], ^\\, ^@; not ^[). Default: none.
-          --on-lock CMD           Run CMD with /bin/sh -c when the session locks.
-          --on-unlock CMD         Run CMD with /bin/sh -c when the session unlocks.
-          --kill-after DURATION   End the session once locked this long (default: off).
-          --hold-limit SIZE       Most output held while locked, in bytes with an
-                                  optional K, M or G (default: 8M).
-          --wipe-scrollback       Also erase the terminal's scrollback when locking.
-          -l, --login             Run the default shell as a login shell.
-          --nested                Wrap even when already inside idlewrap.
-          -q, --quiet             Print no notices on stderr.
-          -h, --help              Show this help and exit.
-          -V, --version           Show the version and exit.
+
+        """ + OptionTable.commandLine.map(optionLines).joined() + """
 
         EXIT STATUS:
           125     idlewrap failed, or bad usage
@@ -45,5 +22,31 @@ enum Usage {
           127     COMMAND was not found
           128+N   COMMAND was killed by signal N
           else    COMMAND's exit status
+
         """
+
+    /// The column where help text starts, after the synopses.
+    private static let helpColumn = 26
+
+    /// `  -t, --timeout DURATION  Idle time...` and the help's further lines under it.
+    private static func optionLines(_ option: OptionDefinition) -> String {
+        let indent = String(repeating: " ", count: helpColumn)
+        var lead = "  " + option.synopsis + "  "
+        var text = ""
+        if lead.count > helpColumn {
+            text += lead.dropLast(2) + "\n"
+            lead = indent
+        }
+        for (index, line) in option.help.enumerated() {
+            let start = index == 0 ? lead.padding(toLength: helpColumn) : indent
+            text += start + line + "\n"
+        }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
 }

@@ -37,7 +37,9 @@ final class LockController {
         var lockKey: UInt8?
         var message: String?
         var wipeScrollback: Bool
-        var command: String
+        /// The program's name and the host, for the lock screen.
+        var program: String
+        var host: String
         var user: UserName
     }
 
@@ -54,6 +56,10 @@ final class LockController {
 
     private(set) var state = LockState.active
     private var parser = OutputParser()
+    /// The output since the parser was last at a boundary.
+    private var openSequence = OpenSequence()
+    /// The start of the sequence the lock cut short, sent again before the held output.
+    private var cutPrefix: [UInt8] = []
     private var idle: IdleTimer
     /// The command's modes when the lock began: what unlocking restores.
     private var modesAtLock = TerminalModes.initial
@@ -70,7 +76,7 @@ final class LockController {
         self.host = host
         idle = IdleTimer(timeout: settings.timeout)
         content = LockScreenContent(
-            command: settings.command, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
+            program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
         idle.restart(at: clock.now())
     }
 
@@ -79,6 +85,9 @@ final class LockController {
         if case .locked = state { return true }
         return false
     }
+
+    /// What the command's output has turned on, as far as the terminal shows it.
+    var commandModes: TerminalModes { parser.modes }
 
     /// A lock is due or up: the session must not end as if nothing were locked.
     var isLockingOrLocked: Bool {
@@ -134,14 +143,17 @@ final class LockController {
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active:
-            parser.feed(bytes)
-            host.show(bytes)
+            showOutput(bytes)
         case .locking:
+            let before = parser
             let shown = parser.feedUntilBoundary(bytes)
             host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
             if parser.isAtBoundary {
+                openSequence.reset()
                 engage()
                 hold(UnsafeRawBufferPointer(rebasing: bytes[shown...]))
+            } else {
+                openSequence.follow(bytes, from: before, to: parser)
             }
         case .locked:
             hold(bytes)
@@ -169,9 +181,12 @@ final class LockController {
             if idle.hasExpired(at: now) { requestLock() }
         case .locking(let giveUpAt) where giveUpAt <= now:
             // Output that never finishes its sequence must not keep the
-            // session open: CAN ends it on the terminal.
-            host.show([0x18])
-            parser.abandonSequence()
+            // session open: the cut ends it on every terminal, and what was
+            // cut is sent again at the unlock, before the rest of it.
+            cutPrefix = openSequence.prefix
+            openSequence.reset()
+            host.show(OutputParser.cut)
+            OutputParser.cut.withUnsafeBytes { parser.feed($0) }
             engage()
         case .locked(.waiting(let until)) where until <= now:
             beginAttempt()
@@ -205,9 +220,12 @@ final class LockController {
         // What was held is dropped; a command blocked writing more must be
         // able to finish (the session discards its output from now on).
         held = []
+        cutPrefix = []
         host.isReadingOutput = true
         if wasShowingLockScreen {
-            host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
+            host.show(TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
+            // The terminal is back as idlewrap found it: nothing is left to undo.
+            parser = OutputParser()
         }
         idle.stop()
     }
@@ -247,9 +265,9 @@ final class LockController {
         let notices = conversation.takeNotices()
         if !notices.isEmpty { content.status = notices.joined(separator: " ") }
         switch conversation.currentStep() {
-        case .asking(let prompt, _):
+        case .asking(let prompt):
             host.watch(nil)
-            content.prompt = promptText(prompt)
+            content.prompt = prompt
             editor.reset()
             state = .locked(.prompting)
             redraw()
@@ -295,15 +313,22 @@ final class LockController {
         if isAbandoned { return }
         if modesAtLock.alternateScreen { host.nudgeRedraw() }
         state = .active
-        let released = held
+        // The parser is at the boundary the cut made, where the prefix began.
+        let (prefix, released) = (cutPrefix, held)
+        cutPrefix = []
         held = []
-        released.withUnsafeBytes { bytes in
-            parser.feed(bytes)
-            host.show(bytes)
-        }
+        if !prefix.isEmpty { prefix.withUnsafeBytes { showOutput($0) } }
+        released.withUnsafeBytes { showOutput($0) }
         host.isReadingOutput = true
         idle.restart(at: clock.now())
         host.lockDidRelease()
+    }
+
+    private func showOutput(_ bytes: UnsafeRawBufferPointer) {
+        let before = parser
+        parser.feed(bytes)
+        openSequence.follow(bytes, from: before, to: parser)
+        host.show(bytes)
     }
 
     private func hold(_ bytes: UnsafeRawBufferPointer) {
@@ -315,20 +340,5 @@ final class LockController {
 
     private func redraw() {
         host.show(LockScreen.draw(content, size: host.windowSize))
-    }
-
-    /// PAM's plain "Password:" becomes "Password for alice:"; other
-    /// questions (a one-time code) are shown as asked.
-    private func promptText(_ prompt: String) -> String {
-        let trimmed = prompt.trimmingSuffix(" ")
-        return trimmed == "Password:" ? "Password for \(settings.user.value):" : trimmed
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ character: Character) -> String {
-        var text = self
-        while text.last == character { text.removeLast() }
-        return text
     }
 }

@@ -2,7 +2,7 @@
 /// locked (or at a setup prompt), it never echoes and keeps the line in a
 /// `SecretBuffer`.
 ///
-/// Keys (SPEC "Locked"):
+/// Keys:
 /// - CR or LF submits a non-empty line; on an empty line it is ignored.
 /// - Backspace (BS) and DEL erase the last character: a whole UTF-8
 ///   character, not one byte.
@@ -52,10 +52,15 @@ struct PasswordLineEditor {
         case stringEscape
     }
 
+    /// One byte more than any password can be: a longer line stays too long
+    /// (a wrong password, a refused new one) rather than being cut down to a
+    /// prefix that could match.
+    static let maximumLength = PasswordHash.longestPassword + 1
+
     let line: SecretBuffer
     private var state = State.ground
 
-    init(maximumLength: Int = 512) {
+    init(maximumLength: Int = PasswordLineEditor.maximumLength) {
         line = SecretBuffer(capacity: maximumLength)
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import PTYKit
 
 /// Lock events for the system log (authpriv), naming who, where and what;
 /// never a password.
@@ -16,10 +17,22 @@ struct AuditLog {
     }
 
     func record(_ event: String, priority: Int32 = LOG_NOTICE) {
-        var line = "\(event): user=\(user.value) tty=\(terminal) command='\(LockScreen.printable(command))'"
-        if let sshConnection { line += " ssh='\(LockScreen.printable(sshConnection))'" }
+        var line = "\(event): user=\(user.value) tty=\(terminal) command='\(terminalSafe(command))'"
+        if let sshConnection { line += " ssh='\(terminalSafe(sshConnection))'" }
         line.withCString { text in
             withVaList([text]) { vsyslog(LOG_AUTHPRIV | priority, "%s", $0) }
         }
+    }
+}
+
+extension AuditLog {
+    /// Records that site policy lowered or refused something the user asked for, before
+    /// any session starts (so the command is idlewrap's own).
+    static func recordPolicy(_ event: String, environment: Environment) {
+        let log = AuditLog(
+            user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "none",
+            command: "idlewrap", sshConnection: environment["SSH_CONNECTION"])
+        log.open()
+        log.record("site policy: \(event)")
     }
 }

@@ -5,7 +5,7 @@ import PTYKit
 /// real terminal, the lock in between, and what ends it. The terminal is in
 /// raw mode only inside `run`, and left as it was found on every way out.
 final class Session: RelayDelegate {
-    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1]
+    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
     /// How long a hung-up command may linger before SIGKILL.
     static let hangupGrace: Int64 = 10_000_000_000
 
@@ -32,17 +32,30 @@ final class Session: RelayDelegate {
     private let log: AuditLog
     private let hooks: Hooks
     private var lock: LockController!
+    private var rawMode: RawMode?
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
     /// The lock's authenticator's descriptor, while the relay watches it.
     private var authenticatorReadiness: FileDescriptor?
+    /// logind's Lock signals for this login session, while followed.
+    private var logind: LogindListener?
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
-        pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
+        hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
+        switch LogindListener.connect(
+            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
+        {
+        case .success(let listener):
+            logind = listener
+        case .failure(let reason):
+            // No bus (a container, a system without systemd) is normal: silent.
+            if options.verbose { Diagnostics.error("not following logind: \(reason)") }
+        }
         self.pseudoTerminal = pseudoTerminal
         self.command = command
         relay = Relay(
@@ -52,19 +65,21 @@ final class Session: RelayDelegate {
         log = AuditLog(
             user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
-        hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
+        hooks = Hooks(
+            onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
         lock = LockController(
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
-                message: options.message, wipeScrollback: options.wipeScrollback, command: plan.displayName,
-                user: user),
+                message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
+                host: UserIdentity.hostName, user: user),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
     }
 
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
     /// here happen before the terminal leaves its normal mode.
     static func start(
-        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene
     ) throws(PTYError) -> Session {
         let terminal = FileDescriptor.standardInput
         let attributes: TerminalAttributes
@@ -89,18 +104,19 @@ final class Session: RelayDelegate {
         let commandEnvironment = environment
             .setting("IDLEWRAP_PID", to: String(getpid()))
             .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
-        let command = try ChildProcess.spawn(
-            plan.arguments, executable: plan.executable,
-            environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        let command = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
+            try ChildProcess.spawn(
+                plan.arguments, executable: plan.executable,
+                environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        }
         return Session(
             options: options, plan: plan, environment: environment, authenticator: authenticator,
-            pseudoTerminal: pseudoTerminal, signals: signals, command: command)
+            hygiene: hygiene, pseudoTerminal: pseudoTerminal, signals: signals, command: command)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
         log.open()
-        let rawMode: RawMode
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -108,18 +124,18 @@ final class Session: RelayDelegate {
             Diagnostics.error("cannot put the terminal in raw mode: \(error)")
             return ExitStatus.failure
         }
-        defer { rawMode.restore() }
+        defer { leaveTerminal() }
         updateDeadline()
         do {
             try relay.run(delegate: self)
         } catch {
             lock.abandon()
             hangUp(.signal(SIGHUP))
-            rawMode.restore()
+            leaveTerminal()
             Diagnostics.lateError(error.description)
             return ExitStatus.failure
         }
-        rawMode.restore()
+        leaveTerminal()
         if !options.quiet {
             for failure in hooks.failures { Diagnostics.error(failure) }
         }
@@ -131,6 +147,23 @@ final class Session: RelayDelegate {
         case .running:
             return relay.commandStatus?.shellStatus ?? ExitStatus.failure
         }
+    }
+
+    /// Turns off what the command left on and restores the settings, once.
+    /// A signal or a hung-up terminal asks idlewrap to go: it does not wait
+    /// for output to drain then.
+    private func leaveTerminal() {
+        guard let rawMode else { return }
+        self.rawMode = nil
+        // Not through `show`: a failure here must not turn the command's
+        // exit into a hang-up.
+        if !terminalIsGone {
+            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
+        }
+        var isSignalled = terminalIsGone
+        if case .hangingUp(.signal, _, _) = ending { isSignalled = true }
+        rawMode.restore(draining: !isSignalled)
     }
 
     // MARK: - Ending
@@ -163,7 +196,10 @@ final class Session: RelayDelegate {
     /// The relay sleeps until the earliest of the lock's, --kill-after's and
     /// the hang-up's deadlines.
     private func updateDeadline() {
-        relay.deadline = .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline)
+        relay.deadline = .earliest(
+            .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+        // sd-bus asks for POLLOUT only while it has something to write.
+        if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
     }
 
     private var hangupDeadline: MonotonicInstant? {
@@ -195,6 +231,17 @@ final class Session: RelayDelegate {
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()
+        case SIGCONT:
+            // idlewrap was stopped, and whoever stopped it (a shell) may have
+            // put the terminal back in cooked mode: the lock screen would echo
+            // the password and ^C would end idlewrap.
+            do {
+                try rawMode?.reapply()
+            } catch {
+                terminalIsGone = true
+                hangUp(.signal(SIGHUP))
+            }
+            lock.handleResize()
         default:
             break
         }
@@ -217,6 +264,7 @@ final class Session: RelayDelegate {
 
     func relayDeadlineDidPass(_ relay: Relay) {
         let now = MonotonicInstant.now()
+        if let due = logind?.deadline, due <= now { followLogind() }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
             if killed {
@@ -241,9 +289,33 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
-        guard descriptor == authenticatorReadiness else { return }
-        lock.handleAuthenticatorReadiness()
+        if descriptor == authenticatorReadiness {
+            lock.handleAuthenticatorReadiness()
+        } else if descriptor == logind?.descriptor {
+            followLogind()
+        } else {
+            return
+        }
         updateDeadline()
+    }
+
+    // MARK: - logind
+
+    private func followLogind() {
+        guard let logind, let descriptor = logind.descriptor else { return }
+        for event in logind.process() {
+            switch event {
+            case .lock:
+                // As SIGUSR1: it can only lock, never unlock.
+                if case .running = ending { lock.requestLock() }
+            case .following(let session):
+                if options.verbose { Diagnostics.lateError("following logind session \(session)") }
+            case .stopped(let reason):
+                relay.unwatch(descriptor)
+                self.logind = nil
+                if options.verbose { Diagnostics.lateError("not following logind: \(reason)") }
+            }
+        }
     }
 }
 

@@ -174,4 +174,24 @@ final class RecordingDelegate: RelayDelegate {
         #expect(relay.watched.isEmpty)
         finish(relay, terminal, pipes)
     }
+
+    /// Watching again changes only the events: a pipe's write end, which has
+    /// room, is reported once POLLOUT is asked for, and not before.
+    @Test func watchingAgainChangesTheEvents() throws {
+        let (relay, _, terminal) = try makeRelay(["sleep", "30"])
+        let pipes = try makePipes(1)
+        relay.watch(pipes[0].write)
+        relay.deadline = MonotonicInstant.now() + 200_000_000
+        let delegate = RecordingDelegate()
+        delegate.unwatchesOnReport = true
+        try relay.run(delegate: delegate)
+        #expect(delegate.readable.isEmpty)
+        relay.watch(pipes[0].write, events: Int16(POLLIN | POLLOUT))
+        #expect(relay.watched == [pipes[0].write])
+        relay.deadline = MonotonicInstant.now() + 200_000_000
+        try relay.run(delegate: delegate)
+        #expect(delegate.readable == [pipes[0].write])
+        #expect(delegate.deadlines == 2)
+        finish(relay, terminal, pipes)
+    }
 }

@@ -48,6 +48,12 @@ private let replies: [String] = [
     "\(osc)12;rgb:ff/ff/ff\(st)",  // cursor
     "\(osc)19;rgb:FFFF/FFFF/FFFF\(bell)",
     "\(osc)10;rgb:ffff/ffff/ffff;rgb:0000/0000/0000\(st)",
+    "\(osc)52;c;aGVsbG8=\(st)",  // clipboard contents
+    "\(osc)52;c;aGVsbG8gd29ybGQ=\(bell)",
+    "\(osc)52;p;\(st)",  // an empty selection
+    "\(osc)52;;SGk/+w==\(st)",
+    "\(osc)lsecret title ⛄\(st)",  // window title report
+    "\(osc)L\(bell)",  // icon label report
     "\(dcs)>|XTerm(388)\(st)",  // XTVERSION
     "\(dcs)>|tmux 3.4\(st)",
     "\(dcs)1$r0;1m\(st)",  // DECRQSS
@@ -162,7 +168,9 @@ struct TerminalRepliesTests {
             "\(osc)11;rgb:0/0/0 \(st)", "\(osc)11;rgb:g/0/0\(st)",
             "\(osc)4;rgb:0/0/0\(st)", "\(osc)4;1\(st)", "\(osc)4;1;rgb:0/0/0;2\(st)",
             "\(osc)20;rgb:0/0/0\(st)", "\(osc)9;rgb:0/0/0\(st)",
-            "\(osc)52;c;aGVsbG8=\(st)",  // clipboard: not a reply we accept
+            "\(osc)52;c;?\(st)", "\(osc)52;c\(st)", "\(osc)52;x;aGk=\(st)", "\(osc)52;c;aG k=\(st)",  // clipboard shapes
+            "\(osc)52;c;aGk=", "\(osc)52;c;aGk=\(escape)", "\(osc)52;c;aGk=;\(st)",
+            "\(osc)ltitle", "\(osc)lti\u{1}tle\(st)", "\(osc)l\(escape)x", "\(osc)m\(st)",  // title reports
             "\(osc)0;title\(bell)", "\(osc);rgb:0/0/0\(st)",
             "\(dcs)>|XTerm(388)\(bell)", "\(dcs)2$r0m\(st)", "\(dcs)1$q\(st)", "\(dcs)1+q\(st)",
             "\(dcs)!|zz\(st)", "\(dcs)!x\(st)", "\(dcs)>x\(st)", "\(dcs)q#0;2;0;0;0\(st)",

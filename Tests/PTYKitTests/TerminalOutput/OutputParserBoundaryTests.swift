@@ -37,10 +37,21 @@ struct OutputParserBoundaryTests {
     }
 
     @Test func stopsRightAfterAnESCThatEndsAString() {
-        // ESC ends the DCS; the boundary comes after the escape sequence it starts.
-        var parser = parser(after: #"\ePq#0;2"#)
-        #expect(parser.feedUntilBoundary(bytes(#";0\e7rest"#)) == 4)
+        // ESC ends the OSC; the boundary comes after the escape sequence it starts.
+        var parser = parser(after: #"\e]2;ti"#)
+        #expect(parser.feedUntilBoundary(bytes(#"tle\e7rest"#)) == 5)
         #expect(parser.isAtBoundary)
+    }
+
+    @Test func aDCSEndsOnlyAtST() {
+        // As in tmux: neither CAN, SUB nor ESC followed by anything but a backslash ends it.
+        var parser = parser(after: #"\ePq#0;2"#)
+        let payload = bytes(#";0\e7\x18\x1A\e\e\\\e[?1049h"#)
+        #expect(parser.feedUntilBoundary(payload) == payload.count)
+        #expect(!parser.isAtBoundary)
+        #expect(parser.feedUntilBoundary(bytes(#"\e\\rest"#)) == 2)
+        #expect(parser.isAtBoundary)
+        #expect(!parser.modes.alternateScreen)
     }
 
     @Test func finishesAUTF8Character() {
@@ -84,32 +95,73 @@ struct OutputParserBoundaryTests {
         #expect(!parser.isAtBoundary)
     }
 
-    @Test func abandonSequenceReturnsToGroundAndKeepsModes() {
-        var parser = parser(after: #"\e[?1000h\e[>1u\e]2;never ending"#)
+    private func cut(_ parser: inout OutputParser) {
+        parser.feed(OutputParser.cut)
+    }
+
+    @Test func cutReturnsToGroundAndKeepsModes() {
+        var parser = parser(after: #"\e[?1000h\e[>1u\e[?10"#)
         #expect(!parser.isAtBoundary)
-        parser.abandonSequence()
+        cut(&parser)
         #expect(parser.isAtBoundary)
         #expect(parser.modes.isSet(privateMode: 1000))
         #expect(parser.modes.kittyKeyboardFlags == 1)
-        #expect(!parser.modes.titleWasSet)
-        // What follows is read afresh, not as the rest of the OSC.
-        parser.feed(bytes(#"\e[?2004h"#))
+        // What follows is read afresh, not as the rest of the cut sequence.
+        parser.feed(bytes(#"49h\e[?2004h"#))
+        #expect(!parser.modes.alternateScreen)
         #expect(parser.modes.isSet(privateMode: 2004))
     }
 
-    @Test func abandonSequenceForgetsAPartialCharacter() {
+    @Test func cutOSCTitleCountsAsSet() {
+        // tmux applies an OSC cut by CAN.
+        var parser = parser(after: #"\e]2;never ending"#)
+        cut(&parser)
+        #expect(parser.isAtBoundary)
+        #expect(parser.modes.titleWasSet)
+    }
+
+    @Test func cutForgetsAPartialCharacter() {
         var parser = parser(after: #"\xF0\x9D"#)
-        parser.abandonSequence()
+        cut(&parser)
         #expect(parser.isAtBoundary)
         parser.feed(bytes(#"\x84"#))  // now a stray continuation byte
         #expect(parser.isAtBoundary)
     }
 
-    @Test func abandonSequenceDropsHalfAControlSequence() {
-        var parser = parser(after: #"\e[?10"#)
-        parser.abandonSequence()
-        parser.feed(bytes(#"49h"#))
-        #expect(!parser.modes.alternateScreen)
-        #expect(parser.isAtBoundary)
+    @Test func cutEndsADCSThatTmuxKeepsOpen() {
+        for prefix in [#"\ePq"#, #"\ePq\ex"#, #"\ePq\x18"#, #"\ePq\e"#, #"\ePtmux;\e\e_Gf=100;AA\e\e\\"#] {
+            var parser = parser(after: prefix)
+            #expect(!parser.isAtBoundary, "\(prefix)")
+            cut(&parser)
+            #expect(parser.isAtBoundary, "\(prefix)")
+        }
+    }
+
+    @Test func cutReachesABoundaryFromEveryState() {
+        // Every state the parser can be in, reached by some prefix, and a byte after it.
+        let prefixes = [
+            "", #"\e"#, #"\e("#, #"\e[", #"\e[1"#, #"\e[?1$"#, #"\e[1:"#, #"\eP"#, #"\eP1"#, #"\eP1$"#,
+            #"\ePq"#, #"\ePq\e"#, #"\eP:"#, #"\e]"#, #"\e]2;x"#, #"\eX"#, #"\e^"#, #"\e_"#, #"\ek"#,
+            #"\xE2"#, #"\xF0\x9F\x98"#,
+        ]
+        for prefix in prefixes {
+            for byte in UInt8.min...UInt8.max {
+                var parser = parser(after: prefix)
+                parser.feed([byte])
+                cut(&parser)
+                #expect(parser.isAtBoundary, "\(prefix) then \(byte)")
+            }
+        }
+    }
+
+    @Test func lastBoundaryFindsWhereTheOpenSequenceBegan() {
+        let chunk = bytes(#"ab\e[1mcd\e]2;tit"#)
+        chunk.withUnsafeBytes { buffer in
+            #expect(OutputParser().lastBoundary(in: buffer) == 8)
+            #expect(parser(after: #"\e]2;"#).lastBoundary(in: buffer) == 8)  // ESC ends the OSC
+            #expect(parser(after: #"\ePq"#).lastBoundary(in: buffer) == nil)  // nothing ends the DCS
+            #expect(parser(after: #"\xE2\x82"#).lastBoundary(in: buffer) == 8)
+            #expect(parser(after: "").lastBoundary(in: UnsafeRawBufferPointer(rebasing: buffer[..<2])) == 2)
+        }
     }
 }

@@ -50,14 +50,22 @@ struct OutputParserMalformedTests {
     @Test(arguments: [#"\x18"#, #"\x1A"#])
     func cancelAbortsEverySequenceKind(_ cancel: String) {
         let openings = [
-            #"\e"#, #"\e("#, #"\e[?10"#, #"\e[?1049$"#, #"\e[38:5"#, #"\eP1"#, #"\eP1$"#, #"\eP1$q"#, #"\eP:"#,
-            #"\e]2;t"#, #"\e_G"#,
+            #"\e"#, #"\e("#, #"\e[?10"#, #"\e[?1049$"#, #"\e[38:5"#, #"\eP1"#, #"\eP1$"#, #"\eP:"#, #"\eX"#,
         ]
         for opening in openings {
             let parser = parseEverySplit(bytes(opening + cancel + "49h"))
             #expect(parser.isAtBoundary, "\(opening)")
             #expect(parser.modes == .initial, "\(opening)")
         }
+        // The strings tmux applies however they end.
+        for opening in [#"\e]2;t"#, #"\e_G"#, #"\ekname"#] {
+            let parser = parseEverySplit(bytes(opening + cancel + "49h"))
+            #expect(parser.isAtBoundary, "\(opening)")
+            #expect(parser.modes.titleWasSet || parser.modes.windowNameWasSet, "\(opening)")
+        }
+        // Except in a DCS string, which tmux ends only at ESC \.
+        let parser = parseEverySplit(bytes(#"\eP1$q"# + cancel + "49h"))
+        #expect(!parser.isAtBoundary)
     }
 
     @Test func escapeInsideAControlSequenceRestarts() {
@@ -73,15 +81,17 @@ struct OutputParserMalformedTests {
     }
 
     @Test func dcsWithEscapeNotFollowedByStringTerminator() {
-        // ESC ends the DCS; what follows is parsed as an ordinary sequence.
+        // tmux keeps the DCS open: what follows is payload until ESC \.
         var parser = parseEverySplit(bytes(#"\eP1$q\e[?1049h"#))
-        #expect(parser.modes.alternateScreen)
-        #expect(parser.isAtBoundary)
+        #expect(!parser.modes.alternateScreen)
+        #expect(!parser.isAtBoundary)
 
         parser = parseEverySplit(bytes(#"\ePq#0;2;0;0;0\ex"#))
+        #expect(!parser.isAtBoundary)
+        parser = parseEverySplit(bytes(#"\ePq\e\e[?2004h\e\\\e[?1004h"#))
+        #expect(!parser.modes.isSet(privateMode: 2004))
+        #expect(parser.modes.isSet(privateMode: 1004))
         #expect(parser.isAtBoundary)
-        parser = parseEverySplit(bytes(#"\ePq\e\e[?2004h"#))
-        #expect(parser.modes.isSet(privateMode: 2004))
     }
 
     @Test func unknownSequencesArePassedOver() {
@@ -139,7 +149,25 @@ struct OutputParserMalformedTests {
             #expect(chunked.modes == whole.modes, "\(input)")
             #expect(chunked.isAtBoundary == whole.isAtBoundary, "\(input)")
 
-            whole.feed(bytes(#"\x18\e[0m"#))
+            // Where the stream was last at a boundary, byte by byte; before a byte that cuts a
+            // character short counts too (only an open character ends at a space).
+            var reference: Int? = nil
+            var stepped = OutputParser()
+            for index in 0...input.count {
+                if index > 0 { stepped.feed([input[index - 1]]) }
+                let cutsCharacter = index < input.count && input[index] & 0xC0 != 0x80 && !stepped.isAtBoundary
+                    && { var probe = stepped; probe.feed([UInt8(ascii: " ")]); return probe.isAtBoundary }()
+                if stepped.isAtBoundary || cutsCharacter { reference = index }
+            }
+            #expect(input.withUnsafeBytes { OutputParser().lastBoundary(in: $0) } == reference, "\(input)")
+            // The same from the middle, with the parser in whatever state the first half left.
+            let half = input.count / 2
+            var resumed = OutputParser()
+            resumed.feed(input[..<half])
+            let fromHalf = Array(input[half...]).withUnsafeBytes { resumed.lastBoundary(in: $0) }
+            #expect(fromHalf == reference.flatMap { $0 >= half ? $0 - half : nil }, "\(input) from \(half)")
+
+            whole.feed(OutputParser.cut + bytes(#"\e[0m"#))
             #expect(whole.isAtBoundary, "\(input)")
             #expect(whole.feedUntilBoundary(input) <= input.count)
         }

@@ -12,15 +12,20 @@ struct OutputParserTableTests {
             }
         }
         let anywhereBytes = Set(OutputParser.anywhereRows.flatMap { $0.bytes })
-        // Only an OSC string overrides an anywhere row: ESC also ends the string there.
-        let overridden: Set<UInt8> = state == .oscString ? [0x1B] : []
+        // Strings with an exit action override the anywhere rows to run it; a DCS string
+        // keeps CAN and SUB as payload and ends only at ESC \, as in tmux.
+        let overridden: Set<UInt8> =
+            switch state {
+            case .oscString, .apcString, .renameString, .dcsPassthrough, .dcsEscape: [0x18, 0x1A, 0x1B]
+            default: []
+            }
         for byte in UInt8.min...UInt8.max {
             let expected = anywhereBytes.contains(byte) && !overridden.contains(byte) ? 0 : 1
             #expect(rowsPerByte[Int(byte)] == expected, "byte \(byte) in \(state)")
         }
     }
 
-    @Test(arguments: OutputParser.State.allCases)
+    @Test(arguments: OutputParser.State.allCases.filter { $0 != .dcsPassthrough && $0 != .dcsEscape })
     func cancelSubstituteAndEscapeWorkEverywhere(_ state: OutputParser.State) {
         let table = OutputParser.transitions
         let row = Int(state.rawValue) << 8
@@ -29,9 +34,20 @@ struct OutputParserTableTests {
         #expect(table[row | 0x1B].next == .escape)
     }
 
-    @Test(arguments: OutputParser.State.allCases)
+    @Test func onlyStringTerminatorEndsADCSString() {
+        let table = OutputParser.transitions
+        let passthrough = Int(OutputParser.State.dcsPassthrough.rawValue) << 8
+        let escape = Int(OutputParser.State.dcsEscape.rawValue) << 8
+        for byte in 0...0xFF {
+            #expect(table[passthrough | byte].next == (byte == 0x1B ? .dcsEscape : nil), "byte \(byte)")
+            #expect(table[escape | byte].next == (byte == 0x5C ? .ground : .dcsPassthrough), "byte \(byte)")
+        }
+    }
+
+    @Test(arguments: OutputParser.State.allCases.filter { $0 != .dcsEscape })
     func noByteFrom0x80Up(_ state: OutputParser.State) {
-        // No C1 controls: a byte >= 0x80 never changes the state.
+        // No C1 controls: a byte >= 0x80 never changes the state (after an ESC inside a
+        // DCS string, any byte but `\` goes back into the string).
         let table = OutputParser.transitions
         for byte in 0x80...0xFF {
             #expect(table[Int(state.rawValue) << 8 | byte].next == nil, "byte \(byte) in \(state)")

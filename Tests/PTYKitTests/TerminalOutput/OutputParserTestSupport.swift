@@ -37,6 +37,7 @@ struct Observed: Equatable, CustomStringConvertible {
     var kittyKeyboardFlags: UInt32 = 0
     var modifyOtherKeys = 0
     var titleWasSet = false
+    var windowNameWasSet = false
     var atBoundary = true
 
     /// Every private mode a test may look at, tracked or not (66 and 1048 are not).
@@ -46,13 +47,14 @@ struct Observed: Equatable, CustomStringConvertible {
 
     init(
         modesOn: Set<Int> = [25], applicationKeypad: Bool = false, kittyKeyboardFlags: UInt32 = 0,
-        modifyOtherKeys: Int = 0, titleWasSet: Bool = false, atBoundary: Bool = true
+        modifyOtherKeys: Int = 0, titleWasSet: Bool = false, windowNameWasSet: Bool = false, atBoundary: Bool = true
     ) {
         self.modesOn = modesOn
         self.applicationKeypad = applicationKeypad
         self.kittyKeyboardFlags = kittyKeyboardFlags
         self.modifyOtherKeys = modifyOtherKeys
         self.titleWasSet = titleWasSet
+        self.windowNameWasSet = windowNameWasSet
         self.atBoundary = atBoundary
     }
 
@@ -63,6 +65,7 @@ struct Observed: Equatable, CustomStringConvertible {
         kittyKeyboardFlags = modes.kittyKeyboardFlags
         modifyOtherKeys = modes.modifyOtherKeys
         titleWasSet = modes.titleWasSet
+        windowNameWasSet = modes.windowNameWasSet
         atBoundary = parser.isAtBoundary
         #expect(modes.cursorVisible == modesOn.contains(25), sourceLocation: sourceLocation)
         #expect(modes.alternateScreen == !modesOn.isDisjoint(with: [47, 1047, 1049]), sourceLocation: sourceLocation)
@@ -70,7 +73,7 @@ struct Observed: Equatable, CustomStringConvertible {
 
     var description: String {
         "modes \(modesOn.sorted()) keypad \(applicationKeypad) kitty \(kittyKeyboardFlags) "
-            + "modifyOtherKeys \(modifyOtherKeys) title \(titleWasSet) boundary \(atBoundary)"
+            + "modifyOtherKeys \(modifyOtherKeys) title \(titleWasSet) name \(windowNameWasSet) boundary \(atBoundary)"
     }
 }
 

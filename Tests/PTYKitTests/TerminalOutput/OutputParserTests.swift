@@ -93,8 +93,18 @@ struct OutputParserTests {
         Transcript(#"\e]1;icon\a"#, Observed(titleWasSet: true)),  // the icon title shows as a tab title
         Transcript(#"\e]20;x\a\e]12;red\a\e]52;c;aGk=\a"#),
         Transcript(#"\e]2\a\e]2x;y\a"#),
-        Transcript(#"\e]2;aborted\x18"#),
-        Transcript(#"\e]2;aborted\x1A"#),
+        // tmux applies an OSC however it ends (xterm drops one cut by CAN or SUB).
+        Transcript(#"\e]2;aborted\x18"#, Observed(titleWasSet: true)),
+        Transcript(#"\e]2;aborted\x1A"#, Observed(titleWasSet: true)),
+        Transcript(#"\e]5;aborted\x18"#),
+        // tmux takes APC strings for pane titles, and ESC k strings for window names.
+        Transcript(#"\e_secret title\e\\"#, Observed(titleWasSet: true)),
+        Transcript(#"\e_secret title\x18"#, Observed(titleWasSet: true)),
+        Transcript(#"\e_secret"#, Observed(atBoundary: false)),
+        Transcript(#"\eksecret name\e\\"#, Observed(windowNameWasSet: true)),
+        Transcript(#"\eksecret name\x1A"#, Observed(windowNameWasSet: true)),
+        Transcript(#"\eksecret"#, Observed(atBoundary: false)),
+        Transcript(#"\ek\e\\\ec"#, Observed(windowNameWasSet: true)),  // RIS keeps the name
         Transcript(#"\e]0;unfinished"#, Observed(atBoundary: false)),
         Transcript(#"\e]0;x\e[?1049h"#, Observed(modesOn: [25, 1049], titleWasSet: true)),  // ESC ends the OSC
         Transcript(#"\e]2;x\a\ec"#, Observed(titleWasSet: true)),
@@ -124,7 +134,16 @@ struct OutputParserTests {
         Transcript(#"\eP"#, Observed(atBoundary: false)),
         Transcript(#"\eP1;2"#, Observed(atBoundary: false)),
         Transcript(#"\eP\a"#, Observed(atBoundary: false)),  // BEL ends only OSC
-        Transcript(#"\e_Gf=100;AAAA\e\\"#),
+        // tmux ends a DCS string only at ESC \: CAN, SUB and other escapes are payload.
+        Transcript(#"\ePq\ex"#, Observed(atBoundary: false)),
+        Transcript(#"\ePq\x18"#, Observed(atBoundary: false)),
+        Transcript(#"\ePq\x1A\e[?1049h"#, Observed(atBoundary: false)),
+        Transcript(#"\ePq\e\e\\"#, Observed(atBoundary: false)),
+        Transcript(#"\ePq\e\e\\\e\\"#),
+        Transcript(#"\ePtmux;\e\e_Gf=100;AAAA\e\e\\"#, Observed(atBoundary: false)),  // tmux passthrough
+        Transcript(#"\ePtmux;\e\e_Gf=100;AAAA\e\e\\\e\\"#),
+        Transcript(#"\eP1\x18\e[?1049h"#, Observed(modesOn: [25, 1049])),  // CAN ends it before the payload
+        Transcript(#"\e_Gf=100;AAAA\e\\"#, Observed(titleWasSet: true)),
         Transcript(#"\e_Gf=100;AAAA\a"#, Observed(atBoundary: false)),
         Transcript(#"\e^privacy\e\\\eXstart of string\e\\"#),
         Transcript(#"\e]8;;http://example.com\e\\link\e]8;;\e\\"#),

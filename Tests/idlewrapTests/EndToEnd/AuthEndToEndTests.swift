@@ -116,6 +116,53 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        @Test func pamDenyAloneSaysCannotCheckAndCountsNoFailure() throws {
+            let confdir = directory.file("pam.d")
+            mkdir(confdir, 0o700)
+            try directory.write("pam.d/idlewrap-deny", "auth required pam_deny.so\n")
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "pam", "--pam-service", "idlewrap-deny", "--pam-confdir", confdir, "-t", "0", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("cannot check: PAM service idlewrap-deny failed without asking"))
+            // The check is retried after 1 s, then 2 s: with nobody typing,
+            // it says the same again and never counts a failed attempt.
+            let retried = terminal.waitUntil(timeout: 10) {
+                terminal.text.ranges(of: "cannot check").count > 3
+            }
+            #expect(retried, "the check was not retried")
+            #expect(!terminal.hasShown("failed attempt"))
+            #expect(!terminal.hasShown("Wrong password"))
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+
+        @Test func pamWithoutAServiceFileWhereOtherDeniesRefusesToStart() throws {
+            let confdir = directory.file("pam.d")
+            mkdir(confdir, 0o700)
+            try directory.write("pam.d/other", "auth required pam_deny.so\naccount required pam_deny.so\n")
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "pam", "--pam-confdir", confdir, "--", "sh", "-c", "echo command-started",
+            ])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: no PAM service file idlewrap in \(confdir), and PAM's fallback service 'other' denies everyone"))
+            #expect(!terminal.hasShown("command-started"))
+        }
+
+        @Test func pamWithoutAServiceFileSaysSoAndRuns() throws {
+            let confdir = directory.file("pam.d")
+            mkdir(confdir, 0o700)
+            try directory.write("pam.d/other", "auth required pam_unix.so\n")
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "pam", "--pam-confdir", confdir, "-t", "0", "--", "sh", "-c", "echo command-started; exec cat",
+            ])
+            #expect(terminal.expect("idlewrap: no PAM service file idlewrap in \(confdir); PAM uses the service 'other' instead"))
+            #expect(terminal.expect("command-started"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
         @Test func pamThatCannotCheckStaysLockedAndSaysWhy() throws {
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)

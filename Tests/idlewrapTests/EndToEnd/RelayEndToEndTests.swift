@@ -14,7 +14,8 @@ extension EndToEnd {
         }
 
         @Test func largeOutputArrivesComplete() throws {
-            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "seq", "1", "200000"])
+            // -q: without a PAM service file here, a notice would come first.
+            let session = try TerminalDriver(idlewrap: ["-q", "-t", "0", "--", "seq", "1", "200000"])
             #expect(session.waitForExit() == .exited(0))
             let expected = (1...200_000).map { "\($0)\r\n" }.joined()
             #expect(session.text == expected)
@@ -170,7 +171,7 @@ extension EndToEnd {
         }
 
         @Test func commandSeesItsTerminalAndIdlewrapsPid() throws {
-            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "echo \"[$IDLEWRAP_PID] [$IDLEWRAP_TTY] [$(tty)]\""])
+            let session = try TerminalDriver(idlewrap: ["-q", "-t", "0", "--", "sh", "-c", "echo \"[$IDLEWRAP_PID] [$IDLEWRAP_TTY] [$(tty)]\""])
             #expect(session.waitForExit() == .exited(0))
             let line = session.text
             #expect(line.contains("[\(session.process.pid)]"))

@@ -18,3 +18,12 @@ func makePasswordFile(in directory: TemporaryDirectory, password: String = "open
     guard setter.waitForExit() == .exited(0) else { throw TmuxError(message: "--set-password failed: \(setter.text)") }
     return path
 }
+
+extension String {
+    /// The text without any run of `character` at its end.
+    func trimmingSuffix(_ character: Character) -> String {
+        var text = self
+        while text.last == character { text.removeLast() }
+        return text
+    }
+}

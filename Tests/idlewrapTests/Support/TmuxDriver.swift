@@ -9,21 +9,29 @@ final class TmuxDriver {
     let socket: String
     private var isRunning = true
 
-    init(_ command: [String], rows: Int = 24, columns: Int = 80) throws {
+    /// `options` are global window options set before the command starts.
+    init(_ command: [String], rows: Int = 24, columns: Int = 80, options: [String: String] = [:]) throws {
         socket = "idlewrap-test-\(getpid())-\(TmuxDriver.nextSocket())"
         // remain-on-exit first, so a command that ends at once leaves its status.
+        let settings = options.sorted { $0.key < $1.key }.flatMap { ["set-option", "-g", $0.key, $0.value, ";"] }
         _ = try tmux(
-            ["-f", "/dev/null", "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
-             "new-session", "-d", "-x", String(columns), "-y", String(rows)] + command)
+            ["-f", "/dev/null", "start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";"] + settings
+                + ["new-session", "-d", "-x", String(columns), "-y", String(rows)] + command)
     }
 
     deinit {
         _ = try? tmux(["kill-server"])
     }
 
-    /// What the pane shows now, one line per row.
-    func screen() throws -> String {
-        try tmux(["capture-pane", "-p"])
+    /// What the pane shows now, one line per row; with `attributes`, with the escape
+    /// sequences for colours and other attributes.
+    func screen(attributes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p"] + (attributes ? ["-e"] : []))
+    }
+
+    /// A tmux format expanded for the pane, such as `#{pane_title}`.
+    func format(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", format]).trimmingSuffix("\n")
     }
 
     /// Waits until the visible screen satisfies `condition`.

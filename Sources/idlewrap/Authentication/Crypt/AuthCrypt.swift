@@ -4,19 +4,17 @@ import PTYKit
 /// password and the `file` method's stored one. A check takes tens of
 /// milliseconds (yescrypt), short enough to run inside `answer`.
 final class CryptAuthenticator: Authenticator {
-    let method: AuthMethod
     private let hash: String
     private let user: UserName
 
     /// `hash` must have passed `PasswordHash.problem(with:)`.
-    init(method: AuthMethod, hash: String, user: UserName) {
-        self.method = method
+    init(hash: String, user: UserName) {
         self.hash = hash
         self.user = user
     }
 
     func beginAttempt() -> AuthConversation {
-        CryptConversation(hash: hash, prompt: "Password for \(user.value):")
+        CryptConversation(hash: hash, prompt: passwordPrompt(for: user.value))
     }
 }
 
@@ -27,7 +25,7 @@ final class CryptConversation: AuthConversation {
 
     init(hash: String, prompt: String) {
         self.hash = hash
-        step = .asking(prompt: prompt, echo: false)
+        step = .asking(prompt: prompt)
     }
 
     var readiness: FileDescriptor? { nil }

@@ -10,6 +10,15 @@ enum PasswordHash {
     /// sha512-crypt where this libcrypt has yescrypt disabled.
     static let preferredPrefixes = ["$y$", "$6$"]
 
+    /// libcrypt hashes passphrases of at most this many bytes (its buffer
+    /// holds 512 with the NUL) and fails with ERANGE on longer ones.
+    static let longestPassword = Int(CRYPT_MAX_PASSPHRASE_SIZE) - 1
+
+    /// Why `secret` cannot be a password, or nil when it can.
+    static func lengthProblem(with secret: SecretBuffer) -> String? {
+        secret.count > longestPassword ? "the password is longer than \(longestPassword) bytes" : nil
+    }
+
     /// A new salted hash of `secret`, with the first method this libcrypt
     /// supports.
     static func make(for secret: SecretBuffer) throws(Errno) -> String {
@@ -33,8 +42,11 @@ enum PasswordHash {
     /// Whether `secret` is the password `hash` was made from; nil when crypt
     /// cannot evaluate `hash` at all.
     static func matches(_ secret: SecretBuffer, hash: String) -> Bool? {
+        // No hash is ever made from a longer one (`make` would fail), so it is
+        // a wrong password, not a check that cannot run.
+        if lengthProblem(with: secret) != nil { return false }
         guard let computed = try? crypt(secret, setting: hash) else { return nil }
-        return constantTimeEqual(computed, hash)
+        return constantTimeEqual(computed.utf8, hash.utf8)
     }
 
     /// Why `hash` is not a usable crypt(3) hash, or nil when it is.
@@ -107,16 +119,5 @@ enum PasswordHash {
     /// Everything up to the last `$`: the method, parameters and salt.
     private static func setting(of hash: String) -> Substring {
         hash[..<(hash.lastIndex(of: "$") ?? hash.startIndex)]
-    }
-
-    private static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let left = Array(left.utf8)
-        let right = Array(right.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices {
-            difference |= left[index] ^ right[index]
-        }
-        return difference == 0
     }
 }

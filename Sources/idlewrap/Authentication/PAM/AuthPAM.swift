@@ -9,9 +9,14 @@ import PTYKit
 /// through a `PAMConversation`.
 ///
 /// Choices:
-/// - Only pam_authenticate runs, not pam_acct_mgmt: the user is already
-///   logged in, and an expired password or account must not lock them out of
-///   the session they have (screen lockers such as swaylock do the same).
+/// - After pam_authenticate succeeds, the account phase runs too
+///   (pam_acct_mgmt, then pam_setcred(PAM_REFRESH_CRED), as kbd's vlock
+///   does): it is what resets pam_faillock's tally of failures, so typos
+///   spread over days do not add up to a system-wide lock-out, and it notices
+///   an account that has expired or been locked since. When it refuses, the
+///   session stays locked and the lock screen shows why. A password that must
+///   be changed is not changed here (a lock screen is no place for
+///   pam_chauthtok's dialogue): the user is told to change it elsewhere.
 /// - PAM_DISALLOW_NULL_AUTHTOK is passed, and a stack that succeeds without
 ///   having asked a hidden question (pam_permit, pam_rootok) does not unlock:
 ///   nothing unlocks without a password.
@@ -29,7 +34,6 @@ final class PAMAuthenticator: Authenticator {
         var remoteHost: String?
     }
 
-    var method: AuthMethod { .pam }
     private let library: PAMLibrary
     private let settings: Settings
 
@@ -39,22 +43,34 @@ final class PAMAuthenticator: Authenticator {
     }
 
     /// Loads libpam and checks that the service can be started, so that a
-    /// broken setup is reported before the command runs.
+    /// broken setup is reported before the command runs. A service with no
+    /// file of its own is reported through `notice`; if PAM would then fall
+    /// back to an `other` stack that denies everyone, it is refused: a lock
+    /// nobody can open must not start.
     static func make(
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
-        environment lookup: (String) -> String?
-    ) throws(AuthSetupError) -> PAMAuthenticator {
+        environment lookup: (String) -> String?, notice: (String) -> Void
+    ) throws(AuthenticationError) -> PAMAuthenticator {
         let library = try PAMLibrary.load()
         if let directory = configurationDirectory {
             let info: stat
             do {
                 info = try FileSystem.status(ofPath: directory)
             } catch {
-                throw AuthSetupError(description: "PAM configuration directory \(directory): \(error)")
+                throw AuthenticationError(description: "PAM configuration directory \(directory): \(error)")
             }
             guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw AuthSetupError(description: "PAM configuration directory \(directory) is not a directory")
+                throw AuthenticationError(description: "PAM configuration directory \(directory) is not a directory")
             }
+        }
+        if case .missing(let searched, let otherDenies) = PAMServiceFile.locate(
+            service: service, configurationDirectory: configurationDirectory)
+        {
+            let missing = "no PAM service file \(service) in \(searched.joined(separator: " or "))"
+            guard !otherDenies else {
+                throw AuthenticationError(description: "\(missing), and PAM's fallback service 'other' denies everyone, so the lock could never be opened; install one (see 'make install') or use --auth ask or file")
+            }
+            notice("\(missing); PAM uses the service 'other' instead")
         }
         let settings = Settings(
             service: service, configurationDirectory: configurationDirectory, user: user,
@@ -65,7 +81,7 @@ final class PAMAuthenticator: Authenticator {
         case .success(let handle):
             transaction.end(handle, status: PAMConstant.success)
         case .failure(let failure):
-            throw AuthSetupError(description: "PAM is not available: \(failure.reason)")
+            throw AuthenticationError(description: "PAM is not available: \(failure.reason)")
         }
         return PAMAuthenticator(library: library, settings: settings)
     }
@@ -125,7 +141,9 @@ final class PAMAttempt: @unchecked Sendable {
     private let library: PAMLibrary
     private let settings: PAMAuthenticator.Settings
     private let exchange: PAMExchange
-    /// Hidden questions answered so far; touched only by the PAM thread.
+    /// Questions answered so far, and of them the hidden ones; touched only
+    /// by the PAM thread.
+    private var answers = 0
     private var hiddenAnswers = 0
 
     init(library: PAMLibrary, settings: PAMAuthenticator.Settings, exchange: PAMExchange) {
@@ -177,12 +195,35 @@ final class PAMAttempt: @unchecked Sendable {
             guard authenticatedUser(handle) == settings.user else {
                 return .unavailable(reason: "PAM service \(settings.service) authenticated another user")
             }
-            return .succeeded
+            return accountVerdict(handle)
+        case _ where answers == 0:
+            // Nobody was asked anything (pam_deny alone, a module that
+            // cannot run): no password was wrong, and no attempt counts.
+            return .unavailable(reason: "cannot check: PAM service \(settings.service) failed without asking for a password (\(library.describe(status, handle: handle)))")
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
         default:
             return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
+        }
+    }
+
+    /// The account phase after a right password: unlocks only when it
+    /// agrees. PAM's own messages (e.g. "Your account has expired") reach the
+    /// lock screen through the conversation as notices.
+    private func accountVerdict(_ handle: OpaquePointer) -> AuthStep {
+        let status = library.accountManagement(handle, PAMConstant.disallowNullAuthenticationToken)
+        if exchange.isCancelled { return .unavailable(reason: "cancelled") }
+        switch status {
+        case PAMConstant.success:
+            // Best effort: a credential that cannot be refreshed (an expired
+            // Kerberos ticket) must not keep the user out of their session.
+            _ = library.setCredentials(handle, PAMConstant.refreshCredentials)
+            return .succeeded
+        case PAMConstant.newAuthenticationTokenRequired:
+            return .unavailable(reason: "Your password has expired: change it (passwd) from another login, then unlock")
+        default:
+            return .unavailable(reason: "PAM account check refused: \(library.describe(status, handle: handle))")
         }
     }
 
@@ -208,11 +249,12 @@ final class PAMAttempt: @unchecked Sendable {
             switch message.msg_style {
             case PAMConstant.promptEchoOff, PAMConstant.promptEchoOn:
                 let hidden = message.msg_style == PAMConstant.promptEchoOff
-                guard let answer = exchange.ask(prompt: prompt(for: text), echo: !hidden) else {
+                guard let answer = exchange.ask(prompt: prompt(for: text)) else {
                     Self.discard(replies, count: count)
                     return (PAMConstant.conversationError, nil)
                 }
                 replies[index].resp = answer
+                answers += 1
                 if hidden { hiddenAnswers += 1 }
             case PAMConstant.errorMessage, PAMConstant.textInfo:
                 exchange.post(notice: text)
@@ -227,7 +269,7 @@ final class PAMAttempt: @unchecked Sendable {
     private func prompt(for text: String) -> String {
         var trimmed = Substring(text)
         while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
-        return trimmed == "Password:" ? "Password for \(settings.user):" : String(trimmed)
+        return trimmed == "Password:" ? passwordPrompt(for: settings.user) : String(trimmed)
     }
 
     private static func discard(_ replies: UnsafeMutablePointer<cauth_pam_response>, count: Int) {

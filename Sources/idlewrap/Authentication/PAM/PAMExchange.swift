@@ -10,7 +10,7 @@ import PTYKit
 final class PAMExchange: @unchecked Sendable {
     private enum Phase {
         case working
-        case asking(prompt: String, echo: Bool)
+        case asking(prompt: String)
         /// A malloc'd copy of the answer (nil when malloc failed), not yet
         /// taken by the PAM thread.
         case answered(UnsafeMutablePointer<CChar>?)
@@ -50,7 +50,7 @@ final class PAMExchange: @unchecked Sendable {
         return locked {
             switch phase {
             case .working, .answered: .working
-            case .asking(let prompt, let echo): .asking(prompt: prompt, echo: echo)
+            case .asking(let prompt): .asking(prompt: prompt)
             case .finished(let step): step
             }
         }
@@ -96,10 +96,10 @@ final class PAMExchange: @unchecked Sendable {
 
     /// Publishes a question and waits for its answer: a malloc'd string for
     /// libpam to free, or nil when the attempt was cancelled or out of memory.
-    func ask(prompt: String, echo: Bool) -> UnsafeMutablePointer<CChar>? {
+    func ask(prompt: String) -> UnsafeMutablePointer<CChar>? {
         let asked = locked { () -> Bool in
             guard !cancelled else { return false }
-            phase = .asking(prompt: prompt, echo: echo)
+            phase = .asking(prompt: prompt)
             return true
         }
         guard asked else { return nil }

@@ -8,10 +8,10 @@ import Testing
 struct AuthAskTests {
     /// Starts `ask` setup on `terminal` in the background, as idlewrap does
     /// before the command runs.
-    func startSetup(on terminal: TestTerminal) throws -> Joinable<Result<Authenticator, AuthSetupError>> {
+    func startSetup(on terminal: TestTerminal) throws -> Joinable<Result<Authenticator, AuthenticationError>> {
         let replica = terminal.replica
         return try startThread {
-            Result { () throws(AuthSetupError) in
+            Result { () throws(AuthenticationError) in
                 try AuthSetup.makeAuthenticator(
                     method: .ask, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: nil,
                     user: "alice", terminal: replica, environment: { _ in nil })
@@ -21,7 +21,7 @@ struct AuthAskTests {
 
     func attempt(_ authenticator: Authenticator, _ password: String) -> AuthStep {
         let conversation = authenticator.beginAttempt()
-        #expect(conversation.currentStep() == .asking(prompt: "Password for alice:", echo: false))
+        #expect(conversation.currentStep() == .asking(prompt: "Password for alice:"))
         #expect(conversation.readiness == nil)
         let answer = secret(password)
         conversation.answer(answer)
@@ -45,7 +45,7 @@ struct AuthAskTests {
         let authenticator = try setup.value().get()
         #expect(!terminal.transcript.contains("lock me"))
         #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
-        #expect(authenticator.method == .ask)
+        #expect(authenticator is CryptAuthenticator)
         #expect(attempt(authenticator, "lock me") == .succeeded)
         #expect(attempt(authenticator, "lock you") == .failed(message: "Wrong password"))
     }
@@ -71,6 +71,23 @@ struct AuthAskTests {
         #expect(attempt(authenticator, "first") == .failed(message: "Wrong password"))
     }
 
+    @Test func refusesAPasswordLongerThanLibcryptTakes() throws {
+        let terminal = try TestTerminal()
+        let setup = try startSetup(on: terminal)
+        defer {
+            terminal.hangUp()
+            _ = setup.value()
+        }
+        let tooLong = String(repeating: "x", count: 600)
+        try terminal.waitFor("Lock password: ")
+        try terminal.type(tooLong + "\r")
+        try terminal.waitFor("Repeat password: ")
+        try terminal.type(tooLong + "\r")
+        #expect(throws: AuthenticationError(description: "the password is longer than 511 bytes; not starting")) {
+            try setup.value().get()
+        }
+    }
+
     @Test func givesUpAfterThreeMismatches() throws {
         let terminal = try TestTerminal()
         let setup = try startSetup(on: terminal)
@@ -87,7 +104,7 @@ struct AuthAskTests {
                 try terminal.waitFor("try again.")
             }
         }
-        #expect(throws: AuthSetupError(description: "the lock passwords differed 3 times; not starting")) {
+        #expect(throws: AuthenticationError(description: "the lock passwords differed 3 times; not starting")) {
             try setup.value().get()
         }
     }
@@ -101,7 +118,7 @@ struct AuthAskTests {
         }
         try terminal.waitFor("Lock password: ")
         try terminal.type("abc\u{03}")
-        #expect(throws: AuthSetupError(description: "no lock password set: cancelled")) {
+        #expect(throws: AuthenticationError(description: "no lock password set: cancelled")) {
             try setup.value().get()
         }
         #expect(terminal.localModes & tcflag_t(ECHO | ICANON | ISIG) == tcflag_t(ECHO | ICANON | ISIG))

@@ -41,7 +41,7 @@ struct AuthPAMTests {
 
         func authenticator(
             terminal: FileDescriptor = .standardInput, environment: [String: String] = [:]
-        ) throws(AuthSetupError) -> Authenticator {
+        ) throws(AuthenticationError) -> Authenticator {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: AuthPAMTests.service,
                 pamConfigDirectory: directory.path, user: "root", terminal: terminal,
@@ -78,10 +78,10 @@ struct AuthPAMTests {
     @Test func rightPasswordSucceedsWrongFails() throws {
         let stack = try Stack(Self.checkedPassword)
         let authenticator = try stack.authenticator()
-        #expect(authenticator.method == .pam)
+        #expect(authenticator is PAMAuthenticator)
         var prompts: [AuthStep] = []
         #expect(try run(authenticator, answers: ["right horse"], prompts: &prompts) == .succeeded)
-        #expect(prompts == [.asking(prompt: "Password for root:", echo: false)])
+        #expect(prompts == [.asking(prompt: "Password for root:")])
         #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
         #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
     }
@@ -91,8 +91,8 @@ struct AuthPAMTests {
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
         #expect(conversation.readiness != nil)
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
-        #expect(conversation.currentStep() == .asking(prompt: "Password for root:", echo: false), "waits for the answer")
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
+        #expect(conversation.currentStep() == .asking(prompt: "Password for root:"), "waits for the answer")
         conversation.answer(secret("right horse"))
         #expect(try settledStep(of: conversation) == .succeeded)
     }
@@ -104,13 +104,14 @@ struct AuthPAMTests {
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_stress.so
             auth requisite pam_exec.so quiet expose_authtok SECOND
+            account required pam_permit.so
             """)
         let authenticator = try stack.authenticator()
         var prompts: [AuthStep] = []
         #expect(try run(authenticator, answers: ["right horse", "second answer"], prompts: &prompts) == .succeeded)
         #expect(prompts == [
-            .asking(prompt: "Password for root:", echo: false),
-            .asking(prompt: "STRESS Password:", echo: false),
+            .asking(prompt: "Password for root:"),
+            .asking(prompt: "STRESS Password:"),
         ])
         #expect(try run(authenticator, answers: ["right horse", "wrong answer"]) != .succeeded)
         #expect(try run(authenticator, answers: ["wrong horse"]) != .succeeded)
@@ -123,11 +124,44 @@ struct AuthPAMTests {
             """)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
         #expect(conversation.takeNotices() == ["Hello root"])
         #expect(conversation.takeNotices() == [], "each notice is returned once")
         conversation.answer(secret("right horse"))
         #expect(try settledStep(of: conversation) == .succeeded)
+    }
+
+    @Test func accountPhaseRefusalStaysLockedAndSaysWhy() throws {
+        let stack = try Stack("""
+            auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
+            auth requisite pam_deny.so
+            account required pam_echo.so Account closed for %u
+            account requisite pam_deny.so
+            """)
+        let authenticator = try stack.authenticator()
+        let conversation = authenticator.beginAttempt()
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
+        conversation.answer(secret("right horse"))
+        let step = try settledStep(of: conversation)
+        // pam_deny answers the account phase with PAM_AUTH_ERR.
+        #expect(step == .unavailable(reason: "PAM account check refused: Authentication failure"))
+        #expect(conversation.takeNotices() == ["Account closed for root"])
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+    }
+
+    @Test func accountPhaseRunsOnlyAfterTheRightPassword() throws {
+        // The account phase is what resets failure tallies: it must not run
+        // for a wrong password.
+        let stack = try Stack("""
+            \(Self.checkedPassword)
+            account required pam_exec.so quiet DIR/account.sh
+            """)
+        try stack.directory.write("account.sh", "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/account-log\"\n", mode: 0o755)
+        let authenticator = try stack.authenticator()
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+        #expect(stack.directory.read("account-log") == nil)
+        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
+        #expect(stack.directory.read("account-log") == "ran\n")
     }
 
     @Test func setsTheTerminalAndRemoteHost() throws {
@@ -195,7 +229,7 @@ struct AuthPAMTests {
         let stack = try Stack(Self.checkedPassword)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
         conversation.cancel()
         conversation.answer(secret("right horse"))
         let step = try settledStep(of: conversation)
@@ -212,7 +246,7 @@ struct AuthPAMTests {
             """)
         let authenticator = try stack.authenticator()
         var conversation: AuthConversation? = authenticator.beginAttempt()
-        #expect(try settledStep(of: conversation!) == .asking(prompt: "Password for root:", echo: false))
+        #expect(try settledStep(of: conversation!) == .asking(prompt: "Password for root:"))
         conversation = nil
         let deadline = monotonicMilliseconds() + 10_000
         var info = stat()
@@ -222,9 +256,61 @@ struct AuthPAMTests {
         #expect(lstat(stack.directory.file("ended"), &info) == 0, "the PAM thread went on")
     }
 
+    @Test func aStackThatFailsWithoutAskingCannotCheckAndCountsNoFailure() throws {
+        let stack = try Stack("auth required pam_deny.so\n")
+        let authenticator = try stack.authenticator()
+        for _ in 0..<2 {
+            var prompts: [AuthStep] = []
+            let step = try run(authenticator, answers: [], prompts: &prompts)
+            #expect(prompts.isEmpty)
+            guard case .unavailable(let reason) = step else {
+                Issue.record("expected .unavailable, got \(step)")
+                return
+            }
+            #expect(reason.hasPrefix("cannot check: PAM service \(Self.service) failed without asking for a password"))
+        }
+    }
+
+    @Test func aMissingServiceFileIsANoticeWhenOtherCanAsk() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("other", "auth required pam_unix.so\n")
+        var notices: [String] = []
+        _ = try AuthSetup.makeAuthenticator(
+            method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+            user: "root", terminal: .standardInput, environment: { _ in nil }, notice: { notices.append($0) })
+        #expect(notices == ["no PAM service file \(Self.service) in \(directory.path); PAM uses the service 'other' instead"])
+    }
+
+    @Test func aMissingServiceFileIsRefusedWhenOtherDenies() throws {
+        let directory = try TemporaryDirectory()
+        // RHEL's /etc/pam.d/other.
+        try directory.write("other", "#%PAM-1.0\nauth     required       pam_deny.so\naccount  required       pam_deny.so\n")
+        #expect {
+            try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+                user: "root", terminal: .standardInput, environment: { _ in nil })
+        } throws: { error in
+            "\(error)".hasPrefix("no PAM service file \(Self.service) in \(directory.path), and PAM's fallback service 'other' denies everyone")
+        }
+    }
+
+    @Test func serviceFileLookup() throws {
+        let directory = try TemporaryDirectory()
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .missing(searched: [directory.path], otherDenies: false))
+        // Debian's other reaches pam_deny only through its includes: it works.
+        try directory.write("other", "@include common-auth\n@include common-account\n")
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .missing(searched: [directory.path], otherDenies: false))
+        try directory.write("x", "auth required pam_deny.so\n")
+        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+            == .found(path: directory.file("x")))
+        #expect(PAMServiceFile.directories(configurationDirectory: nil) == ["/etc/pam.d", "/usr/lib/pam.d"])
+    }
+
     @Test func setupReportsAMissingConfigurationDirectory() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: AuthSetupError.self) {
+        #expect(throws: AuthenticationError.self) {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: Self.service,
                 pamConfigDirectory: directory.file("absent"), user: "root", terminal: .standardInput,

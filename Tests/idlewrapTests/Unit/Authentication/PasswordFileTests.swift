@@ -127,7 +127,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("file", "")
         let path = directory.file("file/password")
-        #expect(throws: AuthSetupError.self) { try PasswordFile.write(hash: Self.hash, to: path) }
+        #expect(throws: AuthenticationError.self) { try PasswordFile.write(hash: Self.hash, to: path) }
     }
 
     func entries(of path: String) throws -> [String] {

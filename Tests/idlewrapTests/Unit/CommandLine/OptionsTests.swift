@@ -4,9 +4,15 @@ import Testing
 
 private let second: Nanoseconds = 1_000_000_000
 
+/// Parses as `idlewrap <arguments>` would with `IDLEWRAP_TIMEOUT` set to
+/// `environmentTimeout` (nil: unset) and no other variable.
+private func parse(_ arguments: [String], environmentTimeout: String? = nil) throws(UsageError) -> Invocation {
+    try Options.parse(arguments, environment: { $0 == "IDLEWRAP_TIMEOUT" ? environmentTimeout : nil })
+}
+
 /// Parses as `idlewrap <arguments>` would, expecting a wrapped run.
 private func run(_ arguments: [String], environmentTimeout: String? = nil) throws -> Options {
-    let invocation = try Options.parse(arguments, environmentTimeout: environmentTimeout)
+    let invocation = try parse(arguments, environmentTimeout: environmentTimeout)
     guard case .run(let options) = invocation else {
         Issue.record("expected .run, got \(invocation)")
         return Options()
@@ -17,7 +23,7 @@ private func run(_ arguments: [String], environmentTimeout: String? = nil) throw
 /// The message a bad command line is rejected with; nil if it is accepted.
 private func usageError(_ arguments: [String], environmentTimeout: String? = nil) -> String? {
     do {
-        _ = try Options.parse(arguments, environmentTimeout: environmentTimeout)
+        _ = try parse(arguments, environmentTimeout: environmentTimeout)
         return nil
     } catch {
         return error.message
@@ -49,7 +55,7 @@ struct OptionsTests {
             "--pam-service", "login", "--pam-confdir", "/tmp/pam.d", "--message", "back soon",
             "--lock-key", "^]", "--on-lock", "echo locked", "--on-unlock", "echo unlocked",
             "--kill-after", "1h", "--hold-limit", "64K", "--wipe-scrollback", "--login",
-            "--nested", "--quiet", "vim", "notes.txt",
+            "--nested", "--quiet", "--verbose", "vim", "notes.txt",
         ])
         #expect(
             parsed
@@ -69,6 +75,7 @@ struct OptionsTests {
                     $0.login = true
                     $0.nested = true
                     $0.quiet = true
+                    $0.verbose = true
                     $0.command = ["vim", "notes.txt"]
                 })
     }
@@ -237,18 +244,18 @@ struct OptionsTests {
 
     @Test("--help and --version return as soon as they are read")
     func helpAndVersion() throws {
-        #expect(try Options.parse(["--help"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["-h"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["--version"], environmentTimeout: nil) == .version)
-        #expect(try Options.parse(["-V"], environmentTimeout: nil) == .version)
-        #expect(try Options.parse(["-qh"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["-hV"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["-Vh"], environmentTimeout: nil) == .version)
-        #expect(try Options.parse(["--help", "--bogus"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["-h", "-t", "nonsense"], environmentTimeout: nil) == .help)
-        #expect(try Options.parse(["--help"], environmentTimeout: "garbage") == .help)
+        #expect(try parse(["--help"]) == .help)
+        #expect(try parse(["-h"]) == .help)
+        #expect(try parse(["--version"]) == .version)
+        #expect(try parse(["-V"]) == .version)
+        #expect(try parse(["-qh"]) == .help)
+        #expect(try parse(["-hV"]) == .help)
+        #expect(try parse(["-Vh"]) == .version)
+        #expect(try parse(["--help", "--bogus"]) == .help)
+        #expect(try parse(["-h", "-t", "nonsense"]) == .help)
+        #expect(try parse(["--help"], environmentTimeout: "garbage") == .help)
         #expect(
-            try Options.parse(["--password-file", "p", "-a", "pam", "-h"], environmentTimeout: nil)
+            try parse(["--password-file", "p", "-a", "pam", "-h"])
                 == .help)
         #expect(usageError(["--bogus", "--help"]) == "unrecognized option '--bogus'")
         #expect(
@@ -256,11 +263,24 @@ struct OptionsTests {
         #expect(try run(["ls", "--help"]).command == ["ls", "--help"])
     }
 
+    @Test("--completion SHELL returns as soon as it is read; another shell is bad usage")
+    func completion() throws {
+        #expect(try parse(["--completion", "bash"]) == .completion(.bash))
+        #expect(try parse(["--completion=zsh"]) == .completion(.zsh))
+        #expect(try parse(["-q", "--completion", "fish", "--bogus"]) == .completion(.fish))
+        #expect(try parse(["--completion", "bash", "-h"]) == .completion(.bash))
+        #expect(
+            usageError(["--completion", "tcsh"])
+                == "unknown shell 'tcsh' for --completion (expected bash, zsh or fish)")
+        #expect(
+            usageError(["--completion=Bash"])
+                == "unknown shell 'Bash' for --completion (expected bash, zsh or fish)")
+        #expect(usageError(["--completion"]) == "option '--completion' needs a value")
+        #expect(try run(["ls", "--completion", "bash"]).command == ["ls", "--completion", "bash"])
+    }
+
     @Test("--set-password: at most one operand, which wins over --password-file")
     func setPassword() throws {
-        func parse(_ arguments: [String]) throws -> Invocation {
-            try Options.parse(arguments, environmentTimeout: nil)
-        }
         #expect(try parse(["--set-password"]) == .setPassword(file: nil, options: Options()))
         #expect(try parse(["--set-password", "f"]) == .setPassword(file: "f", options: Options()))
         #expect(try parse(["--set-password=f"]) == .setPassword(file: "f", options: Options()))
@@ -430,7 +450,12 @@ struct OptionsTests {
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
+                  --verbose               Also say whether idlewrap follows logind's Lock.
+                  --show-config           Show the settings in effect, where each came from,
+                                          and exit.
                   -h, --help              Show this help and exit.
+                  --completion SHELL      Print the completion script for SHELL (bash, zsh or
+                                          fish) and exit.
                   -V, --version           Show the version and exit.
 
                 EXIT STATUS:
@@ -439,23 +464,20 @@ struct OptionsTests {
                   127     COMMAND was not found
                   128+N   COMMAND was killed by signal N
                   else    COMMAND's exit status
+
                 """#)
     }
 
     @Test("the help lists every option with its value name, in under 80 columns")
     func helpCoversEveryOption() {
-        for option in OptionName.allCases {
-            var spelling = "--\(option.long)"
-            if let valueName = option.valueName { spelling += " \(valueName)" }
-            if option == .setPassword { spelling += " [FILE]" }
-            if let short = option.short { spelling = "-\(short), " + spelling }
-            #expect(Usage.help.contains("  \(spelling)  "), "\(spelling) missing from help")
+        for option in OptionTable.commandLine {
+            #expect(Usage.help.contains("  \(option.synopsis)  "), "\(option.synopsis) missing from help")
         }
         for line in Usage.help.split(separator: "\n", omittingEmptySubsequences: false) {
             #expect(line.unicodeScalars.count < 80, "too wide: \(line)")
             #expect(line.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "not plain ASCII: \(line)")
         }
-        #expect(!Usage.help.hasSuffix("\n"))
+        #expect(Usage.help.hasSuffix("\n") && !Usage.help.hasSuffix("\n\n"), "help ends with one newline")
     }
 
     @Test("the version")

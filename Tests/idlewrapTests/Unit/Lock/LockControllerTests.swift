@@ -36,7 +36,6 @@ final class RecordingHost: LockHost {
 
 /// Accepts one password; can be told the check is broken.
 final class FakeAuthenticator: Authenticator {
-    let method = AuthMethod.file
     var password = "open sesame"
     var broken = false
     var answers: [String] = []
@@ -46,7 +45,7 @@ final class FakeAuthenticator: Authenticator {
         var step: AuthStep
         init(owner: FakeAuthenticator) {
             self.owner = owner
-            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:", echo: false)
+            step = owner.broken ? .unavailable(reason: "PAM module missing") : .asking(prompt: "Password for test:")
         }
         var readiness: FileDescriptor? { nil }
         func currentStep() -> AuthStep { step }
@@ -71,7 +70,7 @@ struct LockControllerTests {
         LockController(
             settings: LockController.Settings(
                 timeout: Int64(timeout * 1e9), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
-                wipeScrollback: false, command: "bash", user: "test"),
+                wipeScrollback: false, program: "bash", host: "testhost", user: "test"),
             authenticator: authenticator, clock: clock, host: host)
     }
 
@@ -200,7 +199,61 @@ struct LockControllerTests {
         #expect(!lock.state.isLocked)
         try runToDeadline(lock)
         #expect(lock.state == .locked(.prompting))
-        #expect(host.screenText.contains("endless title\u{18}"))
+        // CAN and ST: every terminal, tmux included, is back in ground.
+        #expect(host.screenText.contains("endless title\u{18}\u{1b}\\"))
+        // tmux applied the cut title: the lock hides it.
+        #expect(host.screenText.contains("\u{1b}[22;0t\u{1b}]0;\u{1b}\\"))
+    }
+
+    @Test func aDCSEndedOnlyForWilliamsKeepsTheLockWaiting() throws {
+        // tmux is still inside the DCS after ESC x and after CAN.
+        let lock = makeLock()
+        output(lock, "\u{1b}Pq\u{1b}x\u{18}")
+        lock.requestLock()
+        #expect(!lock.state.isLocked)
+        output(lock, "more\u{1b}\\after")
+        #expect(lock.isLocked)
+        #expect(lock.heldByteCount == "after".utf8.count)
+    }
+
+    @Test func aCutSequenceIsSentAgainWholeAtTheUnlock() throws {
+        let lock = makeLock()
+        output(lock, "text \u{1b}[3")
+        output(lock, "8;5;1")
+        lock.requestLock()
+        try runToDeadline(lock)
+        #expect(lock.isLocked)
+        output(lock, "96mred")
+        let shownAtUnlock = host.screen.count
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+        // After the lock screen goes, the terminal gets the whole sequence and then the rest.
+        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}[38;5;196mred"))
+        #expect(lock.heldByteCount == 0)
+    }
+
+    @Test func theSequenceSentAgainBeginsAfterTheLastBoundary() throws {
+        let lock = makeLock()
+        output(lock, "\u{1b}[1mbold\u{1b}]2;tit")
+        output(lock, "le")
+        lock.requestLock()
+        try runToDeadline(lock)
+        output(lock, "\u{7}done")
+        let shownAtUnlock = host.screen.count
+        type(lock, "open sesame\r")
+        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}[23;0t\u{1b}]2;title\u{7}done"))
+    }
+
+    @Test func aSequenceTooLongToKeepIsNotSentAgain() throws {
+        let lock = makeLock()
+        output(lock, "\u{1b}Pq" + String(repeating: "#", count: OpenSequence.limit))
+        lock.requestLock()
+        try runToDeadline(lock)
+        output(lock, "\u{1b}\\done")
+        let shownAtUnlock = host.screen.count
+        type(lock, "open sesame\r")
+        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}\\done"))
+        #expect(!host.screenText.dropFirst(shownAtUnlock).contains("###"))
     }
 
     @Test func outputIsHeldUntilUnlockAndReadingStopsAtTheLimit() {

@@ -1,0 +1,75 @@
+# idlewrap: release build, install, uninstall, and a tarball for servers
+# without a toolchain.
+#
+#   make                                  release build (portable, hardened)
+#   make install [PREFIX=/usr] [DESTDIR=/tmp/root] [PAM_STYLE=debian|redhat|none]
+#   make uninstall                        the same settings as install
+#   make dist                             .build/idlewrap-VERSION-linux-ARCH.tar.gz
+#
+# install and dist share one staged tree (.build/stage) and one script
+# (packaging/install.sh), so the tarball installs exactly what make install does.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+PAMDIR ?= /etc/pam.d
+PAM_STYLE ?=
+SWIFT ?= swift
+
+VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"/\1/p' Sources/idlewrap/Main/Version.swift)
+ARCH := $(shell uname -m)
+# The README's build, plus full RELRO and BIND_NOW for the executable. They
+# are linker flags on the command line, not in Package.swift, so that the
+# package stays usable as a dependency (SwiftPM refuses unsafe flags there).
+RELEASE_FLAGS = -c release --static-swift-stdlib \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+BIN = .build/release/idlewrap
+STAGE = .build/stage
+DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
+DIST = .build/$(DIST_NAME).tar.gz
+
+.PHONY: all release stage install uninstall dist clean
+
+all: release
+
+# SwiftPM knows what is stale; let it decide each time.
+release:
+	$(SWIFT) build $(RELEASE_FLAGS) --product idlewrap
+
+# The installed tree, relative to PREFIX. The completions come from the
+# binary's own option table (`idlewrap --completion SHELL`); a binary
+# without that option stages none, and install.sh skips them.
+stage: release
+	rm -rf $(STAGE)
+	install -D -m 755 $(BIN) $(STAGE)/bin/idlewrap
+	install -D -m 644 man/idlewrap.1 $(STAGE)/share/man/man1/idlewrap.1
+	install -D -m 644 packaging/pam/idlewrap.debian $(STAGE)/share/idlewrap/pam/idlewrap.debian
+	install -D -m 644 packaging/pam/idlewrap.redhat $(STAGE)/share/idlewrap/pam/idlewrap.redhat
+	install -m 755 packaging/install.sh $(STAGE)/install.sh
+	install -m 644 README.md CHANGELOG.md $(STAGE)/
+	if $(BIN) --completion bash >/dev/null 2>&1; then \
+		mkdir -p $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
+			$(STAGE)/share/fish/vendor_completions.d && \
+		$(BIN) --completion bash >$(STAGE)/share/bash-completion/completions/idlewrap && \
+		$(BIN) --completion zsh >$(STAGE)/share/zsh/site-functions/_idlewrap && \
+		$(BIN) --completion fish >$(STAGE)/share/fish/vendor_completions.d/idlewrap.fish; \
+	else \
+		echo "make: $(BIN) has no --completion option yet; no completions staged" >&2; \
+	fi
+
+install: stage
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' PAMDIR='$(PAMDIR)' PAM_STYLE='$(PAM_STYLE)' \
+		sh $(STAGE)/install.sh install
+
+uninstall:
+	PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' PAMDIR='$(PAMDIR)' PAM_STYLE=none \
+		sh packaging/install.sh uninstall
+
+dist: stage
+	rm -rf .build/$(DIST_NAME)
+	cp -a $(STAGE) .build/$(DIST_NAME)
+	tar -C .build -czf $(DIST) --owner=0 --group=0 $(DIST_NAME)
+	rm -rf .build/$(DIST_NAME)
+	@echo $(DIST)
+
+clean:
+	rm -rf $(STAGE) .build/idlewrap-*.tar.gz

@@ -1,0 +1,155 @@
+/// One pass over the arguments; `Options.parse` is its only entry point.
+struct CommandLineParser {
+    private let arguments: [String]
+    private var index = 0
+    private var settings: Settings
+    private var setPassword = false
+    private var showConfig = false
+    private var attachedPasswordFile: String?  // --set-password=FILE
+    private var operands: ArraySlice<String> = []
+
+    init(arguments: [String], settings: Settings) {
+        self.arguments = arguments
+        self.settings = settings
+    }
+
+    mutating func parse(environment: (String) -> String?) throws(UsageError) -> Invocation {
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                operands = arguments[index...]
+                break
+            }
+            let early: Invocation?
+            if argument.hasPrefix("--") {
+                early = try parseLong(argument)
+            } else if argument.hasPrefix("-") && argument != "-" {
+                early = try parseShortCluster(argument)
+            } else {
+                operands = arguments[(index - 1)...]
+                break
+            }
+            if let early { return early }
+        }
+        try settings.applyPasswordFileRule()
+        try settings.applyEnvironment(environment)
+        try settings.enforcePolicy()
+        return try invocation()
+    }
+
+    private mutating func parseLong(_ argument: String) throws(UsageError) -> Invocation? {
+        let body = argument.dropFirst(2)
+        let name: Substring
+        let attached: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = body[..<equals]
+            attached = String(body[body.index(after: equals)...])
+        } else {
+            name = body
+            attached = nil
+        }
+        guard let option = OptionTable.commandLineOption(long: String(name)) else {
+            throw UsageError(message: "unrecognized option '\(terminalSafe(argument))'")
+        }
+        let spelled = "--" + name
+        switch option.argument {
+        case .none:
+            if attached != nil {
+                throw UsageError(message: "option '\(spelled)' doesn't allow an argument")
+            }
+            return try apply(option, spelled: spelled, value: nil)
+        case .attachedOnly:
+            if let attached {
+                guard !attached.isEmpty else {
+                    throw UsageError(message: "option '\(spelled)' needs a non-empty \(option.valueName ?? "value")")
+                }
+                attachedPasswordFile = attached
+            }
+            return try apply(option, spelled: spelled, value: nil)
+        case .required:
+            let value: String
+            if let attached { value = attached } else { value = try nextArgument(for: spelled) }
+            return try apply(option, spelled: spelled, value: value)
+        }
+    }
+
+    private mutating func parseShortCluster(_ argument: String) throws(UsageError) -> Invocation? {
+        var rest = argument.dropFirst()
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            guard let option = OptionTable.commandLineOption(short: letter) else {
+                throw UsageError(message: "invalid option -- '\(terminalSafe(String(letter)))'")
+            }
+            let spelled = "-\(letter)"
+            var value: String?
+            if option.argument == .required {
+                value = rest.isEmpty ? try nextArgument(for: spelled) : String(rest)
+                rest = ""
+            }
+            if let early = try apply(option, spelled: spelled, value: value) { return early }
+        }
+        return nil
+    }
+
+    private mutating func nextArgument(for spelled: String) throws(UsageError) -> String {
+        guard index < arguments.count else {
+            throw UsageError(message: "option '\(spelled)' needs a value")
+        }
+        index += 1
+        return arguments[index - 1]
+    }
+
+    /// Carries out an action or records a setting; returns an invocation only for
+    /// `--help`, `--version` and `--completion`.
+    private mutating func apply(
+        _ option: OptionDefinition,
+        spelled: String,
+        value: String?
+    ) throws(UsageError) -> Invocation? {
+        switch option.effect {
+        case .help: return .help
+        case .version: return .version
+        case .completion:
+            guard let value, let shell = CompletionShell(rawValue: value) else {
+                throw UsageError(
+                    message: "unknown shell '\(terminalSafe(value ?? ""))' for \(spelled)"
+                        + " (expected \(OptionEffect.list(ValueKind.shell.choices)))")
+            }
+            return .completion(shell)
+        case .setPassword: setPassword = true
+        case .showConfig: showConfig = true
+        default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
+        }
+        return nil
+    }
+
+    private func invocation() throws(UsageError) -> Invocation {
+        if showConfig {
+            guard !setPassword else {
+                throw UsageError(message: "--show-config and --set-password cannot be used together")
+            }
+            guard operands.isEmpty else {
+                throw UsageError(message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
+            }
+            return .showConfig(settings)
+        }
+        guard setPassword else {
+            var options = settings.options
+            options.command = Array(operands)
+            return .run(options)
+        }
+        var files = Array(operands)
+        if let attachedPasswordFile { files.insert(attachedPasswordFile, at: 0) }
+        guard files.count <= 1 else {
+            let extra = files[1]
+            throw UsageError(
+                message: "extra operand '\(terminalSafe(extra))': --set-password takes one FILE")
+        }
+        if let file = files.first, file.isEmpty {
+            throw UsageError(message: "option '--set-password' needs a non-empty FILE")
+        }
+        try settings.checkPasswordFileIsAllowed()
+        return .setPassword(file: files.first, options: settings.options)
+    }
+}

@@ -1,0 +1,106 @@
+/// One option, as `OptionTable` declares it: its spellings, its value, its help, where it
+/// may be given and what it does. The command-line parser, `--help`, the configuration
+/// files and the shell completions all read these records, and nothing else lists options.
+struct OptionDefinition: Sendable {
+    /// `--long` on the command line; also the key of a configuration file line.
+    let long: String
+    let short: Character?
+    /// The value's name in help and documentation (`DURATION`); nil for a switch.
+    let valueName: String?
+    /// The help text after the option's synopsis, one element per line of `--help`.
+    let help: [String]
+    let scope: OptionScope
+    let effect: OptionEffect
+    /// A variable of the environment that sets this option too (`IDLEWRAP_TIMEOUT`).
+    let environmentVariable: String?
+
+    init(
+        long: String, short: Character? = nil, valueName: String? = nil, help: [String],
+        scope: OptionScope = .anywhere, effect: OptionEffect, environmentVariable: String? = nil
+    ) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.scope = scope
+        self.effect = effect
+        self.environmentVariable = environmentVariable
+    }
+
+    /// The grammar of the value, for checking it and for completing it.
+    var kind: ValueKind { effect.kind }
+
+    /// How the command line gives the value.
+    var argument: OptionArgument {
+        switch effect {
+        case .flag, .help, .version, .showConfig: .none
+        case .setPassword: .attachedOnly
+        default: .required
+        }
+    }
+
+    /// The option as help and the README show it: `-t, --timeout DURATION`,
+    /// `--set-password [FILE]`.
+    var synopsis: String {
+        var text = "--\(long)"
+        if let short { text = "-\(short), " + text }
+        if let valueName {
+            text += argument == .attachedOnly ? " [\(valueName)]" : " \(valueName)"
+        }
+        return text
+    }
+}
+
+/// How an option's value follows it on the command line.
+enum OptionArgument: Equatable, Sendable {
+    /// A switch: `--quiet`; `--quiet=yes` is an error.
+    case none
+    /// `--timeout 5m`, `--timeout=5m`, `-t 5m`, `-t5m`.
+    case required
+    /// Only `--set-password=FILE`: its FILE is otherwise the operand, never the next argument.
+    case attachedOnly
+}
+
+/// The grammar of an option's value. Completions offer values by it; `choices` lists
+/// the only values a grammar accepts, where there are few.
+enum ValueKind: Equatable, Sendable {
+    case duration, size, key, method, text, path, directory
+    /// Methods separated by commas (`pam, file`).
+    case methods
+    /// A whole number (`min-password-length`).
+    case number
+    /// A shell `--completion` writes a script for.
+    case shell
+    /// No value on the command line; `yes` or `no` in a configuration file.
+    case `switch`
+
+    var choices: [String] {
+        switch self {
+        case .method: AuthMethod.allCases.map(\.rawValue)
+        case .shell: CompletionShell.allCases.map(\.rawValue)
+        case .switch: ["yes", "no"]
+        default: []
+        }
+    }
+}
+
+/// Where an option may be given.
+enum OptionScope: Equatable, Sendable {
+    /// Only on the command line: it asks for an action, not for a setting.
+    case commandLine
+    /// On the command line, in either configuration file, and in its environment
+    /// variable if it has one.
+    case anywhere
+    /// Only in the system configuration file: site policy that a user cannot change.
+    case systemFile
+
+    func allows(_ source: ValueSource) -> Bool {
+        switch (self, source) {
+        case (_, .defaultValue): true
+        case (.anywhere, _): true
+        case (.commandLine, .commandLine): true
+        case (.systemFile, .file(.system, _, _)): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/// Every option idlewrap has, each declared once, in the order `--help` lists them.
+/// Adding an option is one entry here, a field in `Options` if it is a setting, and its
+/// lines in the README and the manual page (a test checks that they are there).
+enum OptionTable {
+    static let all: [OptionDefinition] = [
+        OptionDefinition(
+            long: "timeout", short: "t", valueName: "DURATION",
+            help: [
+                "Idle time before locking (default: $IDLEWRAP_TIMEOUT,",
+                "else 5m). DURATION: off; seconds (90, 1.5); or terms",
+                "with units h, m, s, ms (1h30m, 250ms). 0, off: never.",
+            ],
+            effect: .duration { $0.timeout = $1 }, environmentVariable: "IDLEWRAP_TIMEOUT"),
+        OptionDefinition(
+            long: "auth", short: "a", valueName: "METHOD",
+            help: [
+                "How an unlock is checked: pam (login password), ask",
+                "(a password asked at start) or file (default: file",
+                "if the password file exists, else pam, else ask).",
+            ],
+            effect: .method { $0.auth = $1 }),
+        OptionDefinition(
+            long: "password-file", valueName: "FILE",
+            help: [
+                "Password hash for --auth file; implies it (default:",
+                "$XDG_CONFIG_HOME/idlewrap/password).",
+            ],
+            effect: .path { $0.passwordFile = $1 }),
+        OptionDefinition(
+            long: "set-password", valueName: "FILE",
+            help: [
+                "Ask for a password, write its hash to FILE (default:",
+                "the password file) and exit.",
+            ],
+            scope: .commandLine, effect: .setPassword),
+        OptionDefinition(
+            long: "pam-service", valueName: "NAME",
+            help: ["PAM service name (default: idlewrap)."],
+            effect: .name { $0.pamService = $1 }),
+        OptionDefinition(
+            long: "pam-confdir", valueName: "DIR",
+            help: ["Directory of PAM configuration (default: /etc/pam.d)."],
+            effect: .directory { $0.pamConfigDirectory = $1 }),
+        OptionDefinition(
+            long: "message", short: "m", valueName: "TEXT",
+            help: ["An extra line shown on the lock screen."],
+            effect: .text { $0.message = $1 }),
+        OptionDefinition(
+            long: "lock-key", short: "k", valueName: "KEY",
+            help: [
+                "A control key that locks at once, in caret notation",
+                "(^], ^\\, ^@; not ^[). Default: none.",
+            ],
+            effect: .key { $0.lockKey = $1 }),
+        OptionDefinition(
+            long: "on-lock", valueName: "CMD",
+            help: ["Run CMD with /bin/sh -c when the session locks."],
+            effect: .text { $0.onLock = $1 }),
+        OptionDefinition(
+            long: "on-unlock", valueName: "CMD",
+            help: ["Run CMD with /bin/sh -c when the session unlocks."],
+            effect: .text { $0.onUnlock = $1 }),
+        OptionDefinition(
+            long: "kill-after", valueName: "DURATION",
+            help: ["End the session once locked this long (default: off)."],
+            effect: .duration { $0.killAfter = $1 }),
+        OptionDefinition(
+            long: "hold-limit", valueName: "SIZE",
+            help: [
+                "Most output held while locked, in bytes with an",
+                "optional K, M or G (default: 8M).",
+            ],
+            effect: .size { $0.holdLimit = $1 }),
+        OptionDefinition(
+            long: "wipe-scrollback",
+            help: ["Also erase the terminal's scrollback when locking."],
+            effect: .flag { $0.wipeScrollback = $1 }),
+        OptionDefinition(
+            long: "login", short: "l",
+            help: ["Run the default shell as a login shell."],
+            effect: .flag { $0.login = $1 }),
+        OptionDefinition(
+            long: "nested",
+            help: ["Wrap even when already inside idlewrap."],
+            effect: .flag { $0.nested = $1 }),
+        OptionDefinition(
+            long: "quiet", short: "q",
+            help: ["Print no notices on stderr."],
+            effect: .flag { $0.quiet = $1 }),
+        OptionDefinition(
+            long: "verbose",
+            help: ["Also say whether idlewrap follows logind's Lock."],
+            effect: .flag { $0.verbose = $1 }),
+        OptionDefinition(
+            long: "show-config",
+            help: ["Show the settings in effect, where each came from,", "and exit."],
+            scope: .commandLine, effect: .showConfig),
+        OptionDefinition(
+            long: "help", short: "h",
+            help: ["Show this help and exit."],
+            scope: .commandLine, effect: .help),
+        OptionDefinition(
+            long: "completion", valueName: "SHELL",
+            help: ["Print the completion script for SHELL (bash, zsh or", "fish) and exit."],
+            scope: .commandLine, effect: .completion),
+        OptionDefinition(
+            long: "version", short: "V",
+            help: ["Show the version and exit."],
+            scope: .commandLine, effect: .version),
+        // Site policy: keys of the system configuration file only (see `SitePolicy`).
+        OptionDefinition(
+            long: "max-timeout", valueName: "DURATION",
+            help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
+            scope: .systemFile, effect: .duration { $0.maxTimeout = $1 }),
+        OptionDefinition(
+            long: "auth-methods", valueName: "METHODS",
+            help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
+            scope: .systemFile, effect: .methods { $0.authPolicy = AuthPolicy(allowed: $1) }),
+        OptionDefinition(
+            long: "max-kill-after", valueName: "DURATION",
+            help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
+            scope: .systemFile, effect: .duration { $0.maxKillAfter = $1 }),
+        OptionDefinition(
+            long: "min-password-length", valueName: "N",
+            help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
+            scope: .systemFile, effect: .count { $0.minPasswordLength = $1 }),
+        OptionDefinition(
+            long: "shell", valueName: "PATH",
+            help: ["The real shell in login-shell mode (default: /bin/sh)."],
+            scope: .systemFile, effect: .path { $0.shell = $1 }),
+        OptionDefinition(
+            long: "lock-ssh-commands",
+            help: ["Whether a session started for an ssh command locks too (default: yes)."],
+            scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
+    ]
+
+    /// The keys of the configuration files: every setting, in the order `--show-config`
+    /// lists them.
+    static let settings = all.filter { !$0.effect.isAction }
+
+    /// The options the command line takes, in `--help`'s order: for help and completions.
+    static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }
+
+    /// The option spelled `--long` on the command line, if there is one.
+    static func commandLineOption(long: String) -> OptionDefinition? {
+        commandLine.first { $0.long == long }
+    }
+
+    /// The option spelled `-short` on the command line, if there is one.
+    static func commandLineOption(short: Character) -> OptionDefinition? {
+        commandLine.first { $0.short == short }
+    }
+
+    /// The option a configuration file's `KEY = VALUE` line names, whatever its scope:
+    /// `Settings.apply` says so when a file may not set it.
+    static func option(configKey key: String) -> OptionDefinition? {
+        all.first { $0.long == key }
+    }
+
+    /// The option named `long`, for code that deals with that one option.
+    static func named(_ long: String) -> OptionDefinition {
+        guard let option = all.first(where: { $0.long == long }) else {
+            preconditionFailure("no option is named \(long)")
+        }
+        return option
+    }
+}

@@ -1,0 +1,117 @@
+/// The options in effect, and where each value came from. Sources may be applied in
+/// any order: `ValueSource.replaces` decides which value stays, not the order.
+struct Settings: Equatable, Sendable {
+    private(set) var options = Options()
+    /// By long name; an option missing here has its default.
+    private var sources: [String: ValueSource] = [:]
+
+    func source(of option: OptionDefinition) -> ValueSource {
+        sources[option.long] ?? .defaultValue
+    }
+
+    /// Sets `option` (a setting, not an action) from `value` given at `source`. The value
+    /// is checked even when a source of higher precedence already set the option, so
+    /// that a bad value is reported wherever it is; it takes effect only if it
+    /// `replaces` the one in effect. `value` is nil only for a switch given alone.
+    mutating func apply(
+        _ option: OptionDefinition,
+        value: String?,
+        from source: ValueSource
+    ) throws(UsageError) {
+        guard option.scope.allows(source) else {
+            let rule =
+                option.scope == .commandLine
+                ? "can only be given on the command line"
+                : "can only be set in the system configuration file"
+            throw UsageError(
+                message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)",
+                auditRecord: option.scope == .systemFile ? "refused \(option.long) from \(source.label): \(rule)" : nil)
+        }
+        precondition(!option.effect.isAction, "--\(option.long) is an action, not a setting")
+        var updated = options
+        do {
+            try option.effect.set(value, in: &updated)
+        } catch {
+            throw Self.usageError(error, value: value ?? "", option: option, source: source)
+        }
+        if source.replaces(self.source(of: option)) {
+            options = updated
+            sources[option.long] = source
+        }
+    }
+
+    /// Replaces what was asked for with what site policy allows, and keeps the record of
+    /// it in `options.policyChanges`. `update` stores the allowed value.
+    mutating func enforce(_ change: PolicyChange, _ update: (inout Options) -> Void) {
+        update(&options)
+        options.policyChanges.append(change)
+    }
+
+    /// Applies the options' environment variables (`IDLEWRAP_TIMEOUT`); an empty one
+    /// counts as unset. A variable whose option a source of higher precedence (the
+    /// command line) already set is not even read, so that a bad value there does not
+    /// get in the way of `-t`.
+    mutating func applyEnvironment(_ lookup: (String) -> String?) throws(UsageError) {
+        for option in OptionTable.all {
+            guard let variable = option.environmentVariable, let value = lookup(variable), !value.isEmpty
+            else { continue }
+            let source = ValueSource.environment(variable: variable)
+            guard source.replaces(self.source(of: option)) else { continue }
+            try apply(option, value: value, from: source)
+        }
+    }
+
+    /// `--password-file` implies `--auth file`. Another method given at the same
+    /// precedence contradicts it; given at a higher precedence it wins, and at a lower
+    /// one it gives way.
+    mutating func applyPasswordFileRule() throws(UsageError) {
+        guard options.passwordFile != nil else { return }
+        let passwordFile = OptionTable.named("password-file")
+        let auth = OptionTable.named("auth")
+        let fileSource = source(of: passwordFile)
+        let authSource = source(of: auth)
+        if let method = options.auth, method != .file, authSource.precedence >= fileSource.precedence {
+            guard authSource.precedence > fileSource.precedence else {
+                throw UsageError(
+                    message: "\(fileSource.messagePrefix)\(fileSource.name(of: passwordFile)) cannot be used with"
+                        + " \(authSource.name(of: auth)) \(method.rawValue)")
+            }
+            return
+        }
+        options.auth = .file
+    }
+
+    private static func usageError(
+        _ problem: ValueProblem,
+        value: String,
+        option: OptionDefinition,
+        source: ValueSource
+    ) -> UsageError {
+        let name = source.name(of: option)
+        switch problem {
+        case .invalid(let what, let detail):
+            let place = if case .environment = source { "in \(name)" } else { "for \(name)" }
+            return UsageError(message: "\(source.messagePrefix)\(what) '\(terminalSafe(value))' \(place)\(detail)")
+        case .empty:
+            return UsageError(message: "\(source.messagePrefix)option '\(name)' needs a non-empty value")
+        }
+    }
+}
+
+extension ValueSource {
+    /// How a message names `option` given here: as spelled on the command line, by its
+    /// environment variable, or by its key in a file.
+    func name(of option: OptionDefinition) -> String {
+        switch self {
+        case .commandLine(let spelled): spelled
+        case .environment(let variable): variable
+        case .file, .defaultValue: option.long
+        }
+    }
+
+    /// `FILE:LINE: ` for a value from a file; messages about values from anywhere else
+    /// need no location.
+    var messagePrefix: String {
+        if case .file(_, let path, let line) = self { "\(path):\(line): " } else { "" }
+    }
+}

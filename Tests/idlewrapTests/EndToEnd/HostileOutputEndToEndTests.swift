@@ -1,0 +1,120 @@
+import Glibc
+import PTYKit
+import Testing
+@testable import idlewrap
+
+extension EndToEnd {
+    /// A command that writes what a terminal keeps reading as a string, or polls the
+    /// terminal, must neither hide the lock screen, keep its titles on show, keep the
+    /// session unlocked, nor have its output garbled by the lock. tmux is the terminal:
+    /// it is the strictest about strings.
+    @Suite struct HostileOutput {
+        let directory: TemporaryDirectory
+
+        init() throws {
+            directory = try TemporaryDirectory()
+        }
+
+        /// idlewrap in tmux running the shell `script` (the lock screen shows only its path).
+        func wrapped(script: String, options: [String: String] = [:]) throws -> TmuxDriver {
+            let password = try makePasswordFile(in: directory)
+            let path = try directory.write("script", script)
+            return try TmuxDriver(
+                [TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--", "sh", path], options: options)
+        }
+
+        func lock(_ screen: TmuxDriver) throws {
+            kill(try screen.panePid(), SIGUSR1)
+            #expect(try screen.waitForText("Password for"))
+        }
+
+        func unlock(_ screen: TmuxDriver) throws {
+            try screen.type("open sesame")
+            try screen.press("Enter")
+            #expect(try screen.waitForScreen { !$0.contains("Password for") })
+        }
+
+        /// printf formats of strings tmux ends only at `ESC \`, left open.
+        @Test(arguments: [
+            #"\033Pq\033x"#,  // ESC followed by anything else
+            #"\033Pq#0;2;0;0;0\030"#,  // CAN
+            #"\033Ptmux;\033\033_Ga=T,f=100;AAAA\033\033\\"#,  // tmux passthrough of kitty graphics
+        ])
+        func aStringTmuxKeepsOpenDoesNotSwallowTheLockScreen(format: String) throws {
+            let screen = try wrapped(script: "printf 'SCREEN-SECRET\\n'; printf '\(format)'; exec cat\n")
+            #expect(try screen.waitForText("SCREEN-SECRET"))
+            try lock(screen)
+            let locked = try screen.screen()
+            #expect(locked.contains("Locked"))
+            #expect(!locked.contains("SCREEN-SECRET"))
+        }
+
+        struct TitleCase: Sendable, CustomTestStringConvertible {
+            let format: String
+            let variable: String
+            var testDescription: String { "\(format) \(variable)" }
+        }
+
+        @Test(arguments: [
+            TitleCase(format: #"\033_%s\033\\"#, variable: "#{pane_title}"),  // APC: tmux's pane title
+            TitleCase(format: #"\033]2;%s\030"#, variable: "#{pane_title}"),  // OSC 2 cut by CAN
+            TitleCase(format: #"\033k%s\033\\"#, variable: "#{window_name}"),  // tmux's window name
+        ])
+        func titlesAreHiddenWhileLocked(_ title: TitleCase) throws {
+            let screen = try wrapped(
+                script: "printf '\(title.format)' \"TITLE-SECRET-$((6*7))\"; echo titled; exec cat\n",
+                options: ["allow-rename": "on"])
+            #expect(try screen.waitForText("titled"))
+            #expect(try screen.waitForScreen { _ in (try? screen.format(title.variable)) == "TITLE-SECRET-42" })
+            try lock(screen)
+            #expect(!(try screen.format(title.variable)).contains("TITLE-SECRET"))
+            try unlock(screen)
+            // The title stack brings titles back; tmux keeps no stack of window names.
+            if title.variable == "#{pane_title}" {
+                #expect(try screen.waitForScreen { _ in (try? screen.format(title.variable)) == "TITLE-SECRET-42" })
+            }
+        }
+
+        @Test func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
+            let printed = directory.file("printed")
+            let go = directory.file("go")
+            let screen = try wrapped(script: """
+                stty -echo
+                printf 'plain \\033[3'
+                while [ ! -e \(go) ]; do sleep 0.1; done
+                printf '1mCOLOURED\\033[0m\\n'
+                touch \(printed)
+                exec cat
+
+                """)
+            #expect(try screen.waitForText("plain"))
+            try lock(screen)
+            try directory.write("go", "")
+            // The rest of the sequence is now held by the lock.
+            #expect(try screen.waitForScreen { _ in directory.read("printed") != nil })
+            try unlock(screen)
+            #expect(try screen.waitForText("COLOURED"))
+            #expect(!(try screen.screen()).contains("1mCOLOURED"))
+            #expect((try screen.screen(attributes: true)).contains("\u{1b}[31mCOLOURED"))
+        }
+
+        @Test func clipboardRepliesDoNotKeepTheSessionUnlocked() throws {
+            // The command asks for the clipboard every 300 ms; the test answers as a
+            // terminal would. That must not count as activity.
+            let password = try makePasswordFile(in: directory)
+            let terminal = try TerminalDriver(
+                idlewrap: ["--password-file", password, "-t", "2", "--", "sh", "-c",
+                           "while :; do printf '\\033]52;c;?\\007'; sleep 0.3; done"])
+            var answered = 0
+            let deadline = MonotonicInstant.now() + 15_000_000_000
+            while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
+                if terminal.expect("\u{1b}]52;c;?\u{7}", timeout: 1) {
+                    try terminal.type("\u{1b}]52;c;c2VjcmV0IGNsaXBib2FyZA==\u{7}")
+                    answered += 1
+                }
+            }
+            #expect(terminal.hasShown("Locked"))
+            #expect(answered >= 3)
+        }
+    }
+}
