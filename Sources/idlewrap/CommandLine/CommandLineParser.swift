@@ -4,6 +4,8 @@ struct CommandLineParser {
     private var index = 0
     private var settings: Settings
     private var setPassword = false
+    private var lockAll = false
+    private var list = false
     private var attachedPasswordFile: String?  // --set-password=FILE
     private var operands: ArraySlice<String> = []
 
@@ -109,12 +111,33 @@ struct CommandLineParser {
         case .help: return .help
         case .version: return .version
         case .setPassword: setPassword = true
+        case .lockAll: lockAll = true
+        case .list: list = true
         default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
         }
         return nil
     }
 
     private func invocation() throws(UsageError) -> Invocation {
+        let actions = [(setPassword, "--set-password"), (lockAll, "--lock-all"), (list, "--list")].filter(\.0)
+        if actions.count > 1 {
+            throw UsageError(message: "\(actions[0].1) and \(actions[1].1) cannot be used together")
+        }
+        let options = settings.options
+        if lockAll || list {
+            if let extra = operands.first {
+                throw UsageError(message: "extra operand '\(terminalSafe(extra))': \(actions[0].1) takes no COMMAND")
+            }
+            if options.json && lockAll { throw UsageError(message: "--json goes with --list") }
+            if options.user != nil && options.allUsers {
+                throw UsageError(message: "--user and --all-users cannot be used together")
+            }
+            return lockAll ? .lockAll(options) : .list(options)
+        }
+        if options.json { throw UsageError(message: "--json goes with --list") }
+        if options.user != nil || options.allUsers {
+            throw UsageError(message: "--user and --all-users go with --lock-all or --list")
+        }
         guard setPassword else {
             var options = settings.options
             options.command = Array(operands)

@@ -19,6 +19,8 @@ enum OptionEffect: Sendable {
     case help
     case version
     case setPassword
+    case lockAll
+    case list
 
     var kind: ValueKind {
         switch self {
@@ -29,14 +31,14 @@ enum OptionEffect: Sendable {
         case .text, .name: .text
         case .path, .setPassword: .path
         case .directory: .directory
-        case .flag, .help, .version: .switch
+        case .flag, .help, .version, .lockAll, .list: .switch
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword: true
+        case .help, .version, .setPassword, .lockAll, .list: true
         default: false
         }
     }
@@ -79,8 +81,8 @@ enum OptionEffect: Sendable {
         case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
             store(&options, value)
-        case .flag, .help, .version, .setPassword:
-            preconditionFailure("--help, --version and --set-password are actions, not settings")
+        case .flag, .help, .version, .setPassword, .lockAll, .list:
+            preconditionFailure("--help, --version, --set-password, --lock-all and --list are actions, not settings")
         }
     }
 

@@ -92,6 +92,32 @@ enum OptionTable {
             help: ["Also say whether idlewrap follows logind's Lock."],
             effect: .flag { $0.verbose = $1 }),
         OptionDefinition(
+            long: "lock-all",
+            help: [
+                "Lock every wrapped session of the user on this host",
+                "and say how many, then exit.",
+            ],
+            scope: .commandLine, effect: .lockAll),
+        OptionDefinition(
+            long: "list",
+            help: [
+                "List the user's wrapped sessions on this host: pid,",
+                "terminal, user, command, idle time, state, lock time.",
+            ],
+            scope: .commandLine, effect: .list),
+        OptionDefinition(
+            long: "json",
+            help: ["With --list: print a JSON array instead of columns."],
+            scope: .commandLine, effect: .flag { $0.json = $1 }),
+        OptionDefinition(
+            long: "user", valueName: "NAME",
+            help: ["With --lock-all or --list, as root: NAME's sessions."],
+            scope: .commandLine, effect: .name { $0.user = $1 }),
+        OptionDefinition(
+            long: "all-users",
+            help: ["With --lock-all or --list, as root: every user's."],
+            scope: .commandLine, effect: .flag { $0.allUsers = $1 }),
+        OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),
