@@ -63,6 +63,28 @@ public enum UnixSocket {
         }
     }
 
+    /// Sends some of `bytes` on a connection, returning how many were taken.
+    /// A peer that has gone gives EPIPE, never SIGPIPE (`MSG_NOSIGNAL`).
+    public static func send(_ bytes: UnsafeRawBufferPointer, on connection: FileDescriptor) throws(Errno) -> Int {
+        try valueOrErrno { Glibc.send(connection.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends all of `text`, waiting for room when the connection is
+    /// non-blocking.
+    public static func sendAll(_ text: String, on connection: FileDescriptor) throws(Errno) {
+        var rest = Array(text.utf8)[...]
+        while !rest.isEmpty {
+            let sent = rest.withUnsafeBytes { raw in
+                Result { () throws(Errno) in try send(raw, on: connection) }
+            }
+            switch sent {
+            case .success(let count): rest = rest.dropFirst(count)
+            case .failure(.wouldBlock): try connection.waitUntilWritable()
+            case .failure(let error): throw error
+            }
+        }
+    }
+
     public static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0

@@ -70,7 +70,7 @@ enum ControlClient {
             guard peer.uid == endpoint.uid else {
                 return .failed("answered by uid \(peer.uid), not by uid \(endpoint.uid)")
             }
-            try connection.writeAll(request.line)
+            try UnixSocket.sendAll(request.line, on: connection)
         } catch let error as PTYError {
             return .failed(error.description)
         } catch {

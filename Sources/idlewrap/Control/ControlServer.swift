@@ -13,13 +13,19 @@ import PTYKit
 final class ControlServer {
     /// How long a client has to send its request.
     static let patience: Nanoseconds = 2_000_000_000
-    /// Connections served at once; more wait in the listen backlog.
+    /// Connections served at once; more are closed unanswered.
     static let maximumConnections = 8
+    /// How long accepting pauses after accept failed (out of descriptors):
+    /// the waiting connection keeps the listener readable, and retrying at
+    /// once would spin, as tmux's server_accept knows.
+    static let acceptPause: Nanoseconds = 1_000_000_000
 
     let path: String
     let listener: FileDescriptor
     private let owner: uid_t
     private var connections: [FileDescriptor: Connection] = [:]
+    /// While set, the listener is not to be watched.
+    private(set) var acceptPausedUntil: MonotonicInstant?
 
     private struct Connection {
         var received: [UInt8] = []
@@ -50,9 +56,17 @@ final class ControlServer {
         }
     }
 
-    /// The earliest time a silent client must be cut off.
+    /// The earliest time a silent client must be cut off, or accepting resume.
     var deadline: MonotonicInstant? {
-        connections.values.map(\.deadline).min()
+        MonotonicInstant.earliest(connections.values.map(\.deadline).min(), acceptPausedUntil)
+    }
+
+    /// Whether accepting was paused and may resume now; the caller then
+    /// watches the listener again.
+    func resumeAccepting(at now: MonotonicInstant) -> Bool {
+        guard let until = acceptPausedUntil, until <= now else { return false }
+        acceptPausedUntil = nil
+        return true
     }
 
     func isConnection(_ descriptor: FileDescriptor) -> Bool {
@@ -60,12 +74,23 @@ final class ControlServer {
     }
 
     /// Takes the waiting connections, and returns those the relay should
-    /// now watch. Peers that are neither our user nor root are closed at once.
+    /// now watch. Peers that are neither our user nor root, and any beyond
+    /// `maximumConnections`, are closed at once. When accept fails, accepting
+    /// pauses (`acceptPausedUntil`): the caller stops watching the listener.
     func acceptWaiting(now: MonotonicInstant) -> [FileDescriptor] {
         var accepted: [FileDescriptor] = []
-        while connections.count < ControlServer.maximumConnections {
-            guard let connection = try? UnixSocket.accept(on: listener) else { break }
-            guard let peer = try? UnixSocket.peerCredentials(of: connection), peer.uid == owner || peer.uid == 0 else {
+        while true {
+            let next: FileDescriptor?
+            do {
+                next = try UnixSocket.accept(on: listener)
+            } catch {
+                acceptPausedUntil = now + ControlServer.acceptPause
+                break
+            }
+            guard let connection = next else { break }
+            guard connections.count < ControlServer.maximumConnections,
+                let peer = try? UnixSocket.peerCredentials(of: connection), peer.uid == owner || peer.uid == 0
+            else {
                 try? connection.close()
                 continue
             }
@@ -101,7 +126,8 @@ final class ControlServer {
         }
         // A reply is a few hundred bytes, far below a socket's buffer: one
         // non-blocking write takes it, and a peer that does not read loses it.
-        _ = try? connection.writeOnce(reply)
+        let bytes = Array(reply.utf8)
+        _ = bytes.withUnsafeBytes { try? UnixSocket.send($0, on: connection) }
         return true
     }
 
@@ -127,17 +153,5 @@ final class ControlServer {
 
     var descriptors: [FileDescriptor] {
         [listener] + connections.keys
-    }
-}
-
-extension FileDescriptor {
-    /// One write of `text`, never waiting: a non-blocking socket takes all of
-    /// a short reply or, when its peer stopped reading, whatever fits.
-    fileprivate func writeOnce(_ text: String) throws(Errno) {
-        var text = text
-        let result = text.withUTF8 { utf8 in
-            Result { () throws(Errno) in _ = try write(UnsafeRawBufferPointer(utf8)) }
-        }
-        try result.get()
     }
 }

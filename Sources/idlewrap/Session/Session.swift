@@ -254,6 +254,7 @@ final class Session: RelayDelegate {
         if let due = logind?.deadline, due <= now { followLogind() }
         if let control {
             for connection in control.overdue(at: now) { closeControlConnection(connection) }
+            if control.resumeAccepting(at: now) { relay.watch(control.listener) }
         }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
@@ -285,6 +286,7 @@ final class Session: RelayDelegate {
             followLogind()
         } else if let control, descriptor == control.listener {
             for connection in control.acceptWaiting(now: .now()) { relay.watch(connection) }
+            if control.acceptPausedUntil != nil { relay.unwatch(control.listener) }
         } else if let control, control.isConnection(descriptor) {
             if control.serve(descriptor, answer: answer) { closeControlConnection(descriptor) }
         } else {

@@ -11,21 +11,26 @@ extension EndToEnd {
 
         /// A wrapped `cat` of `user`'s with a password asked at start, once
         /// its control socket is there.
-        func session(of user: TestUser, options: [String] = ["-t", "0"], command: [String] = ["cat"]) throws
-            -> TerminalDriver
-        {
-            let terminal = try user.terminal([idlewrap, "--auth", "ask"] + options + ["--"] + command)
+        func session(
+            of user: TestUser, options: [String] = ["-t", "0"], command: [String] = ["cat"],
+            runtimeDirectory: String = "", registers: Bool = true
+        ) throws -> TerminalDriver {
+            let terminal = try user.terminal(
+                [idlewrap, "--auth", "ask"] + options + ["--"] + command, runtimeDirectory: runtimeDirectory)
             try #require(terminal.expect("Lock password:"), "\(terminal.text)")
             try terminal.type("pw\r")
             try #require(terminal.expect("Repeat password:"))
             try terminal.type("pw\r")
-            let socket = socketPath(of: terminal, user)
-            try #require(terminal.waitUntil { access(socket, F_OK) == 0 }, "no \(socket): \(terminal.text)")
+            if registers {
+                let socket = socketPath(of: terminal, user, runtimeDirectory: runtimeDirectory)
+                try #require(terminal.waitUntil { access(socket, F_OK) == 0 }, "no \(socket): \(terminal.text)")
+            }
             return terminal
         }
 
-        func socketPath(of terminal: TerminalDriver, _ user: TestUser) -> String {
-            "\(user.directory)/\(terminal.process.pid)"
+        func socketPath(of terminal: TerminalDriver, _ user: TestUser, runtimeDirectory: String = "") -> String {
+            let directory = runtimeDirectory.isEmpty ? user.directory : runtimeDirectory + "/idlewrap"
+            return "\(directory)/\(terminal.process.pid)"
         }
 
         /// What is typed reaches cat, which writes it back: not locked.
@@ -214,12 +219,59 @@ extension EndToEnd {
             #expect(list.status == .exited(0))
             #expect(list.text.split(separator: "\n").count == 2, "\(list.text)")
             #expect(access(stale, F_OK) != 0, "the stale socket is still there")
-            // The session gives up on the silent client after a while.
-            var slot = pollfd(fd: silent.rawValue, events: Int16(POLLIN), revents: 0)
-            #expect(poll(&slot, 1, 20_000) == 1)
-            var byte: UInt8 = 0
-            #expect(read(silent.rawValue, &byte, 1) == 0, "closed without an answer")
+            // More silent clients than the session serves at once.
+            var crowd: [FileDescriptor] = []
+            defer { for connection in crowd { try? connection.close() } }
+            for _ in 0..<(ControlServer.maximumConnections + 4) {
+                crowd.append(try UnixSocket.connect(to: socketPath(of: terminal, alice)))
+            }
+            try expectRelays(terminal, "typed in a crowd")
+            // The session gives up on each silent client, without an answer.
+            for connection in [silent] + crowd {
+                var slot = pollfd(fd: connection.rawValue, events: Int16(POLLIN), revents: 0)
+                #expect(poll(&slot, 1, 20_000) == 1)
+                var byte: UInt8 = 0
+                #expect(read(connection.rawValue, &byte, 1) <= 0, "closed without an answer")
+            }
             try expectRelays(terminal, "and after")
+            let later = try alice.run([idlewrap, "--list"])
+            #expect(later.status == .exited(0), "\(later.text)")
+            end(terminal)
+        }
+
+        @Test func aRuntimeDirectoryOfTheUsersOwnIsUsed() throws {
+            let alice = try TestUser("x")
+            let runtime = try TemporaryDirectory()
+            #expect(chown(runtime.path, alice.uid, alice.gid) == 0)
+            #expect(chmod(runtime.path, 0o700) == 0)
+            let terminal = try session(of: alice, runtimeDirectory: runtime.path)
+            let info = try FileSystem.status(ofPath: runtime.path + "/idlewrap", followingLinks: false)
+            #expect(info.st_uid == alice.uid && info.st_mode & 0o777 == 0o700)
+            #expect(access(alice.directory, F_OK) != 0, "registered in /tmp as well")
+            let locked = try alice.run([idlewrap, "--lock-all"], runtimeDirectory: runtime.path)
+            #expect(locked.text == "locked 1 session\n")
+            #expect(terminal.expect("Password for \(alice.name):"))
+            end(terminal)
+            #expect(access(socketPath(of: terminal, alice, runtimeDirectory: runtime.path), F_OK) != 0)
+        }
+
+        @Test func anUnsafeDirectoryIsRefusedAndTheSessionRunsAllTheSame() throws {
+            let alice = try TestUser("y")
+            // Alice's own, but open to others.
+            #expect(mkdir(alice.directory, 0o755) == 0)
+            #expect(chown(alice.directory, alice.uid, alice.gid) == 0)
+            #expect(chmod(alice.directory, 0o755) == 0)
+            // And an XDG_RUNTIME_DIR that is not hers: neither is used.
+            let notHers = try TemporaryDirectory()
+            let terminal = try session(of: alice, runtimeDirectory: notHers.path, registers: false)
+            #expect(
+                terminal.expect(
+                    "idlewrap: not registering for --lock-all and --list: \(alice.directory) does not have mode 0700"))
+            try expectRelays(terminal)
+            #expect(try FileSystem.entries(ofDirectory: alice.directory).isEmpty)
+            #expect(access(notHers.path + "/idlewrap", F_OK) != 0)
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for \(alice.name):"))
             end(terminal)
         }
 

@@ -30,17 +30,17 @@ final class TestUser {
 
     /// `arguments` run as this user (setpriv execs in place, so the
     /// terminal's process is the program itself), with a plain environment:
-    /// no XDG_RUNTIME_DIR of root's.
-    func terminal(_ arguments: [String]) throws -> TerminalDriver {
+    /// no XDG_RUNTIME_DIR of root's, unless `runtimeDirectory` gives one.
+    func terminal(_ arguments: [String], runtimeDirectory: String = "") throws -> TerminalDriver {
         try TerminalDriver(
             ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--"] + arguments,
-            environment: ["XDG_RUNTIME_DIR": "", "HOME": "/", "USER": name, "LOGNAME": name])
+            environment: ["XDG_RUNTIME_DIR": runtimeDirectory, "HOME": "/", "USER": name, "LOGNAME": name])
     }
 
     /// Runs `arguments` as this user to its end, and returns its output
     /// (newlines, not the terminal's CR LF) and how it ended.
-    func run(_ arguments: [String]) throws -> (status: TerminationStatus?, text: String) {
-        let driver = try terminal(arguments)
+    func run(_ arguments: [String], runtimeDirectory: String = "") throws -> (status: TerminationStatus?, text: String) {
+        let driver = try terminal(arguments, runtimeDirectory: runtimeDirectory)
         let status = driver.waitForExit()
         return (status, driver.text.replacing("\r\n", with: "\n"))
     }
