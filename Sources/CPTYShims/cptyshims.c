@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -33,6 +34,10 @@ int cpty_signalfd_read(int fd) {
         return -1;
     }
     return (int)info.ssi_signo;
+}
+
+int cpty_set_dumpable(bool dumpable) {
+    return prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0);
 }
 
 int cpty_unblock_all_signals(void) {

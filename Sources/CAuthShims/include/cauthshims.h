@@ -4,6 +4,8 @@
 #define CAUTHSHIMS_H
 
 #include <crypt.h>
+// getspnam is not in Swift's Glibc module.
+#include <shadow.h>
 
 #pragma clang assume_nonnull begin
 
@@ -51,6 +53,8 @@ typedef int (*cauth_pam_start_confdir_fn)(const char *service, const char *_Null
                                           cauth_pam_handle *_Nullable *_Nonnull handle);
 typedef int (*cauth_pam_end_fn)(cauth_pam_handle *handle, int status);
 typedef int (*cauth_pam_authenticate_fn)(cauth_pam_handle *handle, int flags);
+typedef int (*cauth_pam_acct_mgmt_fn)(cauth_pam_handle *handle, int flags);
+typedef int (*cauth_pam_setcred_fn)(cauth_pam_handle *handle, int flags);
 typedef int (*cauth_pam_set_item_fn)(cauth_pam_handle *handle, int item,
                                      const void *_Nullable value);
 typedef int (*cauth_pam_get_item_fn)(const cauth_pam_handle *handle, int item,

@@ -55,6 +55,9 @@ int cpty_accept(int fd);
 /// ucred is declared only under _GNU_SOURCE). Returns 0, or -1.
 int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
+int cpty_set_dumpable(bool dumpable);
+
 int cpty_wexitstatus(int status);
 bool cpty_wifsignaled(int status);
 int cpty_wtermsig(int status);

@@ -40,15 +40,28 @@ public final class RawMode {
         isRaw = true
     }
 
-    /// Restores the saved settings once written output has drained. A
-    /// terminal that has hung up cannot be restored; that is not an error.
-    public func restore() {
+    /// Raw mode again, after something else changed the settings: a shell
+    /// restores its own when a job stops, and leaves them when it continues.
+    public func reapply() throws(Errno) {
+        guard isRaw else { return }
+        try original.madeRaw.apply(to: terminal)
+    }
+
+    /// Restores the saved settings. A terminal that has hung up cannot be
+    /// restored; that is not an error.
+    ///
+    /// `draining` waits until written output has gone out (TCSADRAIN), so the
+    /// last bytes are sent with the raw settings they were written under. On
+    /// a terminal whose output is stalled (flow control, a reader that
+    /// stopped reading) that wait never ends, so a path that must end, such
+    /// as a signal asking idlewrap to go, restores at once (TCSANOW) instead.
+    public func restore(draining: Bool = true) {
         guard isRaw else { return }
         isRaw = false
-        try? original.apply(to: terminal, when: TCSADRAIN)
+        try? original.apply(to: terminal, when: draining ? TCSADRAIN : TCSANOW)
     }
 
     deinit {
-        restore()
+        restore(draining: false)
     }
 }

@@ -36,6 +36,12 @@ public struct TerminalModes: Equatable, Sendable {
     /// The kitty keyboard protocol flags in force: the top of the current screen's stack.
     public var kittyKeyboardFlags: UInt32 { keyboard.current }
 
+    /// How many kitty keyboard entries the stream pushed onto each screen's stack: what a
+    /// program that leaves for good must pop.
+    public var kittyKeyboardDepth: (main: Int, alternate: Int) {
+        (mainScreenKeyboard.depth, alternateScreenKeyboard.depth)
+    }
+
     private var keyboard: KittyKeyboardStack {
         get { alternateScreen ? alternateScreenKeyboard : mainScreenKeyboard }
         set {

@@ -6,7 +6,7 @@ extension TerminalModes {
         static let capacity = 16
         // Entries at and above `depth` are kept zero so that == compares stacks.
         private var entries = SIMD16<UInt32>()
-        private var depth = 0
+        private(set) var depth = 0
 
         /// The flags in force: the top entry, 0 for an empty stack.
         var current: UInt32 { depth == 0 ? 0 : entries[depth - 1] }

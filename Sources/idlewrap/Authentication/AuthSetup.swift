@@ -5,15 +5,35 @@ import PTYKit
 enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
-    /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now. `notice` receives what the user should
-    /// know about the set-up but that does not stop it.
+    /// exists, else `pam` if libpam loads, else `ask`, of the methods `policy`
+    /// allows (the parser has refused a `method` it does not). `ask` prompts on
+    /// `terminal` (a terminal) now, for a password of at least
+    /// `minimumPasswordLength` characters. `notice` receives what the user
+    /// should know about the set-up but that does not stop it.
+    ///
+    /// PAM with the system's configuration is never used for an account whose
+    /// login password is locked or empty (see `LoginPassword`): a lock nobody
+    /// can open. Chosen by default, `ask` replaces it, with a notice; asked
+    /// for with `-a pam`, it is refused. A stack from `--pam-confdir` is the
+    /// caller's own and may not check the login password at all.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
-        notice: (String) -> Void = { _ in }
+        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
-        switch method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup)) {
+        let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
+        var chosen = method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
+        if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
+            guard method == nil else {
+                throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
+            }
+            guard policy.allows(.ask) else {
+                throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
+            }
+            notice("\(problem); asking for a lock password for this session instead (--auth ask)")
+            chosen = .ask
+        }
+        switch chosen {
         case .file:
             let file = try self.passwordFile(passwordFile, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
@@ -22,7 +42,7 @@ enum AuthSetup {
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
                 terminal: terminal, environment: lookup, notice: notice)
         case .ask:
-            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
+            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }
     }
 
@@ -35,21 +55,28 @@ enum AuthSetup {
     }
 
     /// `$XDG_CONFIG_HOME/idlewrap/password`, else `$HOME/.config/idlewrap/password`;
-    /// nil when neither variable is usable. A relative XDG_CONFIG_HOME is
-    /// ignored, as the XDG base directory specification says.
+    /// nil when neither variable is usable.
     static func defaultPasswordFile(environment lookup: (String) -> String?) -> String? {
-        if let config = lookup("XDG_CONFIG_HOME"), config.hasPrefix("/") {
-            return "\(config)/idlewrap/password"
-        }
-        if let home = lookup("HOME"), !home.isEmpty {
-            return "\(home)/.config/idlewrap/password"
-        }
-        return nil
+        ConfigurationFiles.userDirectory(environment: lookup).map { $0 + "/password" }
     }
 
-    private static func defaultMethod(passwordFile: String?) -> AuthMethod {
-        if let passwordFile, exists(passwordFile) { return .file }
-        return PAMLibrary.isLoadable ? .pam : .ask
+    /// Why PAM could never unlock for `user`, or nil when it could (or when
+    /// that cannot be known).
+    private static func unusableLoginPassword(of user: UserName) -> String? {
+        switch LoginPassword.status(of: user.value) {
+        case .usable, .unknown: nil
+        case .locked: "\(user.value) has no usable login password (it is locked), so PAM could never unlock"
+        case .empty: "\(user.value) has no usable login password (it is empty), so PAM could never unlock"
+        }
+    }
+
+    /// The first of file, pam and ask that `policy` allows and that can work here;
+    /// when none can, the first allowed one, whose set-up then says why it cannot.
+    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> AuthMethod {
+        if policy.allows(.file), let passwordFile, exists(passwordFile) { return .file }
+        if policy.allows(.pam), PAMLibrary.isLoadable { return .pam }
+        if policy.allows(.ask) { return .ask }
+        return policy.allowed[0]
     }
 
     /// Whether something is at `path`. Anything but "no such file" counts as

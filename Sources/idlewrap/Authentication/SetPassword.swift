@@ -5,12 +5,23 @@ import PTYKit
 /// in the password file for the `file` method.
 enum SetPassword {
     /// When `input` is a terminal, asks twice with echo off; otherwise reads
-    /// one line from it (for scripts). Returns the exit status: success when
-    /// the hash was written, failure (with a message on stderr) when nothing was.
-    static func run(file: String, input: FileDescriptor, quiet: Bool) -> Int32 {
+    /// one line from it (for scripts). A password shorter than `minimumLength`
+    /// characters (site policy) is refused, and `refused` is told why. Returns the
+    /// exit status: success when the hash was written, failure (with a message on
+    /// stderr) when nothing was.
+    static func run(
+        file: String, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1, refused: (String) -> Void = { _ in }
+    ) -> Int32 {
         do throws(AuthenticationError) {
-            let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
+            let secret = input.isTerminal ? try askTwice(on: input, minimumLength: minimumLength) : try readLine(from: input)
             defer { secret.clear() }
+            if let problem = PasswordHash.lengthProblem(with: secret) {
+                throw AuthenticationError(description: "\(problem); nothing written")
+            }
+            if secret.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
+                refused("refused --set-password: shorter than min-password-length \(minimumLength)")
+                throw AuthenticationError(description: "\(PasswordPrompt.Failure.tooShort(minimumLength)); nothing written")
+            }
             let hash: String
             do {
                 hash = try PasswordHash.make(for: secret)
@@ -32,8 +43,9 @@ enum SetPassword {
         return ExitStatus.success
     }
 
-    private static func askTwice(on terminal: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
+    private static func askTwice(on terminal: FileDescriptor, minimumLength: Int) throws(AuthenticationError) -> SecretBuffer {
         do {
+            // Asked with no minimum, so that a short password is refused below, in one place.
             return try PasswordPrompt(terminal: terminal).askNewPassword("New password:", rounds: 1)
         } catch .differed {
             throw AuthenticationError(description: "the passwords differ; nothing written")
@@ -45,6 +57,7 @@ enum SetPassword {
     /// One line, without its line break, read a byte at a time so that no
     /// copy of it is left in an intermediate buffer.
     private static func readLine(from input: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
+        // A longer line is refused whole, never cut down to a prefix.
         let secret = SecretBuffer(capacity: PasswordLineEditor.maximumLength)
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
@@ -61,7 +74,7 @@ enum SetPassword {
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard secret.append(byte) else {
                 secret.clear()
-                throw AuthenticationError(description: "the password is longer than \(PasswordLineEditor.maximumLength) bytes; nothing written")
+                throw AuthenticationError(description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
             }
         }
         if secret.last == UInt8(ascii: "\r") { secret.removeLast() }

@@ -4,6 +4,7 @@ struct CommandLineParser {
     private var index = 0
     private var settings: Settings
     private var setPassword = false
+    private var showConfig = false
     private var lockAll = false
     private var list = false
     private var attachedPasswordFile: String?  // --set-password=FILE
@@ -35,6 +36,7 @@ struct CommandLineParser {
         }
         try settings.applyPasswordFileRule()
         try settings.applyEnvironment(environment)
+        try settings.enforcePolicy()
         return try invocation()
     }
 
@@ -111,6 +113,7 @@ struct CommandLineParser {
         case .help: return .help
         case .version: return .version
         case .setPassword: setPassword = true
+        case .showConfig: showConfig = true
         case .lockAll: lockAll = true
         case .list: list = true
         default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
@@ -119,7 +122,9 @@ struct CommandLineParser {
     }
 
     private func invocation() throws(UsageError) -> Invocation {
-        let actions = [(setPassword, "--set-password"), (lockAll, "--lock-all"), (list, "--list")].filter(\.0)
+        let actions = [
+            (showConfig, "--show-config"), (setPassword, "--set-password"), (lockAll, "--lock-all"), (list, "--list"),
+        ].filter(\.0)
         if actions.count > 1 {
             throw UsageError(message: "\(actions[0].1) and \(actions[1].1) cannot be used together")
         }
@@ -138,6 +143,12 @@ struct CommandLineParser {
         if options.user != nil || options.allUsers {
             throw UsageError(message: "--user and --all-users go with --lock-all or --list")
         }
+        if showConfig {
+            guard operands.isEmpty else {
+                throw UsageError(message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
+            }
+            return .showConfig(settings)
+        }
         guard setPassword else {
             var options = settings.options
             options.command = Array(operands)
@@ -153,6 +164,7 @@ struct CommandLineParser {
         if let file = files.first, file.isEmpty {
             throw UsageError(message: "option '--set-password' needs a non-empty FILE")
         }
+        try settings.checkPasswordFileIsAllowed()
         return .setPassword(file: files.first, options: settings.options)
     }
 }

@@ -33,7 +33,7 @@ struct OptionDefinition: Sendable {
     /// How the command line gives the value.
     var argument: OptionArgument {
         switch effect {
-        case .flag, .help, .version, .lockAll, .list: .none
+        case .flag, .help, .version, .showConfig, .lockAll, .list: .none
         case .setPassword: .attachedOnly
         default: .required
         }
@@ -65,6 +65,10 @@ enum OptionArgument: Equatable, Sendable {
 /// the only values a grammar accepts, where there are few.
 enum ValueKind: Equatable, Sendable {
     case duration, size, key, method, text, path, directory
+    /// Methods separated by commas (`pam, file`).
+    case methods
+    /// A whole number (`min-password-length`).
+    case number
     /// No value on the command line; `yes` or `no` in a configuration file.
     case `switch`
 

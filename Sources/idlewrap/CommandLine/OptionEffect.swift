@@ -16,9 +16,14 @@ enum OptionEffect: Sendable {
     case directory(@Sendable (inout Options, String) -> Void)
     /// A switch: given alone, it is on; a configuration file says `yes` or `no`.
     case flag(@Sendable (inout Options, Bool) -> Void)
+    /// A list of methods separated by commas: `pam, file`.
+    case methods(@Sendable (inout Options, [AuthMethod]) -> Void)
+    /// A whole number from 1 to `PasswordLineEditor.maximumLength`.
+    case count(@Sendable (inout Options, Int) -> Void)
     case help
     case version
     case setPassword
+    case showConfig
     case lockAll
     case list
 
@@ -31,14 +36,16 @@ enum OptionEffect: Sendable {
         case .text, .name: .text
         case .path, .setPassword: .path
         case .directory: .directory
-        case .flag, .help, .version, .lockAll, .list: .switch
+        case .flag, .help, .version, .showConfig, .lockAll, .list: .switch
+        case .methods: .methods
+        case .count: .number
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword, .lockAll, .list: true
+        case .help, .version, .setPassword, .showConfig, .lockAll, .list: true
         default: false
         }
     }
@@ -81,9 +88,33 @@ enum OptionEffect: Sendable {
         case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
             store(&options, value)
-        case .flag, .help, .version, .setPassword, .lockAll, .list:
-            preconditionFailure("--help, --version, --set-password, --lock-all and --list are actions, not settings")
+        case .methods(let store):
+            store(&options, try Self.methods(value))
+        case .count(let store):
+            guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let count = Int(value),
+                (1...PasswordLineEditor.maximumLength).contains(count)
+            else {
+                throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
+            }
+            store(&options, count)
+        case .flag, .help, .version, .setPassword, .showConfig, .lockAll, .list:
+            preconditionFailure("--help, --version, --set-password, --show-config, --lock-all and --list are actions, not settings")
         }
+    }
+
+    /// `pam, file`: methods separated by commas, each at most once, at least one.
+    private static func methods(_ value: String) throws(ValueProblem) -> [AuthMethod] {
+        var methods: [AuthMethod] = []
+        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item.trimmingBlanks())
+            guard let method = AuthMethod(rawValue: name), !methods.contains(method) else {
+                throw .invalid(
+                    "invalid list of methods",
+                    detail: " (expected one or more of \(list(ValueKind.method.choices)), separated by commas, each once)")
+            }
+            methods.append(method)
+        }
+        return methods
     }
 
     /// "pam, ask or file".

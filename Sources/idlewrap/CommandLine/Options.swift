@@ -25,6 +25,16 @@ struct Options: Equatable, Sendable {
     var user: String? = nil  // --lock-all, --list: whose sessions (nil: the running user's)
     var allUsers = false
     var command: [String] = []  // empty: the user's shell
+
+    // Site policy: only the system configuration file sets these (see `SitePolicy`).
+    var maxTimeout: Nanoseconds = 0  // 0 = no limit
+    var authPolicy = AuthPolicy()
+    var maxKillAfter: Nanoseconds = 0  // 0 = no limit
+    var minPasswordLength = 1  // characters
+    var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
+    var lockSSHCommands = true
+    /// Values above that policy lowered or filled in, for notices and the log.
+    var policyChanges: [PolicyChange] = []
 }
 
 /// What the command line asks idlewrap to do.
@@ -38,12 +48,16 @@ enum Invocation: Equatable, Sendable {
     case list(Options)
     case help
     case version
+    /// `--show-config`: the settings in effect and where each came from.
+    case showConfig(Settings)
 }
 
 /// Bad usage: reported on stderr before anything runs, exit status 125.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     /// One line, without the `idlewrap: ` prefix.
     let message: String
+    /// For a request that site policy refused: what the system log records.
+    var auditRecord: String? = nil
 
     /// The two lines for stderr, without a final newline.
     var description: String {

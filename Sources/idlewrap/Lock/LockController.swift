@@ -37,7 +37,9 @@ final class LockController {
         var lockKey: UInt8?
         var message: String?
         var wipeScrollback: Bool
-        var command: String
+        /// The program's name and the host, for the lock screen.
+        var program: String
+        var host: String
         var user: UserName
     }
 
@@ -74,7 +76,7 @@ final class LockController {
         self.host = host
         idle = IdleTimer(timeout: settings.timeout)
         content = LockScreenContent(
-            command: settings.command, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
+            program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
         idle.restart(at: clock.now())
     }
 
@@ -83,6 +85,9 @@ final class LockController {
         if case .locked = state { return true }
         return false
     }
+
+    /// What the command's output has turned on, as far as the terminal shows it.
+    var commandModes: TerminalModes { parser.modes }
 
     /// A lock is due or up: the session must not end as if nothing were locked.
     var isLockingOrLocked: Bool {
@@ -226,7 +231,9 @@ final class LockController {
         cutPrefix = []
         host.isReadingOutput = true
         if wasShowingLockScreen {
-            host.show(LockScreen.leaveCleared(wipeScrollback: settings.wipeScrollback))
+            host.show(TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
+            // The terminal is back as idlewrap found it: nothing is left to undo.
+            parser = OutputParser()
         }
         idle.stop()
     }

@@ -3,7 +3,10 @@ import PTYKit
 
 /// What the lock screen shows.
 struct LockScreenContent: Equatable {
-    var command: String
+    /// The program's name, without its arguments: they may hold secrets
+    /// (`mysql -pSECRET`).
+    var program: String
+    var host: String
     var since: String
     var message: String?
     var failures: Int
@@ -48,34 +51,68 @@ enum LockScreen {
         return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
     }
 
-    /// For a session that ends while locked: nothing of the command's screen
-    /// may reappear, so both screens are cleared on the way out.
-    static func leaveCleared(wipeScrollback: Bool) -> [UInt8] {
-        let wipe = wipeScrollback ? "\u{1b}[3J" : ""
-        return Array("\u{1b}[H\u{1b}[2J\u{1b}[?1049l\u{1b}[H\u{1b}[2J\(wipe)\u{1b}[0m\u{1b}[?25h".utf8)
-    }
-
     /// The whole lock screen, centred, with the cursor after the prompt.
+    /// Each line has a row of its own and is cut to the width; when the rows
+    /// run out, the least needed lines go first (in the order of `Line.Kind`), so the
+    /// screen stays legible, and nothing overlaps, down to a single cell.
     static func draw(_ content: LockScreenContent, size: WindowSize) -> [UInt8] {
-        var lines = ["Locked", content.command, "since \(content.since)"]
-        if let message = content.message { lines.append(message) }
-        if content.failures > 0 {
-            lines.append(content.failures == 1 ? "1 failed attempt" : "\(content.failures) failed attempts")
-        }
-        if let status = content.status { lines.append(status) }
-        lines.append("")
         let rows = max(Int(size.rows), 1)
         let columns = max(Int(size.columns), 1)
-        let top = max((rows - lines.count - 1) / 2, 0) + 1
+        let lines = layout(content, rows: rows)
+        let top = (rows - lines.count) / 2 + 1
         var text = "\u{1b}[?25l\u{1b}[H\u{1b}[2J"
-        for (index, line) in lines.enumerated() where top + index <= rows {
-            let shown = fitted(line, columns: columns)
-            text += "\u{1b}[\(top + index);\(column(centering: shown.count, in: columns))H" + shown
+        var cursor: (row: Int, column: Int)?
+        for (index, line) in lines.enumerated() {
+            let row = top + index
+            if line.kind == .prompt {
+                // The cursor goes after the prompt, so the prompt leaves it a column.
+                let shown = fitted(line.text, columns: columns - 1)
+                let column = self.column(centering: shown.count + 1, in: columns)
+                text += "\u{1b}[\(row);\(column)H" + shown
+                cursor = (row, column + shown.count)
+            } else if !line.text.isEmpty {
+                let shown = fitted(line.text, columns: columns)
+                text += "\u{1b}[\(row);\(self.column(centering: shown.count, in: columns))H" + shown
+            }
         }
-        let prompt = fitted(content.prompt, columns: max(columns - 1, 1))
-        let promptRow = min(top + lines.count, rows)
-        text += "\u{1b}[\(promptRow);\(column(centering: prompt.count + 1, in: columns))H\(prompt) \u{1b}[?25h"
+        if let cursor { text += "\u{1b}[\(cursor.row);\(cursor.column)H\u{1b}[?25h" }
         return Array(text.utf8)
+    }
+
+    /// One line of the lock screen.
+    struct Line {
+        /// Most needed first: without the prompt nobody can unlock; without
+        /// the status a wrong password or a broken check goes unexplained.
+        enum Kind: Comparable {
+            case prompt, status, locked, failures, program, since, message, gap
+        }
+
+        var kind: Kind
+        var text: String
+    }
+
+    /// The lines shown, top to bottom: at most `rows` of them, the least
+    /// needed left out first.
+    static func layout(_ content: LockScreenContent, rows: Int) -> [Line] {
+        var lines = [
+            Line(kind: .locked, text: "Locked"),
+            Line(kind: .program, text: "\(content.program) on \(content.host)"),
+            Line(kind: .since, text: "since \(content.since)"),
+        ]
+        if let message = content.message { lines.append(Line(kind: .message, text: message)) }
+        if content.failures > 0 {
+            let failures = content.failures == 1 ? "1 failed attempt" : "\(content.failures) failed attempts"
+            lines.append(Line(kind: .failures, text: failures))
+        }
+        if let status = content.status { lines.append(Line(kind: .status, text: status)) }
+        // While keys are ignored there is no prompt, and no cursor.
+        if !content.prompt.isEmpty {
+            lines.append(Line(kind: .gap, text: ""))
+            lines.append(Line(kind: .prompt, text: content.prompt))
+        }
+        guard lines.count > rows else { return lines }
+        let kept = lines.map(\.kind).sorted().prefix(rows)
+        return lines.filter { kept.contains($0.kind) }
     }
 
     /// The wall-clock time of day, for "since".
@@ -88,10 +125,12 @@ enum LockScreen {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `line` cut to `columns` characters, with "..." to show the cut when
+    /// there is room for it.
     private static func fitted(_ line: String, columns: Int) -> String {
         let characters = Array(terminalSafe(line))
         guard characters.count > columns else { return String(characters) }
-        return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(columns))
+        return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(max(columns, 0)))
     }
 
     private static func column(centering width: Int, in columns: Int) -> Int {

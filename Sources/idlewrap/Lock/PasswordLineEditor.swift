@@ -52,8 +52,10 @@ struct PasswordLineEditor {
         case stringEscape
     }
 
-    /// The longest password, in bytes, that a prompt takes.
-    static let maximumLength = 512
+    /// One byte more than any password can be: a longer line stays too long
+    /// (a wrong password, a refused new one) rather than being cut down to a
+    /// prefix that could match.
+    static let maximumLength = PasswordHash.longestPassword + 1
 
     let line: SecretBuffer
     private var state = State.ground

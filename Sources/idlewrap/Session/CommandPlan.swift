@@ -37,8 +37,17 @@ struct CommandPlan: Equatable {
         return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? "/bin/sh"
     }
 
-    /// How the command is named in messages and on the lock screen.
+    /// How the command is named in messages and the log.
     var displayName: String {
         arguments.joined(separator: " ")
+    }
+
+    /// The program's name for the lock screen: the last part of argv[0],
+    /// without a login shell's "-" and without the arguments, which may hold
+    /// secrets.
+    var programName: String {
+        let name = arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+        let plain = name.hasPrefix("-") && name.count > 1 ? String(name.dropFirst()) : name
+        return plain.isEmpty ? "?" : plain
     }
 }

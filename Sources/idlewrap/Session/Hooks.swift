@@ -9,14 +9,16 @@ final class Hooks {
     private let onUnlock: String?
     private let environment: Environment
     private let log: AuditLog
+    private let hygiene: SecretHygiene
     private var running: [pid_t: String] = [:]
     private(set) var failures: [String] = []
 
-    init(onLock: String?, onUnlock: String?, environment: Environment, log: AuditLog) {
+    init(onLock: String?, onUnlock: String?, environment: Environment, log: AuditLog, hygiene: SecretHygiene) {
         self.onLock = onLock
         self.onUnlock = onUnlock
         self.environment = environment
         self.log = log
+        self.hygiene = hygiene
     }
 
     func locked() { run(onLock, event: "lock") }
@@ -25,8 +27,10 @@ final class Hooks {
     private func run(_ command: String?, event: String) {
         guard let command else { return }
         do {
-            let hook = try ChildProcess.spawnDetachedShell(
-                command, environment: environment.setting("IDLEWRAP_EVENT", to: event).entries)
+            let hook = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
+                try ChildProcess.spawnDetachedShell(
+                    command, environment: environment.setting("IDLEWRAP_EVENT", to: event).entries)
+            }
             running[hook.pid] = event
         } catch {
             failed("--on-\(event) hook could not start: \(error)")

@@ -5,7 +5,7 @@ import PTYKit
 /// real terminal, the lock in between, and what ends it. The terminal is in
 /// raw mode only inside `run`, and left as it was found on every way out.
 final class Session: RelayDelegate {
-    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1]
+    static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
     /// How long a hung-up command may linger before SIGKILL.
     static let hangupGrace: Int64 = 10_000_000_000
 
@@ -32,6 +32,7 @@ final class Session: RelayDelegate {
     private let log: AuditLog
     private let hooks: Hooks
     private var lock: LockController!
+    private var rawMode: RawMode?
     private var ending = Ending.running
     private var terminalIsGone = false
     private var killAfterLockAt: MonotonicInstant?
@@ -47,7 +48,7 @@ final class Session: RelayDelegate {
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
-        pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
+        hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
         switch LogindListener.connect(
@@ -67,16 +68,17 @@ final class Session: RelayDelegate {
             signals: signals, command: command)
         let user = UserName.runningUser
         terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
-        commandName = plan.displayName
+        commandName = plan.programName
         log = AuditLog(
             user: user, terminal: terminalPath, command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
-        hooks = Hooks(onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log)
+        hooks = Hooks(
+            onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
         lock = LockController(
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
-                message: options.message, wipeScrollback: options.wipeScrollback, command: plan.displayName,
-                user: user),
+                message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
+                host: UserIdentity.hostName, user: user),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
         switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
         case .success(let server):
@@ -90,7 +92,8 @@ final class Session: RelayDelegate {
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
     /// here happen before the terminal leaves its normal mode.
     static func start(
-        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene
     ) throws(PTYError) -> Session {
         let terminal = FileDescriptor.standardInput
         let attributes: TerminalAttributes
@@ -115,12 +118,14 @@ final class Session: RelayDelegate {
         let commandEnvironment = environment
             .setting("IDLEWRAP_PID", to: String(getpid()))
             .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
-        let command = try ChildProcess.spawn(
-            plan.arguments, executable: plan.executable,
-            environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        let command = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
+            try ChildProcess.spawn(
+                plan.arguments, executable: plan.executable,
+                environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
+        }
         return Session(
             options: options, plan: plan, environment: environment, authenticator: authenticator,
-            pseudoTerminal: pseudoTerminal, signals: signals, command: command)
+            hygiene: hygiene, pseudoTerminal: pseudoTerminal, signals: signals, command: command)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
@@ -130,7 +135,6 @@ final class Session: RelayDelegate {
         // --kill-after, a relay failure.
         defer { unregister() }
         if let control { relay.watch(control.listener) }
-        let rawMode: RawMode
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -138,18 +142,18 @@ final class Session: RelayDelegate {
             Diagnostics.error("cannot put the terminal in raw mode: \(error)")
             return ExitStatus.failure
         }
-        defer { rawMode.restore() }
+        defer { leaveTerminal() }
         updateDeadline()
         do {
             try relay.run(delegate: self)
         } catch {
             lock.abandon()
             hangUp(.signal(SIGHUP))
-            rawMode.restore()
+            leaveTerminal()
             Diagnostics.lateError(error.description)
             return ExitStatus.failure
         }
-        rawMode.restore()
+        leaveTerminal()
         if !options.quiet {
             for failure in hooks.failures { Diagnostics.error(failure) }
         }
@@ -161,6 +165,23 @@ final class Session: RelayDelegate {
         case .running:
             return relay.commandStatus?.shellStatus ?? ExitStatus.failure
         }
+    }
+
+    /// Turns off what the command left on and restores the settings, once.
+    /// A signal or a hung-up terminal asks idlewrap to go: it does not wait
+    /// for output to drain then.
+    private func leaveTerminal() {
+        guard let rawMode else { return }
+        self.rawMode = nil
+        // Not through `show`: a failure here must not turn the command's
+        // exit into a hang-up.
+        if !terminalIsGone {
+            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
+        }
+        var isSignalled = terminalIsGone
+        if case .hangingUp(.signal, _, _) = ending { isSignalled = true }
+        rawMode.restore(draining: !isSignalled)
     }
 
     // MARK: - Ending
@@ -229,6 +250,17 @@ final class Session: RelayDelegate {
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()
+        case SIGCONT:
+            // idlewrap was stopped, and whoever stopped it (a shell) may have
+            // put the terminal back in cooked mode: the lock screen would echo
+            // the password and ^C would end idlewrap.
+            do {
+                try rawMode?.reapply()
+            } catch {
+                terminalIsGone = true
+                hangUp(.signal(SIGHUP))
+            }
+            lock.handleResize()
         default:
             break
         }

@@ -1,9 +1,17 @@
 import Glibc
+import PTYKit
 
 /// Who is running idlewrap, for the lock screen, PAM and the log.
 enum UserIdentity {
     /// Looked up once, on first use.
     static let name: String = passwdEntryField(\.pw_name) ?? String(getuid())
+
+    /// This machine's name, as the lock screen shows it.
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: Int(HOST_NAME_MAX) + 1)
+        guard (try? valueOrErrno { gethostname(&buffer, buffer.count - 1) }) != nil else { return "?" }
+        return string(fromNulTerminated: buffer)
+    }
 
     /// The login shell in the passwd entry, looked up at each call.
     static var loginShell: String? {

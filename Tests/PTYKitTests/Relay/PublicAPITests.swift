@@ -123,26 +123,3 @@ import Testing
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
     }
 }
-
-/// A plain POSIX thread, so the test needs nothing but Glibc and PTYKit.
-private final class Thread {
-    private var thread = pthread_t()
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
-    }
-
-    func join() {
-        pthread_join(thread, nil)
-    }
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-}

@@ -44,6 +44,21 @@ import Testing
         #expect(after.termios.c_lflag == before.termios.c_lflag && after.termios.c_iflag == before.termios.c_iflag)
         #expect(after.termios.c_oflag == before.termios.c_oflag)
     }
+
+    @Test func rawModeIsAppliedAgainAndRestoredAtOnce() throws {
+        let terminal = try PseudoTerminal()
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
+        defer { try? replica.close() }
+        let before = try TerminalAttributes.of(replica)
+        let raw = try RawMode(replica)
+        // What a shell does to a job that stopped.
+        try before.apply(to: replica)
+        try raw.reapply()
+        #expect(try !TerminalAttributes.of(replica).isCanonical)
+        raw.restore(draining: false)
+        try raw.reapply()
+        #expect(try TerminalAttributes.of(replica).termios.c_lflag == before.termios.c_lflag, "restored for good")
+    }
 }
 
 func readString(_ descriptor: FileDescriptor, count: Int) throws -> String {

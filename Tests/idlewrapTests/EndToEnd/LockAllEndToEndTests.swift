@@ -6,7 +6,7 @@ import Testing
 extension EndToEnd {
     /// --lock-all and --list through the real binary, with sessions of real
     /// users (useradd), run through setpriv in their own terminals.
-    @Suite struct LockAll {
+    @Suite(.enabled(if: TestUser.canBeMade, "needs root to add users")) struct LockAll {
         let idlewrap = TerminalDriver.idlewrap
 
         /// A wrapped `cat` of `user`'s with a password asked at start, once
@@ -15,8 +15,8 @@ extension EndToEnd {
             of user: TestUser, options: [String] = ["-t", "0"], command: [String] = ["cat"],
             runtimeDirectory: String = "", registers: Bool = true
         ) throws -> TerminalDriver {
-            let terminal = try user.terminal(
-                [idlewrap, "--auth", "ask"] + options + ["--"] + command, runtimeDirectory: runtimeDirectory)
+            let terminal = try user.setprivTerminal(
+                [user.idlewrap, "--auth", "ask"] + options + ["--"] + command, runtimeDirectory: runtimeDirectory)
             try #require(terminal.expect("Lock password:"), "\(terminal.text)")
             try terminal.type("pw\r")
             try #require(terminal.expect("Repeat password:"))
@@ -29,7 +29,7 @@ extension EndToEnd {
         }
 
         func socketPath(of terminal: TerminalDriver, _ user: TestUser, runtimeDirectory: String = "") -> String {
-            let directory = runtimeDirectory.isEmpty ? user.directory : runtimeDirectory + "/idlewrap"
+            let directory = runtimeDirectory.isEmpty ? user.runtimeDirectory : runtimeDirectory + "/idlewrap"
             return "\(directory)/\(terminal.process.pid)"
         }
 
@@ -56,13 +56,13 @@ extension EndToEnd {
         }
 
         @Test func lockAllLocksEverySessionOfTheUserAndNoOneElses() throws {
-            let alice = try TestUser("a")
-            let bob = try TestUser("b")
+            let alice = try TestUser(password: nil)
+            let bob = try TestUser(password: nil)
             let first = try session(of: alice)
             let second = try session(of: alice)
             let bobs = try session(of: bob)
 
-            let locked = try alice.run([idlewrap, "--lock-all"])
+            let locked = try alice.runToEnd([alice.idlewrap, "--lock-all"])
             #expect(locked.status == .exited(0))
             #expect(locked.text == "locked 2 sessions\n")
             #expect(first.expect("Password for \(alice.name):"))
@@ -71,21 +71,21 @@ extension EndToEnd {
             #expect(!bobs.hasShown("Password for"))
 
             // Bob may not even ask about Alice's sessions.
-            let refused = try bob.run([idlewrap, "--lock-all", "--user", alice.name])
+            let refused = try bob.runToEnd([bob.idlewrap, "--lock-all", "--user", alice.name])
             #expect(refused.status == .exited(125))
             #expect(refused.text == "idlewrap: only root can reach another user's sessions\n")
-            let refusedList = try bob.run([idlewrap, "--list", "--all-users"])
+            let refusedList = try bob.runToEnd([bob.idlewrap, "--list", "--all-users"])
             #expect(refusedList.status == .exited(125))
             #expect(refusedList.text == "idlewrap: only root can use --all-users\n")
             try expectRelays(bobs, "still mine")
 
             // Root reaches any user's: one user, then everyone.
-            let rootForBob = TestUser.run([idlewrap, "--lock-all", "--user", bob.name])
+            let rootForBob = TestUser.result(of: [idlewrap, "--lock-all", "--user", bob.name])
             #expect(rootForBob.status == .exited(0))
             #expect(rootForBob.text == "locked 1 session\n")
             #expect(bobs.expect("Password for \(bob.name):"))
             for terminal in [first, second, bobs] { try unlock(terminal) }
-            let rootForAll = TestUser.run([idlewrap, "--lock-all", "--all-users"])
+            let rootForAll = TestUser.result(of: [idlewrap, "--lock-all", "--all-users"])
             #expect(rootForAll.status == .exited(0), "\(rootForAll.text)")
             // Other users' sessions on this machine may count too.
             #expect((lockedCount(rootForAll.text) ?? 0) >= 3, "\(rootForAll.text)")
@@ -95,16 +95,16 @@ extension EndToEnd {
             for terminal in [first, second, bobs] { end(terminal) }
 
             // With no session left there is nothing to lock: pkill's 1.
-            let none = try alice.run([idlewrap, "--lock-all"])
+            let none = try alice.runToEnd([alice.idlewrap, "--lock-all"])
             #expect(none.status == .exited(1))
             #expect(none.text == "locked 0 sessions\n")
         }
 
         @Test func lockAllFromInsideAWrappedShellLocksItsOwnSessionToo() throws {
-            let alice = try TestUser("s")
+            let alice = try TestUser(password: nil)
             let other = try session(of: alice)
             let shell = try session(of: alice, command: ["/bin/sh"])
-            try shell.type("'\(idlewrap)' --lock-all\r")
+            try shell.type("'\(alice.idlewrap)' --lock-all\r")
             #expect(shell.expect("Password for \(alice.name):"))
             #expect(other.expect("Password for \(alice.name):"))
             // Its answer was held while locked, and comes after the unlock.
@@ -115,15 +115,15 @@ extension EndToEnd {
         }
 
         @Test func aConnectionFromAnotherUserGetsNothing() throws {
-            let alice = try TestUser("c")
-            let bob = try TestUser("d")
+            let alice = try TestUser(password: nil)
+            let bob = try TestUser(password: nil)
             let terminal = try session(of: alice)
             let socket = socketPath(of: terminal, alice)
             // The directory's mode keeps Bob out; open the way to check that
             // the session itself refuses him (SO_PEERCRED).
-            #expect(chmod(alice.directory, 0o711) == 0)
+            #expect(chmod(alice.runtimeDirectory, 0o711) == 0)
             #expect(chmod(socket, 0o777) == 0)
-            defer { chmod(alice.directory, 0o700) }
+            defer { chmod(alice.runtimeDirectory, 0o700) }
             let script = """
                 import socket, sys
                 s = socket.socket(socket.AF_UNIX)
@@ -138,25 +138,26 @@ extension EndToEnd {
                 print("reply", repr(reply))
                 """
             for request in ["lock", "status"] {
-                let attempt = try bob.run(["/usr/bin/python3", "-c", script, request, socket])
+                let attempt = try bob.runToEnd(["/usr/bin/python3", "-c", script, request, socket])
                 #expect(attempt.status == .exited(0), "\(attempt.text)")
                 #expect(attempt.text == "reply b''\n")
             }
             try expectRelays(terminal)
             // The same request from Alice is answered.
-            let answered = try alice.run(["/usr/bin/python3", "-c", script, "status", socket])
+            let answered = try alice.runToEnd(["/usr/bin/python3", "-c", script, "status", socket])
             #expect(answered.text.contains("state unlocked"), "\(answered.text)")
             end(terminal)
         }
 
         @Test func listShowsEachSessionInBothFormats() throws {
-            let alice = try TestUser("l")
+            let alice = try TestUser(password: nil)
             let locked = try session(of: alice, options: ["-t", "0"])
-            let open = try session(of: alice, options: ["-t", "10m"])
+            // Named by its program, never its arguments (they may hold secrets).
+            let open = try session(of: alice, options: ["-t", "10m"], command: ["/bin/cat", "-"])
             locked.signal(SIGUSR1)
             #expect(locked.expect("Password for"))
 
-            let table = try alice.run([idlewrap, "--list"])
+            let table = try alice.runToEnd([alice.idlewrap, "--list"])
             #expect(table.status == .exited(0))
             let lines = table.text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
             #expect(lines.first == ["PID", "TTY", "USER", "COMMAND", "IDLE", "STATE", "LOCKS", "IN"])
@@ -174,13 +175,13 @@ extension EndToEnd {
             #expect(openRow[5] == "unlocked")
             #expect(["10m00s", "9m59s", "9m58s", "9m57s"].contains(openRow[6]), "\(openRow)")
 
-            let json = try alice.run([idlewrap, "--list", "--json"])
+            let json = try alice.runToEnd([alice.idlewrap, "--list", "--json"])
             #expect(json.status == .exited(0))
             let directory = try TemporaryDirectory()
             let file = try directory.write("list.json", json.text, mode: 0o644)
-            let valid = TestUser.run(["/usr/bin/python3", "-m", "json.tool", file])
+            let valid = TestUser.result(of: ["/usr/bin/python3", "-m", "json.tool", file])
             #expect(valid.status == .exited(0), "\(json.text)")
-            let fields = TestUser.run([
+            let fields = TestUser.result(of: [
                 "/usr/bin/python3", "-c",
                 """
                 import json, sys
@@ -204,10 +205,10 @@ extension EndToEnd {
         }
 
         @Test func staleSocketsAreCleanedAndASilentClientStallsNothing() throws {
-            let alice = try TestUser("t")
+            let alice = try TestUser(password: nil)
             let terminal = try session(of: alice)
             // A session killed by SIGKILL leaves its socket with nobody listening.
-            let stale = "\(alice.directory)/999999"
+            let stale = "\(alice.runtimeDirectory)/999999"
             try? UnixSocket.listen(at: stale).close()
             #expect(lchown(stale, alice.uid, alice.gid) == 0)
 
@@ -215,7 +216,7 @@ extension EndToEnd {
             let silent = try UnixSocket.connect(to: socketPath(of: terminal, alice))
             defer { try? silent.close() }
             try expectRelays(terminal, "typed while a client waits")
-            let list = try alice.run([idlewrap, "--list"])
+            let list = try alice.runToEnd([alice.idlewrap, "--list"])
             #expect(list.status == .exited(0))
             #expect(list.text.split(separator: "\n").count == 2, "\(list.text)")
             #expect(access(stale, F_OK) != 0, "the stale socket is still there")
@@ -234,21 +235,21 @@ extension EndToEnd {
                 #expect(read(connection.rawValue, &byte, 1) <= 0, "closed without an answer")
             }
             try expectRelays(terminal, "and after")
-            let later = try alice.run([idlewrap, "--list"])
+            let later = try alice.runToEnd([alice.idlewrap, "--list"])
             #expect(later.status == .exited(0), "\(later.text)")
             end(terminal)
         }
 
         @Test func aRuntimeDirectoryOfTheUsersOwnIsUsed() throws {
-            let alice = try TestUser("x")
+            let alice = try TestUser(password: nil)
             let runtime = try TemporaryDirectory()
             #expect(chown(runtime.path, alice.uid, alice.gid) == 0)
             #expect(chmod(runtime.path, 0o700) == 0)
             let terminal = try session(of: alice, runtimeDirectory: runtime.path)
             let info = try FileSystem.status(ofPath: runtime.path + "/idlewrap", followingLinks: false)
             #expect(info.st_uid == alice.uid && info.st_mode & 0o777 == 0o700)
-            #expect(access(alice.directory, F_OK) != 0, "registered in /tmp as well")
-            let locked = try alice.run([idlewrap, "--lock-all"], runtimeDirectory: runtime.path)
+            #expect(access(alice.runtimeDirectory, F_OK) != 0, "registered in /tmp as well")
+            let locked = try alice.runToEnd([alice.idlewrap, "--lock-all"], runtimeDirectory: runtime.path)
             #expect(locked.text == "locked 1 session\n")
             #expect(terminal.expect("Password for \(alice.name):"))
             end(terminal)
@@ -256,19 +257,19 @@ extension EndToEnd {
         }
 
         @Test func anUnsafeDirectoryIsRefusedAndTheSessionRunsAllTheSame() throws {
-            let alice = try TestUser("y")
+            let alice = try TestUser(password: nil)
             // Alice's own, but open to others.
-            #expect(mkdir(alice.directory, 0o755) == 0)
-            #expect(chown(alice.directory, alice.uid, alice.gid) == 0)
-            #expect(chmod(alice.directory, 0o755) == 0)
+            #expect(mkdir(alice.runtimeDirectory, 0o755) == 0)
+            #expect(chown(alice.runtimeDirectory, alice.uid, alice.gid) == 0)
+            #expect(chmod(alice.runtimeDirectory, 0o755) == 0)
             // And an XDG_RUNTIME_DIR that is not hers: neither is used.
             let notHers = try TemporaryDirectory()
             let terminal = try session(of: alice, runtimeDirectory: notHers.path, registers: false)
             #expect(
                 terminal.expect(
-                    "idlewrap: not registering for --lock-all and --list: \(alice.directory) does not have mode 0700"))
+                    "idlewrap: not registering for --lock-all and --list: \(alice.runtimeDirectory) does not have mode 0700"))
             try expectRelays(terminal)
-            #expect(try FileSystem.entries(ofDirectory: alice.directory).isEmpty)
+            #expect(try FileSystem.entries(ofDirectory: alice.runtimeDirectory).isEmpty)
             #expect(access(notHers.path + "/idlewrap", F_OK) != 0)
             terminal.signal(SIGUSR1)
             #expect(terminal.expect("Password for \(alice.name):"))
@@ -276,7 +277,7 @@ extension EndToEnd {
         }
 
         @Test func theSocketGoesOnEveryWayOut() throws {
-            let alice = try TestUser("u")
+            let alice = try TestUser(password: nil)
             // The command exits.
             let exiting = try session(of: alice)
             let exitingSocket = socketPath(of: exiting, alice)
@@ -291,7 +292,7 @@ extension EndToEnd {
             // --kill-after ends a locked session.
             let killed = try session(of: alice, options: ["-t", "0", "--kill-after", "1"])
             let killedSocket = socketPath(of: killed, alice)
-            let locked = try alice.run([idlewrap, "--lock-all"])
+            let locked = try alice.runToEnd([alice.idlewrap, "--lock-all"])
             #expect(locked.text == "locked 1 session\n")
             #expect(killed.waitForExit() == .exited(129))
             #expect(access(killedSocket, F_OK) != 0)

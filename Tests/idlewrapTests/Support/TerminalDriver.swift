@@ -16,6 +16,22 @@ final class TerminalDriver {
 
     static let defaultTimeout: Double = 30
 
+    /// An XDG_CONFIG_HOME every test's idlewrap gets unless the test sets
+    /// its own, with a password file for "open sesame" in it, so that the
+    /// default method is `file`. Without it the default would depend on the
+    /// machine: PAM for an account with a password, `ask` (a prompt before
+    /// the command starts) for one without, such as root in a container.
+    static let configHome: String = {
+        let directory = TerminalDriver.idlewrap.split(separator: "/", omittingEmptySubsequences: false)
+            .dropLast().joined(separator: "/") + "/idlewrap-test-config"
+        let secret = SecretBuffer()
+        for byte in "open sesame".utf8 { _ = secret.append(byte) }
+        guard let hash = try? PasswordHash.make(for: secret),
+            (try? PasswordFile.write(hash: hash, to: directory + "/idlewrap/password")) != nil
+        else { fatalError("cannot write the test password file under \(directory)") }
+        return directory
+    }()
+
     let terminal: PseudoTerminal
     let process: ChildProcess
     /// Everything written to the terminal so far.
@@ -64,6 +80,10 @@ final class TerminalDriver {
             cursor += 1
         }
         if overrides["TERM"] == nil { entries.removeAll { $0.hasPrefix("TERM=") }; entries.append("TERM=xterm") }
+        if overrides["XDG_CONFIG_HOME"] == nil {
+            entries.removeAll { $0.hasPrefix("XDG_CONFIG_HOME=") }
+            entries.append("XDG_CONFIG_HOME=\(configHome)")
+        }
         for (name, value) in overrides.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
             entries.append("\(name)=\(value)")
         }

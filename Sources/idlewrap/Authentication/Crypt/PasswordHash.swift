@@ -10,6 +10,15 @@ enum PasswordHash {
     /// sha512-crypt where this libcrypt has yescrypt disabled.
     static let preferredPrefixes = ["$y$", "$6$"]
 
+    /// libcrypt hashes passphrases of at most this many bytes (its buffer
+    /// holds 512 with the NUL) and fails with ERANGE on longer ones.
+    static let longestPassword = Int(CRYPT_MAX_PASSPHRASE_SIZE) - 1
+
+    /// Why `secret` cannot be a password, or nil when it can.
+    static func lengthProblem(with secret: SecretBuffer) -> String? {
+        secret.count > longestPassword ? "the password is longer than \(longestPassword) bytes" : nil
+    }
+
     /// A new salted hash of `secret`, with the first method this libcrypt
     /// supports.
     static func make(for secret: SecretBuffer) throws(Errno) -> String {
@@ -33,6 +42,9 @@ enum PasswordHash {
     /// Whether `secret` is the password `hash` was made from; nil when crypt
     /// cannot evaluate `hash` at all.
     static func matches(_ secret: SecretBuffer, hash: String) -> Bool? {
+        // No hash is ever made from a longer one (`make` would fail), so it is
+        // a wrong password, not a check that cannot run.
+        if lengthProblem(with: secret) != nil { return false }
         guard let computed = try? crypt(secret, setting: hash) else { return nil }
         return constantTimeEqual(computed.utf8, hash.utf8)
     }

@@ -9,9 +9,14 @@ import PTYKit
 /// through a `PAMConversation`.
 ///
 /// Choices:
-/// - Only pam_authenticate runs, not pam_acct_mgmt: the user is already
-///   logged in, and an expired password or account must not lock them out of
-///   the session they have (screen lockers such as swaylock do the same).
+/// - After pam_authenticate succeeds, the account phase runs too
+///   (pam_acct_mgmt, then pam_setcred(PAM_REFRESH_CRED), as kbd's vlock
+///   does): it is what resets pam_faillock's tally of failures, so typos
+///   spread over days do not add up to a system-wide lock-out, and it notices
+///   an account that has expired or been locked since. When it refuses, the
+///   session stays locked and the lock screen shows why. A password that must
+///   be changed is not changed here (a lock screen is no place for
+///   pam_chauthtok's dialogue): the user is told to change it elsewhere.
 /// - PAM_DISALLOW_NULL_AUTHTOK is passed, and a stack that succeeds without
 ///   having asked a hidden question (pam_permit, pam_rootok) does not unlock:
 ///   nothing unlocks without a password.
@@ -190,7 +195,7 @@ final class PAMAttempt: @unchecked Sendable {
             guard authenticatedUser(handle) == settings.user else {
                 return .unavailable(reason: "PAM service \(settings.service) authenticated another user")
             }
-            return .succeeded
+            return accountVerdict(handle)
         case _ where answers == 0:
             // Nobody was asked anything (pam_deny alone, a module that
             // cannot run): no password was wrong, and no attempt counts.
@@ -200,6 +205,25 @@ final class PAMAttempt: @unchecked Sendable {
             return .failed(message: "Wrong password")
         default:
             return .unavailable(reason: "PAM: \(library.describe(status, handle: handle))")
+        }
+    }
+
+    /// The account phase after a right password: unlocks only when it
+    /// agrees. PAM's own messages (e.g. "Your account has expired") reach the
+    /// lock screen through the conversation as notices.
+    private func accountVerdict(_ handle: OpaquePointer) -> AuthStep {
+        let status = library.accountManagement(handle, PAMConstant.disallowNullAuthenticationToken)
+        if exchange.isCancelled { return .unavailable(reason: "cancelled") }
+        switch status {
+        case PAMConstant.success:
+            // Best effort: a credential that cannot be refreshed (an expired
+            // Kerberos ticket) must not keep the user out of their session.
+            _ = library.setCredentials(handle, PAMConstant.refreshCredentials)
+            return .succeeded
+        case PAMConstant.newAuthenticationTokenRequired:
+            return .unavailable(reason: "Your password has expired: change it (passwd) from another login, then unlock")
+        default:
+            return .unavailable(reason: "PAM account check refused: \(library.describe(status, handle: handle))")
         }
     }
 

@@ -11,6 +11,8 @@ struct PAMLibrary {
     let startWithConfigurationDirectory: cauth_pam_start_confdir_fn?
     let end: cauth_pam_end_fn
     let authenticate: cauth_pam_authenticate_fn
+    let accountManagement: cauth_pam_acct_mgmt_fn
+    let setCredentials: cauth_pam_setcred_fn
     let setItem: cauth_pam_set_item_fn
     let getItem: cauth_pam_get_item_fn
     let strerror: cauth_pam_strerror_fn
@@ -27,6 +29,8 @@ struct PAMLibrary {
         guard let start = symbol("pam_start", as: cauth_pam_start_fn.self),
             let end = symbol("pam_end", as: cauth_pam_end_fn.self),
             let authenticate = symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
+            let accountManagement = symbol("pam_acct_mgmt", as: cauth_pam_acct_mgmt_fn.self),
+            let setCredentials = symbol("pam_setcred", as: cauth_pam_setcred_fn.self),
             let setItem = symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
             let getItem = symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
             let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
@@ -36,7 +40,8 @@ struct PAMLibrary {
         return PAMLibrary(
             start: start,
             startWithConfigurationDirectory: symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
-            end: end, authenticate: authenticate, setItem: setItem, getItem: getItem, strerror: strerror)
+            end: end, authenticate: authenticate, accountManagement: accountManagement,
+            setCredentials: setCredentials, setItem: setItem, getItem: getItem, strerror: strerror)
     }
 
     /// Whether libpam can be loaded (for choosing the default method).
@@ -63,6 +68,7 @@ enum PAMConstant {
     static let credentialsInsufficient: Int32 = 8
     static let userUnknown: Int32 = 10
     static let maximumTries: Int32 = 11
+    static let newAuthenticationTokenRequired: Int32 = 12
     static let conversationError: Int32 = 19
 
     // Message styles.
@@ -79,6 +85,8 @@ enum PAMConstant {
 
     /// pam_authenticate flag: an empty password never authenticates.
     static let disallowNullAuthenticationToken: Int32 = 1
+    /// pam_setcred flag: extend the lifetime of existing credentials.
+    static let refreshCredentials: Int32 = 0x0010
 
     /// Most messages in one conversation call.
     static let maximumMessages: Int32 = 32

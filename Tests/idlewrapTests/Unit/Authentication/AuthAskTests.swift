@@ -71,6 +71,23 @@ struct AuthAskTests {
         #expect(attempt(authenticator, "first") == .failed(message: "Wrong password"))
     }
 
+    @Test func refusesAPasswordLongerThanLibcryptTakes() throws {
+        let terminal = try TestTerminal()
+        let setup = try startSetup(on: terminal)
+        defer {
+            terminal.hangUp()
+            _ = setup.value()
+        }
+        let tooLong = String(repeating: "x", count: 600)
+        try terminal.waitFor("Lock password: ")
+        try terminal.type(tooLong + "\r")
+        try terminal.waitFor("Repeat password: ")
+        try terminal.type(tooLong + "\r")
+        #expect(throws: AuthenticationError(description: "the password is longer than 511 bytes; not starting")) {
+            try setup.value().get()
+        }
+    }
+
     @Test func givesUpAfterThreeMismatches() throws {
         let terminal = try TestTerminal()
         let setup = try startSetup(on: terminal)

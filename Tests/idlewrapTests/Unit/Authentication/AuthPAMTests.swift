@@ -104,6 +104,7 @@ struct AuthPAMTests {
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_stress.so
             auth requisite pam_exec.so quiet expose_authtok SECOND
+            account required pam_permit.so
             """)
         let authenticator = try stack.authenticator()
         var prompts: [AuthStep] = []
@@ -128,6 +129,39 @@ struct AuthPAMTests {
         #expect(conversation.takeNotices() == [], "each notice is returned once")
         conversation.answer(secret("right horse"))
         #expect(try settledStep(of: conversation) == .succeeded)
+    }
+
+    @Test func accountPhaseRefusalStaysLockedAndSaysWhy() throws {
+        let stack = try Stack("""
+            auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
+            auth requisite pam_deny.so
+            account required pam_echo.so Account closed for %u
+            account requisite pam_deny.so
+            """)
+        let authenticator = try stack.authenticator()
+        let conversation = authenticator.beginAttempt()
+        #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
+        conversation.answer(secret("right horse"))
+        let step = try settledStep(of: conversation)
+        // pam_deny answers the account phase with PAM_AUTH_ERR.
+        #expect(step == .unavailable(reason: "PAM account check refused: Authentication failure"))
+        #expect(conversation.takeNotices() == ["Account closed for root"])
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+    }
+
+    @Test func accountPhaseRunsOnlyAfterTheRightPassword() throws {
+        // The account phase is what resets failure tallies: it must not run
+        // for a wrong password.
+        let stack = try Stack("""
+            \(Self.checkedPassword)
+            account required pam_exec.so quiet DIR/account.sh
+            """)
+        try stack.directory.write("account.sh", "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/account-log\"\n", mode: 0o755)
+        let authenticator = try stack.authenticator()
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+        #expect(stack.directory.read("account-log") == nil)
+        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
+        #expect(stack.directory.read("account-log") == "ran\n")
     }
 
     @Test func setsTheTerminalAndRemoteHost() throws {

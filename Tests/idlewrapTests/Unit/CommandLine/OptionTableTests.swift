@@ -48,7 +48,10 @@ struct OptionTableTests {
         #expect(OptionTable.option(configKey: "wipe-scrollback")?.kind == .switch)
         #expect(OptionTable.option(configKey: "help")?.scope == .commandLine)
         #expect(OptionTable.option(configKey: "--timeout") == nil)
-        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.map(\.long))
+        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
+        #expect(OptionTable.option(configKey: "max-timeout")?.scope == .systemFile)
+        #expect(OptionTable.commandLineOption(long: "max-timeout") == nil)
+        #expect(OptionTable.commandLineOption(long: "show-config")?.effect.isAction == true)
     }
 
     @Test("value kinds, with the choices completions offer")

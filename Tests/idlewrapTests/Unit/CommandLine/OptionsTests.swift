@@ -437,6 +437,8 @@ struct OptionsTests {
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
                   --verbose               Also say whether idlewrap follows logind's Lock.
+                  --show-config           Show the settings in effect, where each came from,
+                                          and exit.
                   --lock-all              Lock every wrapped session of the user on this host
                                           and say how many, then exit.
                   --list                  List the user's wrapped sessions on this host: pid,

@@ -70,7 +70,7 @@ struct LockControllerTests {
         LockController(
             settings: LockController.Settings(
                 timeout: Int64(timeout * 1e9), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
-                wipeScrollback: false, command: "bash", user: "test"),
+                wipeScrollback: false, program: "bash", host: "testhost", user: "test"),
             authenticator: authenticator, clock: clock, host: host)
     }
 

@@ -18,7 +18,7 @@ struct TerminalSafeTextTests {
     func oneRenderingEverywhere() throws {
         let hostile = "back\nsoon\u{1B}]0;title\u{7}\u{9B}"
         let content = LockScreenContent(
-            command: "cat", since: "now", message: hostile, failures: 0, status: nil, prompt: "Password:")
+            program: "cat", host: "host", since: "now", message: hostile, failures: 0, status: nil, prompt: "Password:")
         let screen = String(decoding: LockScreen.draw(content, size: WindowSize(rows: 24, columns: 80)), as: UTF8.self)
         #expect(screen.contains(terminalSafe(hostile)))
         #expect(!screen.contains("\n") && !screen.contains("\u{7}") && !screen.contains("\u{9B}"))

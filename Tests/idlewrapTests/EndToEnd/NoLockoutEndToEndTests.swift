@@ -1,0 +1,130 @@
+import Glibc
+import PTYKit
+import Testing
+
+@testable import idlewrap
+
+extension EndToEnd {
+    /// Real accounts (useradd) running the real binary through runuser, so
+    /// that PAM, unix_chkpwd and `passwd -S` see an ordinary user.
+    @Suite(.enabled(if: TestUser.canBeMade, "needs root to add users"))
+    struct NoLockout {
+        @Test func lockedPasswordFallsBackToAskByDefault() throws {
+            let user = try TestUser(password: nil)
+            let terminal = try user.terminal([user.idlewrap, "-t", "0", "--", "sh", "-c", "echo command-started"])
+            #expect(terminal.expect("\(user.name) has no usable login password (it is locked)"))
+            #expect(terminal.expect("(--auth ask)"))
+            #expect(terminal.expect("Lock password:"))
+            try terminal.type("stand-in\r")
+            #expect(terminal.expect("Repeat password:"))
+            try terminal.type("stand-in\r")
+            #expect(terminal.expect("command-started"))
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        @Test func lockedPasswordRefusesAnExplicitPAM() throws {
+            let user = try TestUser(password: nil)
+            let terminal = try user.terminal([user.idlewrap, "-a", "pam", "-t", "0", "--", "sh", "-c", "echo command-started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: \(user.name) has no usable login password (it is locked)"))
+            #expect(!terminal.hasShown("command-started"))
+        }
+
+        @Test func usablePasswordKeepsPAMByDefault() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let terminal = try user.terminal([user.idlewrap, "-t", "0", "-k", "^]", "--", "cat"])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            #expect(try terminal.unlockAfterAWrongPassword("wrong", then: "Corr3ct-horse"))
+            #expect(!terminal.hasShown("no usable login password"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        /// pam_unix's account phase answers PAM_NEW_AUTHTOK_REQD once an
+        /// administrator forces a change (`chage -d 0`): the right password
+        /// does not unlock, and the lock screen says why.
+        @Test func expiredPasswordStaysLockedAndSaysWhy() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let terminal = try user.terminal([user.idlewrap, "-a", "pam", "-t", "0", "-k", "^]", "--", "cat"])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try #require(TestUser.run(["chage", "-d", "0", user.name]), "chage failed")
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            try terminal.type("Corr3ct-horse\r")
+            #expect(terminal.expect("Your password has expired: change it (passwd) from another login, then unlock"))
+            #expect(!terminal.waitUntil(timeout: 2) { terminal.hasShown("\u{1b}[?1049l") })
+        }
+
+        /// pam_faillock counts the two typos and the account phase after the
+        /// right password resets the count; without it the tally would stay
+        /// and add up to a lock-out.
+        @Test func rightPasswordAfterTyposLeavesNoFaillockTally() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let tally = try user.privateDirectory("faillock")
+            let confdir = user.directory.file("pam.d")
+            mkdir(confdir, 0o755)
+            try user.directory.write(
+                "pam.d/idlewrap-faillock",
+                """
+                auth     required                 pam_faillock.so preauth dir=\(tally)
+                auth     [success=1 default=bad]  pam_unix.so
+                auth     [default=die]            pam_faillock.so authfail dir=\(tally)
+                account  required                 pam_faillock.so dir=\(tally)
+                account  required                 pam_unix.so
+
+                """, mode: 0o644)
+            let terminal = try user.terminal([
+                user.idlewrap, "-a", "pam", "--pam-service", "idlewrap-faillock", "--pam-confdir", confdir,
+                "-t", "0", "-k", "^]", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            for wrong in ["typo-one", "typo-two"] {
+                try terminal.type(wrong + "\r")
+                #expect(terminal.expect("Wrong password"))
+                #expect(terminal.expect("Password for"))
+            }
+            #expect(failures(of: user, in: tally) == 2)
+            try terminal.type("Corr3ct-horse\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            #expect(failures(of: user, in: tally) == 0)
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
+        /// As root, /etc/shadow says (the tests run as root).
+        @Test func rootReadsShadow() throws {
+            let locked = try TestUser(password: nil)
+            #expect(LoginPassword.status(of: locked.name) == .locked)
+            let usable = try TestUser(password: "Corr3ct-horse")
+            #expect(LoginPassword.status(of: usable.name) == .usable)
+            #expect(LoginPassword.status(of: "no-such-user-here") == .unknown)
+        }
+
+        @Test func explicitPAMIsRefusedForALockedAccountButNotWithItsOwnStack() throws {
+            let locked = try TestUser(password: nil)
+            let user = UserName(stringLiteral: locked.name)
+            #expect(throws: AuthenticationError(description: "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file")) {
+                try AuthSetup.makeAuthenticator(
+                    method: .pam, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: nil, user: user,
+                    terminal: .standardInput, environment: { _ in nil })
+            }
+            // A --pam-confdir stack is the caller's and may not use the login password.
+            let stack = try AuthPAMTests.Stack(AuthPAMTests.checkedPassword)
+            let authenticator = try AuthSetup.makeAuthenticator(
+                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service, pamConfigDirectory: stack.directory.path,
+                user: user, terminal: .standardInput, environment: { _ in nil })
+            #expect(authenticator is PAMAuthenticator)
+        }
+
+        /// The records `faillock` lists for `user`: one line each, starting
+        /// with the date.
+        func failures(of user: TestUser, in tally: String) -> Int? {
+            guard let text = TestUser.output(of: ["faillock", "--dir", tally, "--user", user.name]) else { return nil }
+            return text.split(whereSeparator: \.isNewline).filter { $0.first?.isNumber == true }.count
+        }
+    }
+}
