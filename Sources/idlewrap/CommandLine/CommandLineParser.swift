@@ -103,7 +103,7 @@ struct CommandLineParser {
     }
 
     /// Carries out an action or records a setting; returns an invocation only for
-    /// `--help` and `--version`.
+    /// `--help`, `--version` and `--completion`.
     private mutating func apply(
         _ option: OptionDefinition,
         spelled: String,
@@ -112,6 +112,13 @@ struct CommandLineParser {
         switch option.effect {
         case .help: return .help
         case .version: return .version
+        case .completion:
+            guard let value, let shell = CompletionShell(rawValue: value) else {
+                throw UsageError(
+                    message: "unknown shell '\(terminalSafe(value ?? ""))' for \(spelled)"
+                        + " (expected \(OptionEffect.list(ValueKind.shell.choices)))")
+            }
+            return .completion(shell)
         case .setPassword: setPassword = true
         case .showConfig: showConfig = true
         case .lockAll: lockAll = true

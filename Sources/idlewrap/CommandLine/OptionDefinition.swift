@@ -69,12 +69,15 @@ enum ValueKind: Equatable, Sendable {
     case methods
     /// A whole number (`min-password-length`).
     case number
+    /// A shell `--completion` writes a script for.
+    case shell
     /// No value on the command line; `yes` or `no` in a configuration file.
     case `switch`
 
     var choices: [String] {
         switch self {
         case .method: AuthMethod.allCases.map(\.rawValue)
+        case .shell: CompletionShell.allCases.map(\.rawValue)
         case .switch: ["yes", "no"]
         default: []
         }

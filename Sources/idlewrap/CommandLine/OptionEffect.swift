@@ -26,6 +26,8 @@ enum OptionEffect: Sendable {
     case showConfig
     case lockAll
     case list
+    /// Print the completion script for a shell.
+    case completion
 
     var kind: ValueKind {
         switch self {
@@ -39,13 +41,14 @@ enum OptionEffect: Sendable {
         case .flag, .help, .version, .showConfig, .lockAll, .list: .switch
         case .methods: .methods
         case .count: .number
+        case .completion: .shell
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword, .showConfig, .lockAll, .list: true
+        case .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list: true
         default: false
         }
     }
@@ -97,8 +100,9 @@ enum OptionEffect: Sendable {
                 throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
             }
             store(&options, count)
-        case .flag, .help, .version, .setPassword, .showConfig, .lockAll, .list:
-            preconditionFailure("--help, --version, --set-password, --show-config, --lock-all and --list are actions, not settings")
+        case .flag, .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list:
+            preconditionFailure(
+                "--help, --version, --set-password, --show-config, --completion, --lock-all and --list are actions, not settings")
         }
     }
 
@@ -118,7 +122,7 @@ enum OptionEffect: Sendable {
     }
 
     /// "pam, ask or file".
-    private static func list(_ choices: [String]) -> String {
+    static func list(_ choices: [String]) -> String {
         choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1]
     }
 }

@@ -126,6 +126,10 @@ enum OptionTable {
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),
         OptionDefinition(
+            long: "completion", valueName: "SHELL",
+            help: ["Print the completion script for SHELL (bash, zsh or", "fish) and exit."],
+            scope: .commandLine, effect: .completion),
+        OptionDefinition(
             long: "version", short: "V",
             help: ["Show the version and exit."],
             scope: .commandLine, effect: .version),
@@ -156,9 +160,9 @@ enum OptionTable {
             scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
     ]
 
-    /// The keys of the configuration files: every setting, in the order `--show-config`
-    /// lists them.
-    static let settings = all.filter { !$0.effect.isAction }
+    /// The keys of the configuration files: every setting but those only the command
+    /// line gives (--list's --json), in the order `--show-config` lists them.
+    static let settings = all.filter { $0.scope != .commandLine }
 
     /// The options the command line takes, in `--help`'s order: for help and completions.
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }

@@ -50,6 +50,7 @@ enum Invocation: Equatable, Sendable {
     case version
     /// `--show-config`: the settings in effect and where each came from.
     case showConfig(Settings)
+    case completion(CompletionShell)
 }
 
 /// Bad usage: reported on stderr before anything runs, exit status 125.
@@ -72,7 +73,7 @@ extension Options {
     /// at the first operand (a lone `-` is an operand); the rest is the command.
     /// Repeating an option: the last one wins.
     ///
-    /// `--help` and `--version` return as soon as they are read; otherwise the first
+    /// `--help`, `--version` and `--completion` return as soon as they are read; otherwise the first
     /// error met is thrown, then the checks across options (--auth against
     /// --password-file, the environment, --set-password's operands).
     ///

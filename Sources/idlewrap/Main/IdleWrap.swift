@@ -36,6 +36,9 @@ enum IdleWrap {
         case .showConfig(let settings):
             try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings))
             return ExitStatus.success
+        case .completion(let shell):
+            try? FileDescriptor.standardOutput.writeAll(shell.script())
+            return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
         case .lockAll(let options):

@@ -67,6 +67,8 @@ struct OptionTableTests {
         #expect(kinds["set-password"] == .path)
         #expect(kinds["pam-confdir"] == .directory)
         #expect(kinds["quiet"] == .switch)
+        #expect(kinds["completion"] == .shell)
+        #expect(ValueKind.shell.choices == ["bash", "zsh", "fish"])
         #expect(ValueKind.method.choices == ["pam", "ask", "file"])
         #expect(ValueKind.switch.choices == ["yes", "no"])
         #expect(ValueKind.duration.choices.isEmpty)
