@@ -39,7 +39,7 @@ final class ControlServer {
     }
 
     /// Listens at `DIRECTORY/PID` in the user's runtime directory; or says why not.
-    static func register(pid: pid_t, uid: uid_t, environment: Environment) -> Result<ControlServer, NotRegistered> {
+    static func register(pid: pid_t, uid: uid_t, environment: Environment) -> Result<ControlServer, ControlProblem> {
         let directory: String
         switch RuntimeDirectory.forRegistering(uid: uid, environment: environment) {
         case .success(let found): directory = found
@@ -52,7 +52,7 @@ final class ControlServer {
         do {
             return .success(ControlServer(path: path, listener: try UnixSocket.listen(at: path), owner: uid))
         } catch {
-            return .failure(NotRegistered(error.description))
+            return .failure(ControlProblem(error.description))
         }
     }
 

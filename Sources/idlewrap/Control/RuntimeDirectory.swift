@@ -15,7 +15,7 @@ enum RuntimeDirectory {
 
     /// The directory this process registers in, made if missing; or why
     /// there is none.
-    static func forRegistering(uid: uid_t, environment: Environment) -> Result<String, NotRegistered> {
+    static func forRegistering(uid: uid_t, environment: Environment) -> Result<String, ControlProblem> {
         if let runtime = usableRuntimeDirectory(uid: uid, environment: environment) {
             let directory = runtime + "/idlewrap"
             if case .success = make(directory, uid: uid) { return .success(directory) }
@@ -76,19 +76,20 @@ enum RuntimeDirectory {
     }
 
     /// Makes `path` with mode 0700 unless it exists, then checks it.
-    private static func make(_ path: String, uid: uid_t) -> Result<String, NotRegistered> {
+    private static func make(_ path: String, uid: uid_t) -> Result<String, ControlProblem> {
         do {
             try FileSystem.makeDirectory(path, mode: 0o700)
         } catch let error where error != Errno(rawValue: EEXIST) {
-            return .failure(NotRegistered("cannot make \(path): \(error)"))
+            return .failure(ControlProblem("cannot make \(path): \(error)"))
         } catch {}
-        if let problem = problem(with: path, uid: uid) { return .failure(NotRegistered(problem)) }
+        if let problem = problem(with: path, uid: uid) { return .failure(ControlProblem(problem)) }
         return .success(path)
     }
 }
 
-/// Why a session could not register: it runs all the same, unlisted.
-struct NotRegistered: Error, CustomStringConvertible {
+/// What keeps a session from registering (it runs all the same, unlisted), or
+/// --lock-all and --list from reaching the sessions asked for: one sentence.
+struct ControlProblem: Error, CustomStringConvertible {
     let description: String
 
     init(_ description: String) {

@@ -57,19 +57,19 @@ enum SessionCommands {
 
     /// The uids whose sessions to reach: the running user's; with --user a
     /// named one, or with --all-users everyone's, for root only.
-    static func users(_ options: Options) -> Result<[uid_t], NotRegistered> {
+    static func users(_ options: Options) -> Result<[uid_t], ControlProblem> {
         let me = getuid()
         if options.allUsers {
-            guard me == 0 else { return .failure(NotRegistered("only root can use --all-users")) }
+            guard me == 0 else { return .failure(ControlProblem("only root can use --all-users")) }
             return .success(RuntimeDirectory.usersWithDirectories())
         }
         guard let name = options.user else { return .success([me]) }
         guard let entry = getpwnam(name) else {
-            return .failure(NotRegistered("no such user '\(terminalSafe(name))'"))
+            return .failure(ControlProblem("no such user '\(terminalSafe(name))'"))
         }
         let uid = entry.pointee.pw_uid
         guard uid == me || me == 0 else {
-            return .failure(NotRegistered("only root can reach another user's sessions"))
+            return .failure(ControlProblem("only root can reach another user's sessions"))
         }
         return .success([uid])
     }
