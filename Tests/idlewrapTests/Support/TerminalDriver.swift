@@ -52,7 +52,7 @@ final class TerminalDriver {
         try terminal.configure(attributes: nil, size: size)
         try terminal.master.setNonblocking(true)
         process = try ChildProcess.spawn(
-            arguments, environment: TerminalDriver.environment(with: environment),
+            arguments, environment: TerminalDriver.environment(with: environment, asAnotherUser: arguments.first == "runuser"),
             terminalPath: terminal.replicaPath)
     }
 
@@ -70,7 +70,8 @@ final class TerminalDriver {
     }
 
     /// The current environment with `overrides` (an empty value unsets).
-    static func environment(with overrides: [String: String]) -> [String] {
+    /// Another user gets no fixture XDG_CONFIG_HOME: it belongs to root.
+    static func environment(with overrides: [String: String], asAnotherUser: Bool = false) -> [String] {
         var entries: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
@@ -80,7 +81,7 @@ final class TerminalDriver {
             cursor += 1
         }
         if overrides["TERM"] == nil { entries.removeAll { $0.hasPrefix("TERM=") }; entries.append("TERM=xterm") }
-        if overrides["XDG_CONFIG_HOME"] == nil {
+        if overrides["XDG_CONFIG_HOME"] == nil && !asAnotherUser {
             entries.removeAll { $0.hasPrefix("XDG_CONFIG_HOME=") }
             entries.append("XDG_CONFIG_HOME=\(configHome)")
         }
