@@ -12,6 +12,13 @@ enum OptionTable {
             ],
             effect: .duration { $0.timeout = $1 }, environmentVariable: "IDLEWRAP_TIMEOUT"),
         OptionDefinition(
+            long: "warn", valueName: "DURATION",
+            help: [
+                "Before an idle lock, count down this long in the",
+                "window title and ring once (default: off).",
+            ],
+            effect: .duration { $0.warn = $1 }),
+        OptionDefinition(
             long: "auth", short: "a", valueName: "METHOD",
             help: [
                 "How an unlock is checked: pam (login password), ask",
@@ -75,6 +82,10 @@ enum OptionTable {
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
             effect: .flag { $0.wipeScrollback = $1 }),
+        OptionDefinition(
+            long: "bell-on-exit",
+            help: ["Ring once when the command exits while locked."],
+            effect: .flag { $0.bellOnExit = $1 }),
         OptionDefinition(
             long: "login", short: "l",
             help: ["Run the default shell as a login shell."],

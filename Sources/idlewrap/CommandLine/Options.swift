@@ -6,6 +6,7 @@ enum AuthMethod: String, CaseIterable, Sendable, Equatable {
 /// Everything the options can set, with their defaults.
 struct Options: Equatable, Sendable {
     var timeout: Nanoseconds = 300 * 1_000_000_000  // 0 = never lock on idle
+    var warn: Nanoseconds = 0  // 0 = no warning
     var auth: AuthMethod? = nil  // nil: choose the default at run time
     var passwordFile: String? = nil  // --password-file (implies auth = .file)
     var pamService = "idlewrap"
@@ -17,6 +18,7 @@ struct Options: Equatable, Sendable {
     var killAfter: Nanoseconds = 0  // 0 = never
     var holdLimit = 8 << 20  // bytes
     var wipeScrollback = false
+    var bellOnExit = false
     var login = false
     var nested = false
     var quiet = false

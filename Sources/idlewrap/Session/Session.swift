@@ -14,6 +14,10 @@ final class Session: RelayDelegate {
         case signal(Int32)
         /// --kill-after: the session stayed locked too long.
         case lockedTooLong
+        /// An ssh command ended while locked, when perhaps nobody is there to
+        /// unlock (automation with `ssh -tt`); `discarded` tells whether any of
+        /// its output was, or may have been, held back and is now dropped.
+        case sshCommandEndedWhileLocked(discarded: Bool)
     }
 
     private enum Ending {
@@ -26,6 +30,7 @@ final class Session: RelayDelegate {
     private let terminal = FileDescriptor.standardInput
     private let screen = FileDescriptor.standardOutput
     private let options: Options
+    private let plan: CommandPlan
     private let pseudoTerminal: PseudoTerminal
     private let command: ChildProcess
     private let relay: Relay
@@ -51,6 +56,7 @@ final class Session: RelayDelegate {
         hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
+        self.plan = plan
         switch LogindListener.connect(
             sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
             systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
@@ -78,7 +84,7 @@ final class Session: RelayDelegate {
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
                 message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
-                host: UserIdentity.hostName, user: user),
+                host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
         switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
         case .success(let server):
@@ -162,6 +168,12 @@ final class Session: RelayDelegate {
             return ExitStatus.killed(by: signal)
         case .hangingUp(.lockedTooLong, _, _):
             return relay.commandStatus?.shellStatus ?? ExitStatus.killed(by: SIGHUP)
+        case .hangingUp(.sshCommandEndedWhileLocked(let discarded), _, _):
+            guard discarded else { return relay.commandStatus?.shellStatus ?? ExitStatus.failure }
+            // Not the command's status: a script must not take the output it
+            // got for all there was.
+            Diagnostics.error("the command ended while the session was locked; its held output was discarded")
+            return ExitStatus.failure
         case .running:
             return relay.commandStatus?.shellStatus ?? ExitStatus.failure
         }
@@ -176,7 +188,7 @@ final class Session: RelayDelegate {
         // Not through `show`: a failure here must not turn the command's
         // exit into a hang-up.
         if !terminalIsGone {
-            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            let restore = lock.endWarning() + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
         var isSignalled = terminalIsGone
@@ -204,6 +216,16 @@ final class Session: RelayDelegate {
 
     private func finishIfOver() {
         switch ending {
+        case .running
+        where plan.isSSHCommand && lock.isLockingOrLocked && relay.commandStatus != nil
+            && (relay.outputEnded || !relay.isReadingOutput):
+            // Waiting for a password that automation will never type would hang
+            // it forever; ending shows nothing that was held. Its output is read
+            // to the end first (unless the hold limit stopped that), so that
+            // `discarded` does not count output that was never coming.
+            let discarded = lock.heldByteCount > 0 || !relay.outputEnded
+            log.record("session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
+            hangUp(.sshCommandEndedWhileLocked(discarded: discarded))
         case .running:
             if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
         case .hangingUp:
@@ -268,6 +290,7 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
+        lock.commandDidExit()
         finishIfOver()
     }
 
@@ -306,6 +329,9 @@ final class Session: RelayDelegate {
                 hangUp(.lockedTooLong)
             } else {
                 lock.handleDeadline()
+                // The command may have ended while the lock waited for its
+                // output to reach a boundary.
+                finishIfOver()
             }
         }
         updateDeadline()

@@ -55,12 +55,14 @@ struct OptionsTests {
             "--pam-service", "login", "--pam-confdir", "/tmp/pam.d", "--message", "back soon",
             "--lock-key", "^]", "--on-lock", "echo locked", "--on-unlock", "echo unlocked",
             "--kill-after", "1h", "--hold-limit", "64K", "--wipe-scrollback", "--login",
-            "--nested", "--quiet", "--verbose", "vim", "notes.txt",
+            "--nested", "--quiet", "--verbose", "--warn", "30s", "--bell-on-exit", "vim", "notes.txt",
         ])
         #expect(
             parsed
                 == options {
                     $0.timeout = 600 * second
+                    $0.warn = 30 * second
+                    $0.bellOnExit = true
                     $0.auth = .file
                     $0.passwordFile = "/tmp/pw"
                     $0.pamService = "login"
@@ -431,6 +433,8 @@ struct OptionsTests {
                   -t, --timeout DURATION  Idle time before locking (default: $IDLEWRAP_TIMEOUT,
                                           else 5m). DURATION: off; seconds (90, 1.5); or terms
                                           with units h, m, s, ms (1h30m, 250ms). 0, off: never.
+                  --warn DURATION         Before an idle lock, count down this long in the
+                                          window title and ring once (default: off).
                   -a, --auth METHOD       How an unlock is checked: pam (login password), ask
                                           (a password asked at start) or file (default: file
                                           if the password file exists, else pam, else ask).
@@ -449,6 +453,7 @@ struct OptionsTests {
                   --hold-limit SIZE       Most output held while locked, in bytes with an
                                           optional K, M or G (default: 8M).
                   --wipe-scrollback       Also erase the terminal's scrollback when locking.
+                  --bell-on-exit          Ring once when the command exits while locked.
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
