@@ -14,6 +14,8 @@ private func arguments(for invocation: Invocation) -> [String] {
     case .version: return ["--version"]
     case .completion(let shell): return ["--completion=\(shell.rawValue)"]
     case .showConfig(let settings): return arguments(for: settings.options) + ["--show-config"]
+    case .lockAll(let options): return arguments(for: options) + ["--lock-all"]
+    case .list(let options): return arguments(for: options) + ["--list"]
     case .run(let options): return arguments(for: options) + ["--"] + options.command
     case .setPassword(let file, let options):
         return arguments(for: options) + ["--set-password", "--"] + (file.map { [$0] } ?? [])
@@ -25,7 +27,7 @@ private func arguments(for invocation: Invocation) -> [String] {
 private let renderedSettings: Set<String> = [
     "timeout", "auth", "password-file", "pam-service", "pam-confdir", "message", "lock-key", "on-lock",
     "on-unlock", "kill-after", "hold-limit", "wipe-scrollback", "login", "nested", "quiet", "verbose",
-    "warn", "bell-on-exit",
+    "warn", "bell-on-exit", "json", "user", "all-users",
 ]
 
 private func arguments(for options: Options) -> [String] {
@@ -46,6 +48,9 @@ private func arguments(for options: Options) -> [String] {
     if options.quiet { result.append("-q") }
     if options.verbose { result.append("--verbose") }
     if options.bellOnExit { result.append("--bell-on-exit") }
+    if options.json { result.append("--json") }
+    if let user = options.user { result.append("--user=\(user)") }
+    if options.allUsers { result.append("--all-users") }
     result += ["--warn", formatDuration(options.warn)]
     return result
 }

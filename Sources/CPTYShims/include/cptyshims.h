@@ -25,6 +25,10 @@ int cpty_signals_unblock(const int *signals, int count);
 /// -1 on error.
 int cpty_signalfd_read(int fd);
 
+/// A close-on-exec descriptor that becomes readable once process `pid` has
+/// exited (Linux 5.3's pidfd_open; -1 with ENOSYS on older kernels).
+int cpty_pidfd_open(pid_t pid);
+
 /// Unblocks every signal for the calling thread (before exec'ing in place).
 int cpty_unblock_all_signals(void);
 
@@ -46,6 +50,14 @@ int cpty_spawn(pid_t *pid, const char *path, char *_Nullable const argv[_Nonnull
 /// stdio on /dev/null, default signals. Same return convention as cpty_spawn.
 int cpty_spawn_detached(pid_t *pid, char *_Nullable const argv[_Nonnull],
                         char *_Nullable const envp[_Nonnull]);
+
+/// accept4 with SOCK_CLOEXEC | SOCK_NONBLOCK (accept4 is declared only under
+/// _GNU_SOURCE): a new connection's descriptor, or -1.
+int cpty_accept(int fd);
+
+/// The peer of a Unix socket as the kernel recorded it (SO_PEERCRED; struct
+/// ucred is declared only under _GNU_SOURCE). Returns 0, or -1.
+int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
 /// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
 int cpty_set_dumpable(bool dumpable);

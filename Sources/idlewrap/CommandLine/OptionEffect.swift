@@ -25,6 +25,8 @@ enum OptionEffect: Sendable {
     case version
     case setPassword
     case showConfig
+    case lockAll
+    case list
     /// Print the completion script for a shell.
     case completion
 
@@ -37,7 +39,7 @@ enum OptionEffect: Sendable {
         case .text, .name: .text
         case .path, .setPassword: .path
         case .directory: .directory
-        case .flag, .help, .version, .showConfig: .switch
+        case .flag, .help, .version, .showConfig, .lockAll, .list: .switch
         case .methods: .methods
         case .count: .number
         case .completion: .shell
@@ -47,7 +49,7 @@ enum OptionEffect: Sendable {
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword, .showConfig, .completion: true
+        case .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list: true
         default: false
         }
     }
@@ -99,8 +101,9 @@ enum OptionEffect: Sendable {
                 throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
             }
             store(&options, count)
-        case .flag, .help, .version, .setPassword, .showConfig, .completion:
-            preconditionFailure("--help, --version, --set-password, --show-config and --completion are actions, not settings")
+        case .flag, .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list:
+            preconditionFailure(
+                "--help, --version, --set-password, --show-config, --completion, --lock-all and --list are actions, not settings")
         }
     }
 
