@@ -23,17 +23,18 @@ ARCH := $(shell uname -m)
 RELEASE_FLAGS = -c release --static-swift-stdlib \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(STATIC_LIBSTDCXX_FLAGS)
 
-# libstdc++ is linked statically where its archive is installed (g++ brings it
-# on Debian and Ubuntu, libstdc++-static on RHEL), else shared, as the
-# README's build does: nothing new is required. Loading the shared library
-# costs every start 1.7 M instructions (ld.so binding libstdc++'s own ~1 660
-# symbols) and 0.6 MiB; the Swift runtime uses two dozen of its functions.
-# The toolchain's clang finds the archive as it would find the library.
-# swiftc links with whatever `-lstdc++` finds first, so a directory holding
-# only a link to the archive goes first on its search path, and ld.lld (part
-# of the toolchain) links: with --gc-sections it drops the references of
-# archive members that nothing reaches (random.o's arc4random, GLIBC_2.36),
-# which gold keeps, so the glibc floor stays where it is (.ci/check-release).
+# The C++ runtime is linked statically where libstdc++'s archive is installed
+# (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared,
+# as the README's build does: nothing new is required. Loading libstdc++.so
+# costs every start 1.7 M instructions (ld.so binding ~1 660 of libstdc++'s
+# own symbols) and 0.6 MiB, for the two dozen functions the Swift runtime
+# uses; libgcc_s.so another 0.09 M. The toolchain's clang finds the archive
+# as it would find the library. swiftc links with whatever `-lstdc++` finds
+# first, so a directory holding only a link to the archive goes first on its
+# search path, and ld.lld (part of the toolchain) links: with --gc-sections it
+# drops the references of archive members that nothing reaches (random.o's
+# arc4random, GLIBC_2.36), which gold keeps, so the glibc floor stays where
+# it is (.ci/check-release checks both).
 SWIFT_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
 LIBSTDCXX_ARCHIVE := $(filter /%,$(shell $(SWIFT_CLANG) -print-file-name=libstdc++.a 2>/dev/null))
 STATIC_LIBSTDCXX_DIR = .build/static-libstdc++
@@ -55,7 +56,7 @@ release: $(if $(STATIC_LIBSTDCXX_FLAGS),$(STATIC_LIBSTDCXX_TOOLSET))
 $(STATIC_LIBSTDCXX_TOOLSET): FORCE
 	mkdir -p $(STATIC_LIBSTDCXX_DIR)
 	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
-	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld", "-L%s"] } }\n' \
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld", "-L%s",\n    "-Xclang-linker", "-static-libgcc"] } }\n' \
 		"$(abspath $(STATIC_LIBSTDCXX_DIR))" >$@
 
 # The installed tree, relative to PREFIX. The completions come from the
