@@ -5,10 +5,13 @@ import PTYKit
 enum AuthAsk {
     static let maximumRounds = 3
 
-    static func makeAuthenticator(user: UserName, terminal: FileDescriptor) throws(AuthenticationError) -> CryptAuthenticator {
+    static func makeAuthenticator(
+        user: UserName, terminal: FileDescriptor, minimumLength: Int = 1
+    ) throws(AuthenticationError) -> CryptAuthenticator {
         let password: SecretBuffer
         do {
-            password = try PasswordPrompt(terminal: terminal).askNewPassword("Lock password:", rounds: maximumRounds)
+            password = try PasswordPrompt(terminal: terminal).askNewPassword(
+                "Lock password:", rounds: maximumRounds, minimumLength: minimumLength)
         } catch .differed {
             throw AuthenticationError(description: "the lock passwords differed \(maximumRounds) times; not starting")
         } catch {

@@ -5,9 +5,11 @@ import PTYKit
 enum AuthSetup {
     /// The authenticator for `method`, or for the default when it is nil:
     /// `file` if the password file (`passwordFile`, else the default one)
-    /// exists, else `pam` if libpam loads, else `ask`. `ask` prompts on
-    /// `terminal` (a terminal) now. `notice` receives what the user should
-    /// know about the set-up but that does not stop it.
+    /// exists, else `pam` if libpam loads, else `ask`, of the methods `policy`
+    /// allows (the parser has refused a `method` it does not). `ask` prompts on
+    /// `terminal` (a terminal) now, for a password of at least
+    /// `minimumPasswordLength` characters. `notice` receives what the user
+    /// should know about the set-up but that does not stop it.
     ///
     /// PAM with the system's configuration is never used for an account whose
     /// login password is locked or empty (see `LoginPassword`): a lock nobody
@@ -17,14 +19,15 @@ enum AuthSetup {
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
-        notice: (String) -> Void = { _ in }
+        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
-        var chosen = method ?? defaultMethod(passwordFile: passwordFile ?? defaultPasswordFile(environment: lookup))
+        let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
+        var chosen = method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
         if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
             guard method == nil else {
                 throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
             }
-            guard isAllowed(.ask) else {
+            guard policy.allows(.ask) else {
                 throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
             }
             notice("\(problem); asking for a lock password for this session instead (--auth ask)")
@@ -39,7 +42,7 @@ enum AuthSetup {
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
                 terminal: terminal, environment: lookup, notice: notice)
         case .ask:
-            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal)
+            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }
     }
 
@@ -52,22 +55,9 @@ enum AuthSetup {
     }
 
     /// `$XDG_CONFIG_HOME/idlewrap/password`, else `$HOME/.config/idlewrap/password`;
-    /// nil when neither variable is usable. A relative XDG_CONFIG_HOME is
-    /// ignored, as the XDG base directory specification says.
+    /// nil when neither variable is usable.
     static func defaultPasswordFile(environment lookup: (String) -> String?) -> String? {
-        if let config = lookup("XDG_CONFIG_HOME"), config.hasPrefix("/") {
-            return "\(config)/idlewrap/password"
-        }
-        if let home = lookup("HOME"), !home.isEmpty {
-            return "\(home)/.config/idlewrap/password"
-        }
-        return nil
-    }
-
-    /// Whether site policy lets `method` be used. The one place that decides
-    /// it; with no policy every method is allowed.
-    static func isAllowed(_ method: AuthMethod) -> Bool {
-        true
+        ConfigurationFiles.userDirectory(environment: lookup).map { $0 + "/password" }
     }
 
     /// Why PAM could never unlock for `user`, or nil when it could (or when
@@ -80,9 +70,13 @@ enum AuthSetup {
         }
     }
 
-    private static func defaultMethod(passwordFile: String?) -> AuthMethod {
-        if let passwordFile, exists(passwordFile) { return .file }
-        return PAMLibrary.isLoadable ? .pam : .ask
+    /// The first of file, pam and ask that `policy` allows and that can work here;
+    /// when none can, the first allowed one, whose set-up then says why it cannot.
+    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> AuthMethod {
+        if policy.allows(.file), let passwordFile, exists(passwordFile) { return .file }
+        if policy.allows(.pam), PAMLibrary.isLoadable { return .pam }
+        if policy.allows(.ask) { return .ask }
+        return policy.allowed[0]
     }
 
     /// Whether something is at `path`. Anything but "no such file" counts as

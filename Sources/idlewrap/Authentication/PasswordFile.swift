@@ -34,7 +34,7 @@ enum PasswordFile {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw AuthenticationError(description: "password file \(path) is not a regular file")
         }
-        if let problem = unsafeOwnership(info) {
+        if let problem = StrictModes.problem(with: info, trusting: .userOrRoot) {
             throw AuthenticationError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
         try checkDirectory(of: path)
@@ -43,30 +43,16 @@ enum PasswordFile {
         return try hash(in: contents, path: path)
     }
 
-    /// Why `info` (a file or directory) is unsafe to trust, or nil.
-    private static func unsafeOwnership(_ info: stat) -> String? {
-        let user = getuid()
-        if info.st_uid != user && info.st_uid != 0 {
-            return "is owned by uid \(info.st_uid), not by you (uid \(user)) or root"
-        }
-        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            return "is writable by group or others (chmod go-w fixes that)"
-        }
-        return nil
-    }
-
     /// Checks the directory the file really lives in (after symbolic links):
     /// whoever can write there can replace the file.
     private static func checkDirectory(of path: String) throws(AuthenticationError) {
-        let directory: String
-        let info: stat
+        let found: (directory: String, problem: String)?
         do {
-            directory = parentDirectory(of: try FileSystem.resolvedPath(path))
-            info = try FileSystem.status(ofPath: directory)
+            found = try StrictModes.directoryProblem(of: path, trusting: .userOrRoot)
         } catch {
             throw AuthenticationError(description: "cannot examine the directory of password file \(path): \(error)")
         }
-        if let problem = unsafeOwnership(info) {
+        if let (directory, problem) = found {
             throw AuthenticationError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
     }

@@ -18,6 +18,8 @@ struct PasswordPrompt {
         case system(Errno)
         /// A new password and its repetition differed.
         case differed
+        /// A new password had fewer characters than this (`min-password-length`).
+        case tooShort(Int)
 
         var description: String {
             switch self {
@@ -26,6 +28,7 @@ struct PasswordPrompt {
             case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
             case .differed: "the passwords differ"
+            case .tooShort(let minimum): "the password is shorter than \(minimum) characters (site policy: min-password-length)"
             }
         }
     }
@@ -88,11 +91,18 @@ struct PasswordPrompt {
     }
 
     /// Asks for a new password with `question`, then for it again, until both
-    /// answers are the same, at most `rounds` times; between rounds it says that
-    /// they differed. Throws `.differed` when the last round's answers differ.
-    func askNewPassword(_ question: String, rounds: Int) throws(Failure) -> SecretBuffer {
+    /// answers are the same and the password has at least `minimumLength`
+    /// characters, at most `rounds` times; between rounds it says what was wrong.
+    /// Throws `.differed` or `.tooShort` when the last round fails.
+    func askNewPassword(_ question: String, rounds: Int, minimumLength: Int = 1) throws(Failure) -> SecretBuffer {
         for round in 1...rounds {
             let first = try ask(question)
+            if first.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
+                first.clear()
+                guard round < rounds else { throw .tooShort(minimumLength) }
+                try? output.writeAll("The password is shorter than \(minimumLength) characters; try again.\r\n")
+                continue
+            }
             let second: SecretBuffer
             do {
                 second = try ask("Repeat password:")

@@ -5,14 +5,22 @@ import PTYKit
 /// in the password file for the `file` method.
 enum SetPassword {
     /// When `input` is a terminal, asks twice with echo off; otherwise reads
-    /// one line from it (for scripts). Returns the exit status: success when
-    /// the hash was written, failure (with a message on stderr) when nothing was.
-    static func run(file: String, input: FileDescriptor, quiet: Bool) -> Int32 {
+    /// one line from it (for scripts). A password shorter than `minimumLength`
+    /// characters (site policy) is refused, and `refused` is told why. Returns the
+    /// exit status: success when the hash was written, failure (with a message on
+    /// stderr) when nothing was.
+    static func run(
+        file: String, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1, refused: (String) -> Void = { _ in }
+    ) -> Int32 {
         do throws(AuthenticationError) {
-            let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
+            let secret = input.isTerminal ? try askTwice(on: input, minimumLength: minimumLength) : try readLine(from: input)
             defer { secret.clear() }
             if let problem = PasswordHash.lengthProblem(with: secret) {
                 throw AuthenticationError(description: "\(problem); nothing written")
+            }
+            if secret.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
+                refused("refused --set-password: shorter than min-password-length \(minimumLength)")
+                throw AuthenticationError(description: "\(PasswordPrompt.Failure.tooShort(minimumLength)); nothing written")
             }
             let hash: String
             do {
@@ -35,8 +43,9 @@ enum SetPassword {
         return ExitStatus.success
     }
 
-    private static func askTwice(on terminal: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
+    private static func askTwice(on terminal: FileDescriptor, minimumLength: Int) throws(AuthenticationError) -> SecretBuffer {
         do {
+            // Asked with no minimum, so that a short password is refused below, in one place.
             return try PasswordPrompt(terminal: terminal).askNewPassword("New password:", rounds: 1)
         } catch .differed {
             throw AuthenticationError(description: "the passwords differ; nothing written")

@@ -4,6 +4,7 @@ struct CommandLineParser {
     private var index = 0
     private var settings: Settings
     private var setPassword = false
+    private var showConfig = false
     private var attachedPasswordFile: String?  // --set-password=FILE
     private var operands: ArraySlice<String> = []
 
@@ -33,6 +34,7 @@ struct CommandLineParser {
         }
         try settings.applyPasswordFileRule()
         try settings.applyEnvironment(environment)
+        try settings.enforcePolicy()
         return try invocation()
     }
 
@@ -99,7 +101,7 @@ struct CommandLineParser {
     }
 
     /// Carries out an action or records a setting; returns an invocation only for
-    /// `--help` and `--version`.
+    /// `--help`, `--version` and `--completion`.
     private mutating func apply(
         _ option: OptionDefinition,
         spelled: String,
@@ -108,13 +110,30 @@ struct CommandLineParser {
         switch option.effect {
         case .help: return .help
         case .version: return .version
+        case .completion:
+            guard let value, let shell = CompletionShell(rawValue: value) else {
+                throw UsageError(
+                    message: "unknown shell '\(terminalSafe(value ?? ""))' for \(spelled)"
+                        + " (expected \(OptionEffect.list(ValueKind.shell.choices)))")
+            }
+            return .completion(shell)
         case .setPassword: setPassword = true
+        case .showConfig: showConfig = true
         default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
         }
         return nil
     }
 
     private func invocation() throws(UsageError) -> Invocation {
+        if showConfig {
+            guard !setPassword else {
+                throw UsageError(message: "--show-config and --set-password cannot be used together")
+            }
+            guard operands.isEmpty else {
+                throw UsageError(message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
+            }
+            return .showConfig(settings)
+        }
         guard setPassword else {
             var options = settings.options
             options.command = Array(operands)
@@ -130,6 +149,7 @@ struct CommandLineParser {
         if let file = files.first, file.isEmpty {
             throw UsageError(message: "option '--set-password' needs a non-empty FILE")
         }
+        try settings.checkPasswordFileIsAllowed()
         return .setPassword(file: files.first, options: settings.options)
     }
 }

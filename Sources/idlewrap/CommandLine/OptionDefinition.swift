@@ -33,7 +33,7 @@ struct OptionDefinition: Sendable {
     /// How the command line gives the value.
     var argument: OptionArgument {
         switch effect {
-        case .flag, .help, .version: .none
+        case .flag, .help, .version, .showConfig: .none
         case .setPassword: .attachedOnly
         default: .required
         }
@@ -65,12 +65,19 @@ enum OptionArgument: Equatable, Sendable {
 /// the only values a grammar accepts, where there are few.
 enum ValueKind: Equatable, Sendable {
     case duration, size, key, method, text, path, directory
+    /// Methods separated by commas (`pam, file`).
+    case methods
+    /// A whole number (`min-password-length`).
+    case number
+    /// A shell `--completion` writes a script for.
+    case shell
     /// No value on the command line; `yes` or `no` in a configuration file.
     case `switch`
 
     var choices: [String] {
         switch self {
         case .method: AuthMethod.allCases.map(\.rawValue)
+        case .shell: CompletionShell.allCases.map(\.rawValue)
         case .switch: ["yes", "no"]
         default: []
         }

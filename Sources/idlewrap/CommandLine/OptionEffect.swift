@@ -16,9 +16,16 @@ enum OptionEffect: Sendable {
     case directory(@Sendable (inout Options, String) -> Void)
     /// A switch: given alone, it is on; a configuration file says `yes` or `no`.
     case flag(@Sendable (inout Options, Bool) -> Void)
+    /// A list of methods separated by commas: `pam, file`.
+    case methods(@Sendable (inout Options, [AuthMethod]) -> Void)
+    /// A whole number from 1 to `PasswordLineEditor.maximumLength`.
+    case count(@Sendable (inout Options, Int) -> Void)
     case help
     case version
     case setPassword
+    case showConfig
+    /// Print the completion script for a shell.
+    case completion
 
     var kind: ValueKind {
         switch self {
@@ -29,14 +36,17 @@ enum OptionEffect: Sendable {
         case .text, .name: .text
         case .path, .setPassword: .path
         case .directory: .directory
-        case .flag, .help, .version: .switch
+        case .flag, .help, .version, .showConfig: .switch
+        case .methods: .methods
+        case .count: .number
+        case .completion: .shell
         }
     }
 
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword: true
+        case .help, .version, .setPassword, .showConfig, .completion: true
         default: false
         }
     }
@@ -79,13 +89,37 @@ enum OptionEffect: Sendable {
         case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
             store(&options, value)
-        case .flag, .help, .version, .setPassword:
-            preconditionFailure("--help, --version and --set-password are actions, not settings")
+        case .methods(let store):
+            store(&options, try Self.methods(value))
+        case .count(let store):
+            guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let count = Int(value),
+                (1...PasswordLineEditor.maximumLength).contains(count)
+            else {
+                throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
+            }
+            store(&options, count)
+        case .flag, .help, .version, .setPassword, .showConfig, .completion:
+            preconditionFailure("--help, --version, --set-password, --show-config and --completion are actions, not settings")
         }
     }
 
+    /// `pam, file`: methods separated by commas, each at most once, at least one.
+    private static func methods(_ value: String) throws(ValueProblem) -> [AuthMethod] {
+        var methods: [AuthMethod] = []
+        for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item.trimmingBlanks())
+            guard let method = AuthMethod(rawValue: name), !methods.contains(method) else {
+                throw .invalid(
+                    "invalid list of methods",
+                    detail: " (expected one or more of \(list(ValueKind.method.choices)), separated by commas, each once)")
+            }
+            methods.append(method)
+        }
+        return methods
+    }
+
     /// "pam, ask or file".
-    private static func list(_ choices: [String]) -> String {
+    static func list(_ choices: [String]) -> String {
         choices.dropLast().joined(separator: ", ") + " or " + choices[choices.count - 1]
     }
 }

@@ -92,14 +92,51 @@ enum OptionTable {
             help: ["Also say whether idlewrap follows logind's Lock."],
             effect: .flag { $0.verbose = $1 }),
         OptionDefinition(
+            long: "show-config",
+            help: ["Show the settings in effect, where each came from,", "and exit."],
+            scope: .commandLine, effect: .showConfig),
+        OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),
         OptionDefinition(
+            long: "completion", valueName: "SHELL",
+            help: ["Print the completion script for SHELL (bash, zsh or", "fish) and exit."],
+            scope: .commandLine, effect: .completion),
+        OptionDefinition(
             long: "version", short: "V",
             help: ["Show the version and exit."],
             scope: .commandLine, effect: .version),
+        // Site policy: keys of the system configuration file only (see `SitePolicy`).
+        OptionDefinition(
+            long: "max-timeout", valueName: "DURATION",
+            help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
+            scope: .systemFile, effect: .duration { $0.maxTimeout = $1 }),
+        OptionDefinition(
+            long: "auth-methods", valueName: "METHODS",
+            help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
+            scope: .systemFile, effect: .methods { $0.authPolicy = AuthPolicy(allowed: $1) }),
+        OptionDefinition(
+            long: "max-kill-after", valueName: "DURATION",
+            help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
+            scope: .systemFile, effect: .duration { $0.maxKillAfter = $1 }),
+        OptionDefinition(
+            long: "min-password-length", valueName: "N",
+            help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
+            scope: .systemFile, effect: .count { $0.minPasswordLength = $1 }),
+        OptionDefinition(
+            long: "shell", valueName: "PATH",
+            help: ["The real shell in login-shell mode (default: /bin/sh)."],
+            scope: .systemFile, effect: .path { $0.shell = $1 }),
+        OptionDefinition(
+            long: "lock-ssh-commands",
+            help: ["Whether a session started for an ssh command locks too (default: yes)."],
+            scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
     ]
+
+    /// The keys of the configuration files: every setting, in the order `--show-config`
+    /// lists them.
+    static let settings = all.filter { !$0.effect.isAction }
 
     /// The options the command line takes, in `--help`'s order: for help and completions.
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }

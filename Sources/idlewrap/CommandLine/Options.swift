@@ -22,6 +22,16 @@ struct Options: Equatable, Sendable {
     var quiet = false
     var verbose = false
     var command: [String] = []  // empty: the user's shell
+
+    // Site policy: only the system configuration file sets these (see `SitePolicy`).
+    var maxTimeout: Nanoseconds = 0  // 0 = no limit
+    var authPolicy = AuthPolicy()
+    var maxKillAfter: Nanoseconds = 0  // 0 = no limit
+    var minPasswordLength = 1  // characters
+    var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
+    var lockSSHCommands = true
+    /// Values above that policy lowered or filled in, for notices and the log.
+    var policyChanges: [PolicyChange] = []
 }
 
 /// What the command line asks idlewrap to do.
@@ -31,12 +41,17 @@ enum Invocation: Equatable, Sendable {
     case setPassword(file: String?, options: Options)
     case help
     case version
+    /// `--show-config`: the settings in effect and where each came from.
+    case showConfig(Settings)
+    case completion(CompletionShell)
 }
 
 /// Bad usage: reported on stderr before anything runs, exit status 125.
 struct UsageError: Error, Equatable, CustomStringConvertible {
     /// One line, without the `idlewrap: ` prefix.
     let message: String
+    /// For a request that site policy refused: what the system log records.
+    var auditRecord: String? = nil
 
     /// The two lines for stderr, without a final newline.
     var description: String {
@@ -51,7 +66,7 @@ extension Options {
     /// at the first operand (a lone `-` is an operand); the rest is the command.
     /// Repeating an option: the last one wins.
     ///
-    /// `--help` and `--version` return as soon as they are read; otherwise the first
+    /// `--help`, `--version` and `--completion` return as soon as they are read; otherwise the first
     /// error met is thrown, then the checks across options (--auth against
     /// --password-file, the environment, --set-password's operands).
     ///

@@ -23,7 +23,9 @@ struct Settings: Equatable, Sendable {
                 option.scope == .commandLine
                 ? "can only be given on the command line"
                 : "can only be set in the system configuration file"
-            throw UsageError(message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)")
+            throw UsageError(
+                message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)",
+                auditRecord: option.scope == .systemFile ? "refused \(option.long) from \(source.label): \(rule)" : nil)
         }
         precondition(!option.effect.isAction, "--\(option.long) is an action, not a setting")
         var updated = options
@@ -36,6 +38,13 @@ struct Settings: Equatable, Sendable {
             options = updated
             sources[option.long] = source
         }
+    }
+
+    /// Replaces what was asked for with what site policy allows, and keeps the record of
+    /// it in `options.policyChanges`. `update` stores the allowed value.
+    mutating func enforce(_ change: PolicyChange, _ update: (inout Options) -> Void) {
+        update(&options)
+        options.policyChanges.append(change)
     }
 
     /// Applies the options' environment variables (`IDLEWRAP_TIMEOUT`); an empty one

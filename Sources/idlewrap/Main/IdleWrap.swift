@@ -9,10 +9,20 @@ enum IdleWrap {
 
     static func run(_ arguments: [String]) -> Int32 {
         let environment = Environment.current()
+        let files: Settings
+        do {
+            files = try ConfigurationFiles.load(environment: { environment[$0] })
+        } catch {
+            // A file's mistake, not the command line's: no hint about --help.
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            Diagnostics.error(error.message)
+            return ExitStatus.failure
+        }
         let invocation: Invocation
         do {
-            invocation = try Options.parse(arguments, environment: { environment[$0] })
+            invocation = try Options.parse(arguments, environment: { environment[$0] }, startingFrom: files)
         } catch {
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
             Diagnostics.write(error.description + "\n")
             return ExitStatus.failure
         }
@@ -22,6 +32,12 @@ enum IdleWrap {
             return ExitStatus.success
         case .version:
             try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
+            return ExitStatus.success
+        case .showConfig(let settings):
+            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings))
+            return ExitStatus.success
+        case .completion(let shell):
+            try? FileDescriptor.standardOutput.writeAll(shell.script())
             return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
@@ -38,6 +54,11 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
+        // Only now, when the limits matter: a lowered timeout means nothing to scp.
+        for change in options.policyChanges where change.wasAskedFor {
+            Diagnostics.notice(change.notice, quiet: options.quiet)
+            AuditLog.recordPolicy(change.auditRecord, environment: environment)
+        }
         // Before any password is typed into this process.
         let hygiene: SecretHygiene
         do {
@@ -52,6 +73,7 @@ enum IdleWrap {
                 method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] },
+                policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength,
                 notice: { Diagnostics.notice($0, quiet: options.quiet) })
         } catch {
             Diagnostics.error(error.description)
@@ -103,6 +125,8 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.failure
         }
-        return SetPassword.run(file: path, input: .standardInput, quiet: options.quiet)
+        return SetPassword.run(
+            file: path, input: .standardInput, quiet: options.quiet, minimumLength: options.minPasswordLength,
+            refused: { AuditLog.recordPolicy($0, environment: environment) })
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PTYKit
 
 /// Lock events for the system log (authpriv), naming who, where and what;
 /// never a password.
@@ -21,5 +22,17 @@ struct AuditLog {
         line.withCString { text in
             withVaList([text]) { vsyslog(LOG_AUTHPRIV | priority, "%s", $0) }
         }
+    }
+}
+
+extension AuditLog {
+    /// Records that site policy lowered or refused something the user asked for, before
+    /// any session starts (so the command is idlewrap's own).
+    static func recordPolicy(_ event: String, environment: Environment) {
+        let log = AuditLog(
+            user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "none",
+            command: "idlewrap", sshConnection: environment["SSH_CONNECTION"])
+        log.open()
+        log.record("site policy: \(event)")
     }
 }

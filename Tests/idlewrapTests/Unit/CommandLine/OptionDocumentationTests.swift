@@ -38,6 +38,22 @@ struct OptionDocumentationTests {
         }
     }
 
+    @Test("each configuration key is named in the manual page's and the README's Configuration sections")
+    func configurationKeys() throws {
+        let page = try readFile(packageDirectory + "/man/idlewrap.1")
+        let manual = try #require(page.split(separator: ".Sh ").first { $0.hasPrefix("CONFIGURATION\n") })
+        let readme = try readFile(packageDirectory + "/README.md")
+        let section = try #require(readme.split(separator: "\n## ").first { $0.hasPrefix("Configuration\n") })
+        // The words of `.Cm` and `.It Cm` lines, which name keys.
+        let keywords = Set(
+            manual.split(separator: "\n").filter { $0.hasPrefix(".Cm ") || $0.hasPrefix(".It Cm ") }
+                .flatMap { $0.split(separator: " ").map(String.init) })
+        for option in OptionTable.settings {
+            #expect(keywords.contains(option.long), "\(option.long) missing from CONFIGURATION in man/idlewrap.1")
+            #expect(section.contains("`\(option.long)"), "\(option.long) missing from Configuration in README.md")
+        }
+    }
+
     /// mdoc escapes hyphens in option names.
     private func mdoc(_ text: String) -> String {
         text.replacing("-", with: "\\-")

@@ -46,7 +46,10 @@ struct OptionTableTests {
         #expect(OptionTable.option(configKey: "wipe-scrollback")?.kind == .switch)
         #expect(OptionTable.option(configKey: "help")?.scope == .commandLine)
         #expect(OptionTable.option(configKey: "--timeout") == nil)
-        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.map(\.long))
+        #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
+        #expect(OptionTable.option(configKey: "max-timeout")?.scope == .systemFile)
+        #expect(OptionTable.commandLineOption(long: "max-timeout") == nil)
+        #expect(OptionTable.commandLineOption(long: "show-config")?.effect.isAction == true)
     }
 
     @Test("value kinds, with the choices completions offer")
@@ -62,6 +65,8 @@ struct OptionTableTests {
         #expect(kinds["set-password"] == .path)
         #expect(kinds["pam-confdir"] == .directory)
         #expect(kinds["quiet"] == .switch)
+        #expect(kinds["completion"] == .shell)
+        #expect(ValueKind.shell.choices == ["bash", "zsh", "fish"])
         #expect(ValueKind.method.choices == ["pam", "ask", "file"])
         #expect(ValueKind.switch.choices == ["yes", "no"])
         #expect(ValueKind.duration.choices.isEmpty)

@@ -263,6 +263,22 @@ struct OptionsTests {
         #expect(try run(["ls", "--help"]).command == ["ls", "--help"])
     }
 
+    @Test("--completion SHELL returns as soon as it is read; another shell is bad usage")
+    func completion() throws {
+        #expect(try parse(["--completion", "bash"]) == .completion(.bash))
+        #expect(try parse(["--completion=zsh"]) == .completion(.zsh))
+        #expect(try parse(["-q", "--completion", "fish", "--bogus"]) == .completion(.fish))
+        #expect(try parse(["--completion", "bash", "-h"]) == .completion(.bash))
+        #expect(
+            usageError(["--completion", "tcsh"])
+                == "unknown shell 'tcsh' for --completion (expected bash, zsh or fish)")
+        #expect(
+            usageError(["--completion=Bash"])
+                == "unknown shell 'Bash' for --completion (expected bash, zsh or fish)")
+        #expect(usageError(["--completion"]) == "option '--completion' needs a value")
+        #expect(try run(["ls", "--completion", "bash"]).command == ["ls", "--completion", "bash"])
+    }
+
     @Test("--set-password: at most one operand, which wins over --password-file")
     func setPassword() throws {
         #expect(try parse(["--set-password"]) == .setPassword(file: nil, options: Options()))
@@ -435,7 +451,11 @@ struct OptionsTests {
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
                   --verbose               Also say whether idlewrap follows logind's Lock.
+                  --show-config           Show the settings in effect, where each came from,
+                                          and exit.
                   -h, --help              Show this help and exit.
+                  --completion SHELL      Print the completion script for SHELL (bash, zsh or
+                                          fish) and exit.
                   -V, --version           Show the version and exit.
 
                 EXIT STATUS:

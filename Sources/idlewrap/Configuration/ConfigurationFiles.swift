@@ -1,0 +1,103 @@
+import Glibc
+import PTYKit
+
+/// Where the two configuration files are, and reading them safely: the system file
+/// (site settings and policy, owned by root) and the user's file. A missing file is
+/// fine; anything else wrong with one stops idlewrap before anything runs.
+enum ConfigurationFiles {
+    /// The system file's path, fixed when idlewrap is built.
+    static let systemPath = "/etc/idlewrap/config"
+
+    /// The system file in effect: `systemPath`, or `IDLEWRAP_SYSTEM_CONFIG` when root
+    /// runs idlewrap (for tests). The variable is ignored for anyone else, who must not
+    /// be able to swap the site's policy for another file, even a root-owned one (an
+    /// empty root-owned file anywhere would lift every limit).
+    static func systemPath(environment lookup: (String) -> String?) -> String {
+        guard getuid() == 0, geteuid() == 0, let path = lookup("IDLEWRAP_SYSTEM_CONFIG"), !path.isEmpty else {
+            return systemPath
+        }
+        return path
+    }
+
+    /// `$XDG_CONFIG_HOME/idlewrap`, else `$HOME/.config/idlewrap`: the user's directory
+    /// for the configuration and password files; nil when neither variable is usable. A
+    /// relative XDG_CONFIG_HOME is ignored, as the XDG base directory specification says.
+    static func userDirectory(environment lookup: (String) -> String?) -> String? {
+        if let config = lookup("XDG_CONFIG_HOME"), config.hasPrefix("/") {
+            return "\(config)/idlewrap"
+        }
+        if let home = lookup("HOME"), !home.isEmpty {
+            return "\(home)/.config/idlewrap"
+        }
+        return nil
+    }
+
+    /// The settings of the system file, then the user's file; the lower precedence of
+    /// the system file's values is `ValueSource`'s business, not the order.
+    static func load(environment lookup: (String) -> String?) throws(UsageError) -> Settings {
+        var settings = Settings()
+        let system = systemPath(environment: lookup)
+        if let text = try read(system, owners: .root) {
+            try ConfigurationText.apply(text, file: .system, path: system, to: &settings)
+        }
+        if let user = userDirectory(environment: lookup).map({ $0 + "/config" }), let text = try read(user, owners: .userOrRoot) {
+            try ConfigurationText.apply(text, file: .user, path: user, to: &settings)
+        }
+        return settings
+    }
+
+    /// Larger than any sensible configuration.
+    static let maximumSize = 65536
+
+    /// The text of the file at `path`, checked as `StrictModes` says; nil when there is
+    /// no such file.
+    static func read(_ path: String, owners: StrictModes.Owners) throws(UsageError) -> String? {
+        let descriptor: FileDescriptor
+        do {
+            // Non-blocking, so that a FIFO at `path` cannot hang the start.
+            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        } catch let error where error == .noSuchFile || error == Errno(rawValue: ENOTDIR) {
+            return nil
+        } catch {
+            throw UsageError(message: "\(path): cannot open the configuration file: \(error)")
+        }
+        defer { try? descriptor.close() }
+        let info: stat
+        let directory: (directory: String, problem: String)?
+        do {
+            info = try descriptor.status()
+            directory = try StrictModes.directoryProblem(of: path, trusting: owners)
+        } catch {
+            throw UsageError(message: "\(path): cannot examine the configuration file: \(error)")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw UsageError(message: "\(path): the configuration file is not a regular file")
+        }
+        if let problem = StrictModes.problem(with: info, trusting: owners) {
+            throw UsageError(message: "\(path): unsafe configuration file: it \(problem)")
+        }
+        if let (directory, problem) = directory {
+            throw UsageError(message: "\(path): unsafe configuration file: its directory \(directory) \(problem)")
+        }
+        var contents = [UInt8](repeating: 0, count: maximumSize + 1)
+        var filled = 0
+        do {
+            while filled < contents.count {
+                let count = try contents.withUnsafeMutableBytes { (buffer) throws(Errno) in
+                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+        } catch {
+            throw UsageError(message: "\(path): cannot read the configuration file: \(error)")
+        }
+        guard filled <= maximumSize else {
+            throw UsageError(message: "\(path): the configuration file is larger than \(maximumSize) bytes")
+        }
+        guard let text = String(validating: contents[..<filled], as: UTF8.self) else {
+            throw UsageError(message: "\(path): the configuration file is not valid UTF-8")
+        }
+        return text
+    }
+}

@@ -1,0 +1,40 @@
+/// The text of a configuration file: one `KEY = VALUE` per line. Blanks (spaces, tabs)
+/// around the key and the value are ignored, and so are blank lines and lines whose first
+/// non-blank character is `#` (a `#` later in a line is part of the value, so a
+/// `message` may hold one). Keys are the long option names; each value is in its
+/// option's grammar, a switch's is `yes` or `no`. A key given twice: the last one wins.
+enum ConfigurationText {
+    /// Applies every line of `text`, read from `path`, to `settings`; the first bad line
+    /// throws `PATH:LINE: ...`.
+    static func apply(
+        _ text: String, file: ConfigurationFile, path: String, to settings: inout Settings
+    ) throws(UsageError) {
+        // "\r\n" is one Character: a line break too.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
+            let line = rawLine.trimmingBlanks()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let source = ValueSource.file(file, path: path, line: index + 1)
+            guard let equals = line.firstIndex(of: "=") else {
+                throw UsageError(message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'")
+            }
+            let key = String(line[..<equals].trimmingBlanks())
+            let value = String(line[line.index(after: equals)...].trimmingBlanks())
+            guard let option = OptionTable.option(configKey: key) else {
+                throw UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'")
+            }
+            try settings.apply(option, value: value, from: source)
+        }
+    }
+}
+
+extension Substring {
+    /// Without the spaces, tabs and carriage returns at either end.
+    func trimmingBlanks() -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
+            return self[endIndex...]
+        }
+        return self[start...end]
+    }
+}

@@ -1,0 +1,103 @@
+/// Site policy: limits that only the system configuration file sets, and that nothing a
+/// user sets (user file, environment, command line) can get past. A value over a limit
+/// is lowered, with a notice and a record in the system log; a method the site does not
+/// allow is refused as bad usage.
+extension Settings {
+    /// Lowers the timeout and `--kill-after` to their limits (`off` counts as longer than
+    /// any), makes `max-kill-after` apply when `--kill-after` is off, and refuses an
+    /// authentication method that `auth-methods` leaves out. Call it once, after every
+    /// source has been applied.
+    mutating func enforcePolicy() throws(UsageError) {
+        lower("timeout", to: "max-timeout", current: options.timeout, limit: options.maxTimeout) { $0.timeout = $1 }
+        lower("kill-after", to: "max-kill-after", current: options.killAfter, limit: options.maxKillAfter) {
+            $0.killAfter = $1
+        }
+        try checkMethodIsAllowed()
+    }
+
+    /// `--set-password` writes a file for the `file` method: pointless, and misleading,
+    /// where the site does not allow that method.
+    func checkPasswordFileIsAllowed() throws(UsageError) {
+        guard !options.authPolicy.allows(.file) else { return }
+        throw UsageError(
+            message: "--set-password: the file method is not allowed by site policy: \(allowedMethods)",
+            auditRecord: "refused --set-password: the file method is not allowed (auth-methods)")
+    }
+
+    private mutating func lower(
+        _ key: String, to limitKey: String, current: Nanoseconds, limit: Nanoseconds,
+        _ update: (inout Options, Nanoseconds) -> Void
+    ) {
+        guard limit > 0, current == 0 || current > limit else { return }
+        let option = OptionTable.named(key)
+        let change = PolicyChange(
+            key: key, requested: formatDuration(current), requestedAt: source(of: option),
+            allowed: formatDuration(limit), limitKey: limitKey, limitAt: source(of: OptionTable.named(limitKey)))
+        enforce(change) { update(&$0, limit) }
+    }
+
+    private func checkMethodIsAllowed() throws(UsageError) {
+        guard let method = options.auth, !options.authPolicy.allows(method) else { return }
+        let auth = OptionTable.named("auth")
+        var at = source(of: auth)
+        var asked = "\(at.name(of: auth)) \(method.rawValue)"
+        if at == .defaultValue {
+            // Only --password-file sets the method without --auth.
+            let passwordFile = OptionTable.named("password-file")
+            at = source(of: passwordFile)
+            asked = "\(at.name(of: passwordFile)) (which means auth file)"
+        }
+        throw UsageError(
+            message: "\(at.messagePrefix)\(asked) is not allowed by site policy: \(allowedMethods)",
+            auditRecord: "refused --auth \(method.rawValue): not in auth-methods")
+    }
+
+    /// "only pam, file may be used (auth-methods, /etc/idlewrap/config:3)".
+    private var allowedMethods: String {
+        let methods = options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
+        return "only \(methods) may be used (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))"
+    }
+}
+
+/// Which authentication methods the site allows (`auth-methods`).
+struct AuthPolicy: Equatable, Sendable {
+    /// In the order the system file lists them.
+    var allowed: [AuthMethod] = AuthMethod.allCases
+
+    func allows(_ method: AuthMethod) -> Bool {
+        allowed.contains(method)
+    }
+}
+
+/// A setting that site policy changed: lowered to its limit, or filled in from it.
+struct PolicyChange: Equatable, Sendable {
+    /// The setting's key: `timeout`.
+    let key: String
+    /// The value asked for, as a configuration file would spell it: `off`.
+    let requested: String
+    let requestedAt: ValueSource
+    /// The value in effect: `15m`.
+    let allowed: String
+    /// The limit's key: `max-timeout`.
+    let limitKey: String
+    let limitAt: ValueSource
+
+    /// Whether someone asked for the value, rather than it being the default: only then
+    /// is the change worth a notice and a record in the log.
+    var wasAskedFor: Bool { requestedAt != .defaultValue }
+
+    /// "timeout off (-t) is longer than max-timeout (/etc/idlewrap/config:4); using 15m".
+    var notice: String {
+        "\(key) \(requested) (\(requestedAt.label)) is longer than \(limitKey) (\(limitAt.label)); using \(allowed)"
+    }
+
+    /// For the system log.
+    var auditRecord: String {
+        "lowered \(key) \(requested) (\(requestedAt.label)) to \(allowed) (\(limitKey))"
+    }
+}
+
+/// Characters (not bytes) in a UTF-8 password: what `min-password-length` counts.
+func characterCount(ofUTF8 bytes: UnsafeRawBufferPointer) -> Int {
+    bytes.reduce(0) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
+}

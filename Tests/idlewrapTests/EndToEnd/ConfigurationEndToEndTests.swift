@@ -1,0 +1,287 @@
+import Glibc
+import PTYKit
+import Testing
+@testable import idlewrap
+
+extension EndToEnd {
+    /// The configuration files and site policy, through the real binary. The system file
+    /// is a root-owned file in a temporary directory, named by IDLEWRAP_SYSTEM_CONFIG
+    /// (honoured because the tests run as root); the user's file is under a temporary
+    /// XDG_CONFIG_HOME.
+    @Suite(.enabled(if: getuid() == 0, "IDLEWRAP_SYSTEM_CONFIG is honoured only for root"))
+    struct Configuration {
+        let directory: TemporaryDirectory
+        let password: String
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            password = try makePasswordFile(in: directory)
+            mkdir(directory.file("home"), 0o700)
+            mkdir(directory.file("home/idlewrap"), 0o700)
+        }
+
+        /// The system file, holding `text`.
+        @discardableResult
+        func systemFile(_ text: String, mode: mode_t = 0o644) throws -> String {
+            try directory.write("system-config", text, mode: mode)
+        }
+
+        /// The user's file, holding `text`.
+        @discardableResult
+        func userFile(_ text: String, mode: mode_t = 0o600) throws -> String {
+            try directory.write("home/idlewrap/config", text, mode: mode)
+        }
+
+        /// idlewrap with both files (present or not) and `environment`.
+        func idlewrap(_ arguments: [String], environment: [String: String] = [:]) throws -> TerminalDriver {
+            try TerminalDriver(
+                idlewrap: arguments,
+                environment: environment.merging([
+                    "IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"),
+                    "XDG_CONFIG_HOME": directory.file("home"),
+                ]) { mine, _ in mine })
+        }
+
+        /// The `--show-config` line for `key`, once idlewrap has exited with 0.
+        func shownLine(_ key: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> String? {
+            let terminal = try idlewrap(arguments + ["--show-config"], environment: environment)
+            guard terminal.waitForExit() == .exited(0) else { return nil }
+            return terminal.text.split(separator: "\r\n").first { $0.hasPrefix(key + " =") }.map(String.init)
+        }
+
+        @Test func aSystemFileTimeoutLocksTheSession() throws {
+            try systemFile("# site\ntimeout = 1\npassword-file = \(password)\n")
+            let terminal = try idlewrap(["--", "sh", "-c", "echo started; exec cat"])
+            #expect(terminal.expect("started"))
+            #expect(terminal.expect("Password for", timeout: 20))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+
+        @Test func aUserFileSetsTheLockScreenAndTheTimeout() throws {
+            try userFile("timeout = 1\nmessage = set in the user file\npassword-file = \(password)\n")
+            let terminal = try idlewrap(["--", "cat"])
+            #expect(terminal.expect("Password for", timeout: 20))
+            #expect(terminal.hasShown("set in the user file"))
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+
+        @Test func precedenceIsSystemFileUserFileEnvironmentCommandLine() throws {
+            try systemFile("timeout = 1m\nmessage = system\n")
+            #expect(try shownLine("timeout") == "timeout = 1m  # \(directory.file("system-config")):1")
+            try userFile("timeout = 2m\n")
+            #expect(try shownLine("timeout") == "timeout = 2m  # \(directory.file("home/idlewrap/config")):1")
+            #expect(try shownLine("message") == "message = system  # \(directory.file("system-config")):2")
+            #expect(try shownLine("timeout", environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 3m  # IDLEWRAP_TIMEOUT")
+            #expect(try shownLine("timeout", ["-t", "4m"], environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 4m  # -t")
+            #expect(try shownLine("timeout", ["--timeout=5m"]) == "timeout = 5m  # --timeout")
+        }
+
+        @Test func showConfigListsEverySettingAndItsSource() throws {
+            try systemFile("max-timeout = 15m\nauth-methods = pam, file\nmax-kill-after = 1h\n")
+            let terminal = try idlewrap(["-t", "off", "--show-config"])
+            #expect(terminal.waitForExit() == .exited(0))
+            let lines = terminal.text.split(separator: "\r\n").map(String.init)
+            #expect(lines.map { String($0.prefix { $0 != " " }) } == OptionTable.settings.map(\.long))
+            let system = directory.file("system-config")
+            #expect(lines.contains("timeout = 15m  # \(system):1 (max-timeout; was off from -t)"))
+            #expect(lines.contains("kill-after = 1h  # \(system):3 (max-kill-after; was off from default)"))
+            #expect(lines.contains("auth-methods = pam, file  # \(system):2"))
+            #expect(lines.contains("hold-limit = 8M  # default"))
+            #expect(lines.contains("lock-ssh-commands = yes  # default"))
+            #expect(!terminal.hasShown("longer than"), "--show-config is not a session: no notice")
+        }
+
+        @Test func maxTimeoutLowersTimeoutOffWithANotice() throws {
+            try systemFile("max-timeout = 1\npassword-file = \(password)\n")
+            let terminal = try idlewrap(["-t", "off", "--", "sh", "-c", "echo started; exec cat"])
+            #expect(terminal.expect("idlewrap: timeout off (-t) is longer than max-timeout (\(directory.file("system-config")):1); using 1s"))
+            #expect(terminal.expect("started"))
+            #expect(terminal.expect("Password for", timeout: 20))
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+
+            let quiet = try idlewrap(["-q", "-t", "off", "--", "sh", "-c", "echo started; exec cat"])
+            #expect(quiet.expect("started"))
+            #expect(quiet.expect("Password for", timeout: 20))
+            #expect(!quiet.hasShown("longer than"))
+            quiet.signal(SIGTERM)
+            #expect(quiet.waitForExit() == .exited(143))
+        }
+
+        @Test func authMethodsRefusesAskBeforeAnythingRuns() throws {
+            try systemFile("auth-methods = pam, file\n")
+            let terminal = try idlewrap(["-a", "ask", "--", "sh", "-c", "echo started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: -a ask is not allowed by site policy: only pam, file may be used (auth-methods, \(directory.file("system-config")):1)"))
+            #expect(!terminal.hasShown("Lock password"))
+            #expect(!terminal.hasShown("started"))
+        }
+
+        @Test func minPasswordLengthRefusesAShortSetPassword() throws {
+            try systemFile("min-password-length = 12\n")
+            let path = directory.file("new-password")
+            let short = try TerminalDriver(
+                ["sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap, "elevenchars", path],
+                environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config")])
+            #expect(short.waitForExit() == .exited(125))
+            #expect(short.hasShown("shorter than 12 characters"))
+            #expect(access(path, F_OK) != 0)
+
+            let interactive = try idlewrap(["--set-password", path])
+            #expect(interactive.expect("New password:"))
+            try interactive.type("short\r")
+            #expect(interactive.expect("Repeat password:"))
+            try interactive.type("short\r")
+            #expect(interactive.waitForExit() == .exited(125))
+            #expect(access(path, F_OK) != 0)
+
+            let long = try TerminalDriver(
+                ["sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap, "twelve chars", path],
+                environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config")])
+            #expect(long.waitForExit() == .exited(0))
+            #expect(access(path, F_OK) == 0)
+        }
+
+        @Test func minPasswordLengthAsksAgainForAShortLockPassword() throws {
+            try systemFile("min-password-length = 6\n")
+            let terminal = try idlewrap(["-a", "ask", "-t", "0", "--", "sh", "-c", "echo started; exec cat"])
+            #expect(terminal.expect("Lock password:"))
+            try terminal.type("abc\r")
+            #expect(terminal.expect("shorter than 6 characters; try again"))
+            #expect(terminal.expect("Lock password:"))
+            try terminal.type("abcdef\r")
+            #expect(terminal.expect("Repeat password:"))
+            try terminal.type("abcdef\r")
+            #expect(terminal.expect("started"))
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+
+        @Test func setPasswordIsRefusedWhereTheFileMethodIsNot() throws {
+            try systemFile("auth-methods = pam\n")
+            let path = directory.file("new-password")
+            let terminal = try idlewrap(["--set-password", path])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("the file method is not allowed by site policy"))
+            #expect(access(path, F_OK) != 0)
+        }
+
+        @Test func maxKillAfterEndsALockedSessionByDefault() throws {
+            try systemFile("max-kill-after = 1\n")
+            let terminal = try idlewrap(["--password-file", password, "-t", "0", "--", "sh", "-c", "echo started; exec cat"])
+            #expect(terminal.expect("started"))
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            #expect(terminal.waitForExit(timeout: 30) == .exited(129))
+        }
+
+        @Test func anUnsafeSystemFileIsRefusedBeforeAnythingRuns() throws {
+            let system = try systemFile("timeout = 1m\n", mode: 0o664)
+            let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: \(system): unsafe configuration file: it is writable by group or others"))
+            #expect(!terminal.hasShown("started"))
+            #expect(!terminal.hasShown("--help"), "a file's mistake gets no hint about the command line")
+        }
+
+        @Test func configurationErrorsNameTheFileAndLine() throws {
+            let user = try userFile("timeout = 5m\n\nmax-timeout = 1h\n")
+            let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: \(user):3: 'max-timeout' can only be set in the system configuration file"))
+            #expect(!terminal.hasShown("started"))
+        }
+
+        @Test func aUserFileOwnedByAnotherUserIsRefused() throws {
+            let name = "iwcfg\(UInt32.random(in: 100_000...999_999))"
+            try #require(TerminalDriver(["useradd", "-M", "-s", "/bin/sh", name]).waitForExit() == .exited(0), "useradd failed")
+            defer { _ = try? TerminalDriver(["userdel", name]).waitForExit() }
+            let entry = try #require(getpwnam(name), "no passwd entry for \(name)")
+            let user = try userFile("timeout = 1m\n")
+            try #require(chown(user, entry.pointee.pw_uid, entry.pointee.pw_gid) == 0)
+            let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.hasShown("idlewrap: \(user): unsafe configuration file: it is owned by uid \(entry.pointee.pw_uid), not by you (uid 0) or root"))
+            #expect(!terminal.hasShown("started"))
+        }
+
+        @Test func anOrdinaryUserCannotNameAnotherSystemFile() throws {
+            try systemFile("timeout = 1m\n")
+            // A copy nobody can run: the build tree need not be open to other users.
+            chmod(directory.path, 0o755)
+            let copy = directory.file("idlewrap")
+            try #require(TerminalDriver(["cp", TerminalDriver.idlewrap, copy]).waitForExit() == .exited(0))
+            let terminal = try TerminalDriver(
+                ["runuser", "-u", "nobody", "--", copy, "--show-config"],
+                environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"), "HOME": "/nonexistent"])
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("timeout = 5m  # default"))
+            #expect(!terminal.hasShown("system-config"))
+        }
+
+        @Test(.enabled(if: access("/dev/log", F_OK) != 0, "a system logger owns /dev/log here"))
+        func loweredAndRefusedSettingsAreLogged() throws {
+            let logger = try PolicyLogCapture()
+            try systemFile("max-timeout = 1m\nauth-methods = pam, file\n")
+            try userFile("max-kill-after = 1h\n")
+            let lowered = try idlewrap(["--password-file", password, "-t", "off", "--", "true"])
+            #expect(lowered.waitForExit() == .exited(125))  // the user file's policy key
+            try userFile("")
+            let ran = try idlewrap(["--password-file", password, "-t", "off", "--", "true"])
+            #expect(ran.waitForExit() == .exited(0))
+            let refused = try idlewrap(["-a", "ask", "--", "true"])
+            #expect(refused.waitForExit() == .exited(125))
+            let messages = logger.messages()
+            // authpriv is facility 10: <85> is notice.
+            #expect(messages.contains {
+                $0.hasPrefix("<85>") && $0.contains("site policy: refused max-kill-after from \(directory.file("home/idlewrap/config")):1")
+            })
+            #expect(messages.contains {
+                $0.hasPrefix("<85>") && $0.contains("site policy: lowered timeout off (-t) to 1m (max-timeout): user=")
+            })
+            #expect(messages.contains { $0.hasPrefix("<85>") && $0.contains("site policy: refused --auth ask: not in auth-methods") })
+        }
+    }
+}
+
+/// Stands in for the system logger: a datagram socket bound at /dev/log, removed again
+/// when the value dies.
+private final class PolicyLogCapture {
+    let socket: Int32
+
+    init() throws {
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        try #require(socket >= 0, "socket failed: \(errno)")
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            for (index, byte) in "/dev/log".utf8.enumerated() { path[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0, "bind /dev/log failed: \(errno)")
+    }
+
+    deinit {
+        close(socket)
+        unlink("/dev/log")
+    }
+
+    /// Everything logged so far.
+    func messages() -> [String] {
+        var messages: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count <= 0 { break }
+            messages.append(String(decoding: buffer[..<count], as: UTF8.self))
+        }
+        return messages
+    }
+}

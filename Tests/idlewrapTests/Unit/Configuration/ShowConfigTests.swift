@@ -1,0 +1,91 @@
+import Testing
+
+@testable import idlewrap
+
+@Suite("--show-config")
+struct ShowConfigTests {
+    @Test("every setting, KEY = VALUE  # SOURCE, policy changes included")
+    func text() throws {
+        var files = Settings()
+        try ConfigurationText.apply(
+            "timeout = 10m\nmax-timeout = 15m\nmax-kill-after = 1h\nauth-methods = pam, file\n",
+            file: .system, path: "/etc/idlewrap/config", to: &files)
+        try ConfigurationText.apply("message = hi # there\nlock-key = ^]\n", file: .user, path: "/u/config", to: &files)
+        try ConfigurationText.apply("on-lock = printf '\u{1B}[2J'\n", file: .user, path: "/u/config2", to: &files)
+        let invocation = try Options.parse(["-t", "off", "--show-config", "-q"], environment: { _ in "1m" }, startingFrom: files)
+        guard case .showConfig(let settings) = invocation else {
+            Issue.record("not --show-config: \(invocation)")
+            return
+        }
+        #expect(
+            ShowConfig.text(of: settings) == """
+                timeout = 15m  # /etc/idlewrap/config:2 (max-timeout; was off from -t)
+                auth =  # default
+                password-file =  # default
+                pam-service = idlewrap  # default
+                pam-confdir =  # default
+                message = hi # there  # /u/config:1
+                lock-key = ^]  # /u/config:2
+                on-lock = printf '^[[2J'  # /u/config2:1
+                on-unlock =  # default
+                kill-after = 1h  # /etc/idlewrap/config:3 (max-kill-after; was off from default)
+                hold-limit = 8M  # default
+                wipe-scrollback = no  # default
+                login = no  # default
+                nested = no  # default
+                quiet = yes  # -q
+                verbose = no  # default
+                max-timeout = 15m  # /etc/idlewrap/config:2
+                auth-methods = pam, file  # /etc/idlewrap/config:4
+                max-kill-after = 1h  # /etc/idlewrap/config:3
+                min-password-length = 1  # default
+                shell =  # default
+                lock-ssh-commands = yes  # default
+
+                """)
+    }
+
+    @Test("each line without its comment reads back as the same setting")
+    func roundTrip() throws {
+        var files = Settings()
+        try ConfigurationText.apply(
+            "timeout = 1h2m3.25s\nhold-limit = 3072\nkill-after = 250ms\nauth = pam\nwipe-scrollback = yes\nshell = /bin/zsh\nmin-password-length = 9\n",
+            file: .system, path: "/s", to: &files)
+        let shown = ShowConfig.text(of: files)
+        var again = Settings()
+        for line in shown.split(separator: "\n") {
+            let setting = line[..<(line.ranges(of: "  # ").last?.lowerBound ?? line.endIndex)]
+            guard !setting.hasSuffix("=") else { continue }  // not set
+            try ConfigurationText.apply(String(setting), file: .system, path: "/again", to: &again)
+        }
+        #expect(again.options == files.options)
+    }
+
+    @Test("--show-config takes no command and no --set-password")
+    func usage() {
+        #expect(throws: UsageError(message: "extra operand 'vim': --show-config takes no COMMAND")) {
+            try Options.parse(["--show-config", "vim"], environment: { _ in nil })
+        }
+        #expect(throws: UsageError(message: "--show-config and --set-password cannot be used together")) {
+            try Options.parse(["--show-config", "--set-password"], environment: { _ in nil })
+        }
+    }
+
+    @Test("durations and sizes print as their parsers read them back")
+    func valueText() {
+        let second: Nanoseconds = 1_000_000_000
+        let durations: [(Nanoseconds, String)] = [
+            (0, "off"), (900 * second, "15m"), (5400 * second, "1h30m"), (250_000_000, "250ms"),
+            (1_500_000_000, "1.5s"), (3600 * second + 1, "1h0.000000001s"), (90 * second, "1m30s"), (1, "0.000000001s"),
+            (Nanoseconds.max, formatDuration(Nanoseconds.max)),
+        ]
+        for (duration, text) in durations {
+            #expect(formatDuration(duration) == text)
+            #expect(parseDuration(formatDuration(duration)) == duration, "\(text)")
+        }
+        for (size, text) in [(8 << 20, "8M"), (65_536, "64K"), (1000, "1000"), (0, "0"), (3 << 30, "3G"), (1025, "1025")] {
+            #expect(formatSize(size) == text)
+            #expect(parseSize(text) == size)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+
+@testable import idlewrap
+
+private let second: Nanoseconds = 1_000_000_000
+private let systemPath = "/etc/idlewrap/config"
+
+/// The system file `text`, then `arguments` with `IDLEWRAP_TIMEOUT` as `variable`,
+/// and a user file `user`.
+private func parse(
+    system text: String, user: String = "", _ arguments: [String], variable: String? = nil
+) throws(UsageError) -> Invocation {
+    var files = Settings()
+    try ConfigurationText.apply(text, file: .system, path: systemPath, to: &files)
+    try ConfigurationText.apply(user, file: .user, path: "/home/alice/.config/idlewrap/config", to: &files)
+    return try Options.parse(arguments, environment: { $0 == "IDLEWRAP_TIMEOUT" ? variable : nil }, startingFrom: files)
+}
+
+private func run(system text: String, user: String = "", _ arguments: [String], variable: String? = nil) throws -> Options {
+    let invocation = try parse(system: text, user: user, arguments, variable: variable)
+    guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
+    return options
+}
+
+private func refusal(system text: String, _ arguments: [String]) -> UsageError? {
+    do throws(UsageError) {
+        _ = try parse(system: text, arguments)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Site policy")
+struct SitePolicyTests {
+    @Test("max-timeout lowers a longer or off timeout from the command line, the environment or the user file")
+    func maxTimeout() throws {
+        let policy = "max-timeout = 15m"
+        let lowered = try run(system: policy, ["-t", "off"])
+        #expect(lowered.timeout == 900 * second)
+        #expect(
+            lowered.policyChanges == [
+                PolicyChange(
+                    key: "timeout", requested: "off", requestedAt: .commandLine(spelled: "-t"), allowed: "15m",
+                    limitKey: "max-timeout", limitAt: .file(.system, path: systemPath, line: 1))
+            ])
+        #expect(lowered.policyChanges[0].wasAskedFor)
+        #expect(
+            lowered.policyChanges[0].notice
+                == "timeout off (-t) is longer than max-timeout (/etc/idlewrap/config:1); using 15m")
+        #expect(try run(system: policy, ["--timeout", "0"]).timeout == 900 * second)
+        #expect(try run(system: policy, ["-t", "16m"]).timeout == 900 * second)
+        #expect(try run(system: policy, [], variable: "1h").timeout == 900 * second)
+        #expect(try run(system: policy, [], variable: "1h").policyChanges.first?.requestedAt == .environment(variable: "IDLEWRAP_TIMEOUT"))
+        #expect(try run(system: policy, user: "timeout = off", []).timeout == 900 * second)
+        #expect(try run(system: policy + "\ntimeout = 20m", []).timeout == 900 * second)
+        // Shorter is fine, and nothing is reported.
+        let shorter = try run(system: policy, ["-t", "1m"])
+        #expect(shorter.timeout == 60 * second && shorter.policyChanges.isEmpty)
+        #expect(try run(system: policy, ["-t", "15m"]).policyChanges.isEmpty)
+        // A default longer than the limit is lowered without a notice.
+        let byDefault = try run(system: "max-timeout = 2m", [])
+        #expect(byDefault.timeout == 120 * second)
+        #expect(byDefault.policyChanges.count == 1 && !byDefault.policyChanges[0].wasAskedFor)
+        // max-timeout = off: no limit.
+        #expect(try run(system: "max-timeout = off", ["-t", "off"]).timeout == 0)
+    }
+
+    @Test("max-kill-after applies by default and lowers a longer --kill-after")
+    func maxKillAfter() throws {
+        let policy = "max-kill-after = 1h"
+        let byDefault = try run(system: policy, [])
+        #expect(byDefault.killAfter == 3600 * second)
+        #expect(byDefault.policyChanges.count == 1 && !byDefault.policyChanges[0].wasAskedFor)
+        let off = try run(system: policy, ["--kill-after", "off"])
+        #expect(off.killAfter == 3600 * second && off.policyChanges[0].wasAskedFor)
+        #expect(try run(system: policy, ["--kill-after", "2h"]).killAfter == 3600 * second)
+        let shorter = try run(system: policy, ["--kill-after", "10m"])
+        #expect(shorter.killAfter == 600 * second && shorter.policyChanges.isEmpty)
+        #expect(try run(system: "", []).killAfter == 0)
+    }
+
+    @Test("auth-methods refuses another method, whoever asks for it, naming the rule")
+    func authMethods() throws {
+        let policy = "# methods\nauth-methods = pam, file"
+        let refused = try #require(refusal(system: policy, ["-a", "ask"]))
+        #expect(refused.message == "-a ask is not allowed by site policy: only pam, file may be used (auth-methods, /etc/idlewrap/config:2)")
+        #expect(refused.auditRecord == "refused --auth ask: not in auth-methods")
+        #expect(
+            refusal(system: "auth-methods = pam", ["--password-file", "/p"])?.message
+                == "--password-file (which means auth file) is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)")
+        #expect(
+            refusal(system: "auth-methods = pam\nauth = ask", [])?.message
+                == "/etc/idlewrap/config:2: auth ask is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)")
+        #expect(try run(system: policy, ["-a", "file"]).auth == .file)
+        #expect(try run(system: policy, []).authPolicy == AuthPolicy(allowed: [.pam, .file]))
+        #expect(AuthPolicy().allows(.ask) && !AuthPolicy(allowed: [.pam]).allows(.ask))
+    }
+
+    @Test("--set-password is refused where the file method is not allowed")
+    func setPasswordNeedsTheFileMethod() throws {
+        let refused = try #require(refusal(system: "auth-methods = pam, ask", ["--set-password"]))
+        #expect(refused.message == "--set-password: the file method is not allowed by site policy: only pam, ask may be used (auth-methods, /etc/idlewrap/config:1)")
+        #expect(refused.auditRecord != nil)
+        let allowed = try parse(system: "auth-methods = file\nmin-password-length = 10", ["--set-password", "/p"])
+        guard case .setPassword(let file, let options) = allowed else {
+            Issue.record("not --set-password: \(allowed)")
+            return
+        }
+        #expect(file == "/p" && options.minPasswordLength == 10)
+    }
+
+    @Test("min-password-length counts characters, not bytes")
+    func characters() {
+        for (text, count) in [("", 0), ("abc", 3), ("été", 3), ("日本語", 3), ("🔒x", 2)] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { characterCount(ofUTF8: $0) } == count, "\(text)")
+        }
+    }
+}
