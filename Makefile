@@ -20,7 +20,10 @@ ARCH := $(shell uname -m)
 # The README's build, plus full RELRO and BIND_NOW for the executable. They
 # are linker flags on the command line, not in Package.swift, so that the
 # package stays usable as a dependency (SwiftPM refuses unsafe flags there).
-RELEASE_FLAGS = -c release --static-swift-stdlib \
+# No RUNPATH ($ORIGIN): the Swift runtime is static, so nothing is to be found
+# next to the binary, and ld.so would look there first for every library it
+# loads, PAM's included (25 failed system calls at each start).
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath \
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(STATIC_LIBSTDCXX_FLAGS)
 
 # The C++ runtime is linked statically where libstdc++'s archive is installed
