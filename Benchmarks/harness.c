@@ -438,6 +438,11 @@ static int is_idlewrap(const Wrapper *w) {
     return !strncmp(w->key, "idlewrap", 8);
 }
 
+/* A column measured idle only: --warn changes nothing but what idlewrap does idle. */
+static int is_idle_only(const Wrapper *w) {
+    return !strcmp(w->key, "idlewrap-warn");
+}
+
 typedef struct {
     int wrapper, locked, live;
     Session session;
@@ -586,10 +591,13 @@ static void print_cell(double value, int decimals, const char *unit, Target t, i
     }
 }
 
-enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY };
+/* The IDLE_ kinds also take the idle-only columns. */
+enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY, IDLE_WRAPPERS, IDLE_IDLEWRAP };
 
 static int applies(int columns, const Wrapper *w) {
-    if (columns == IDLEWRAP_ONLY) return is_idlewrap(w);
+    int idle = columns == IDLE_WRAPPERS || columns == IDLE_IDLEWRAP;
+    if (is_idle_only(w) && !idle) return 0;
+    if (columns == IDLEWRAP_ONLY || columns == IDLE_IDLEWRAP) return is_idlewrap(w);
     return columns == ALL_COLUMNS || strcmp(w->key, "none");
 }
 
@@ -664,13 +672,13 @@ static void print_table(void) {
     if (config.do_idle) {
         char label[128];
         snprintf(label, sizeof label, "idle %d s: context switches", config.idle_seconds);
-        row(label, FIELD(idle_switches), rounds, 0, (Target){AT_MOST, 0}, WRAPPERS_ONLY, 0);
+        row(label, FIELD(idle_switches), rounds, 0, (Target){AT_MOST, 0}, IDLE_WRAPPERS, 0);
         snprintf(label, sizeof label, "idle %d s: CPU (ms)", config.idle_seconds);
-        row(label, FIELD(idle_cpu), rounds, 3, none, WRAPPERS_ONLY, 0);
+        row(label, FIELD(idle_cpu), rounds, 3, none, IDLE_WRAPPERS, 0);
         snprintf(label, sizeof label, "idle %d s, locked: context switches", config.idle_seconds);
-        row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, IDLEWRAP_ONLY, 0);
+        row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, IDLE_IDLEWRAP, 0);
         snprintf(label, sizeof label, "idle %d s, locked: CPU (ms)", config.idle_seconds);
-        row(label, FIELD(locked_cpu), rounds, 3, none, IDLEWRAP_ONLY, 0);
+        row(label, FIELD(locked_cpu), rounds, 3, none, IDLE_IDLEWRAP, 0);
     }
     if (config.do_startup)
         block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
@@ -681,7 +689,7 @@ static void print_table(void) {
         printf("| output parser, %s (MB/s)", config.parser_labels[p]);
         print_target((Target){AT_LEAST, 1000}, "");
         for (int i = 0; i < config.wrapper_count; i++) {
-            if (is_idlewrap(&config.wrappers[i]))
+            if (is_idlewrap(&config.wrappers[i]) && !is_idle_only(&config.wrappers[i]))
                 print_cell(config.parser_mbps[p], 0, "", (Target){AT_LEAST, 1000}, 1);
             else
                 printf(" | –");
@@ -766,6 +774,7 @@ int main(int argc, char **argv) {
         for (int raw = 0; raw <= 1; raw++)
             for (int k = 0; k < w; k++) {
                 int i = (k + round) % w;
+                if (is_idle_only(&config.wrappers[i])) continue;
                 Results *r = &results[i];
                 double *mbps = raw ? r->raw_mbps : r->cooked_mbps;
                 double *cpu = raw ? r->raw_cpu : r->cooked_cpu;
@@ -777,6 +786,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "keystroke round trip: round %d of %d\n", round + 1, rounds);
         for (int k = 0; k < w; k++) {
             int i = (k + round) % w;
+            if (is_idle_only(&config.wrappers[i])) continue;
             run_latency(&config.wrappers[i], &results[i].p50[round], &results[i].p90[round],
                         &results[i].p99[round]);
         }
@@ -789,6 +799,7 @@ int main(int argc, char **argv) {
     for (int run = 0; run < config.starts && config.do_startup; run++)
         for (int k = 0; k < w; k++) {
             int i = (k + run) % w;
+            if (is_idle_only(&config.wrappers[i])) continue;
             results[i].start_ms[run] = run_startup(&config.wrappers[i]);
         }
     print_table();

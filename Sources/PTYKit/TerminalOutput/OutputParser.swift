@@ -45,6 +45,9 @@
 public struct OutputParser: Sendable {
     /// The modes the stream has set so far.
     public private(set) var modes = TerminalModes.initial
+    /// How many times the stream has set the window title (wrapping): a change says a
+    /// title was set since, where `modes.titleWasSet` says only whether one ever was.
+    public private(set) var titleSets: UInt = 0
     private var state = State.ground
     /// Continuation bytes still expected by the UTF-8 character begun in ground.
     private var utf8Remaining: UInt8 = 0
@@ -179,9 +182,11 @@ public struct OutputParser: Sendable {
         case .oscEnd:
             if oscCommand.setsWindowTitle {
                 modes.noteWindowTitleSet()
+                titleSets &+= 1
             }
         case .apcEnd:
             modes.noteWindowTitleSet()
+            titleSets &+= 1
         case .renameEnd:
             modes.noteWindowNameSet()
         }

@@ -12,6 +12,13 @@ enum OptionTable {
             ],
             effect: .duration { $0.timeout = $1 }, environmentVariable: "IDLEWRAP_TIMEOUT"),
         OptionDefinition(
+            long: "warn", valueName: "DURATION",
+            help: [
+                "Before an idle lock, count down this long in the",
+                "window title and ring once (default: off).",
+            ],
+            effect: .duration { $0.warn = $1 }),
+        OptionDefinition(
             long: "auth", short: "a", valueName: "METHOD",
             help: [
                 "How an unlock is checked: pam (login password), ask",
@@ -76,6 +83,10 @@ enum OptionTable {
             help: ["Also erase the terminal's scrollback when locking."],
             effect: .flag { $0.wipeScrollback = $1 }),
         OptionDefinition(
+            long: "bell-on-exit",
+            help: ["Ring once when the command exits while locked."],
+            effect: .flag { $0.bellOnExit = $1 }),
+        OptionDefinition(
             long: "login", short: "l",
             help: ["Run the default shell as a login shell."],
             effect: .flag { $0.login = $1 }),
@@ -95,6 +106,32 @@ enum OptionTable {
             long: "show-config",
             help: ["Show the settings in effect, where each came from,", "and exit."],
             scope: .commandLine, effect: .showConfig),
+        OptionDefinition(
+            long: "lock-all",
+            help: [
+                "Lock every wrapped session of the user on this host",
+                "and say how many, then exit.",
+            ],
+            scope: .commandLine, effect: .lockAll),
+        OptionDefinition(
+            long: "list",
+            help: [
+                "List the user's wrapped sessions on this host: pid,",
+                "terminal, user, command, idle time, state, lock time.",
+            ],
+            scope: .commandLine, effect: .list),
+        OptionDefinition(
+            long: "json",
+            help: ["With --list: print a JSON array instead of columns."],
+            scope: .commandLine, effect: .flag { $0.json = $1 }),
+        OptionDefinition(
+            long: "user", valueName: "NAME",
+            help: ["With --lock-all or --list, as root: NAME's sessions."],
+            scope: .commandLine, effect: .name { $0.user = $1 }),
+        OptionDefinition(
+            long: "all-users",
+            help: ["With --lock-all or --list, as root: every user's."],
+            scope: .commandLine, effect: .flag { $0.allUsers = $1 }),
         OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
@@ -134,9 +171,9 @@ enum OptionTable {
             scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
     ]
 
-    /// The keys of the configuration files: every setting, in the order `--show-config`
-    /// lists them.
-    static let settings = all.filter { !$0.effect.isAction }
+    /// The keys of the configuration files: every setting but those only the command
+    /// line gives (--list's --json), in the order `--show-config` lists them.
+    static let settings = all.filter { $0.scope != .commandLine }
 
     /// The options the command line takes, in `--help`'s order: for help and completions.
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }

@@ -6,6 +6,7 @@ enum AuthMethod: String, CaseIterable, Sendable, Equatable {
 /// Everything the options can set, with their defaults.
 struct Options: Equatable, Sendable {
     var timeout: Nanoseconds = 300 * 1_000_000_000  // 0 = never lock on idle
+    var warn: Nanoseconds = 0  // 0 = no warning
     var auth: AuthMethod? = nil  // nil: choose the default at run time
     var passwordFile: String? = nil  // --password-file (implies auth = .file)
     var pamService = "idlewrap"
@@ -17,10 +18,14 @@ struct Options: Equatable, Sendable {
     var killAfter: Nanoseconds = 0  // 0 = never
     var holdLimit = 8 << 20  // bytes
     var wipeScrollback = false
+    var bellOnExit = false
     var login = false
     var nested = false
     var quiet = false
     var verbose = false
+    var json = false  // --list's format
+    var user: String? = nil  // --lock-all, --list: whose sessions (nil: the running user's)
+    var allUsers = false
     var command: [String] = []  // empty: the user's shell
 
     // Site policy: only the system configuration file sets these (see `SitePolicy`).
@@ -39,6 +44,10 @@ enum Invocation: Equatable, Sendable {
     case run(Options)
     /// `file` is the operand, if any; it wins over `options.passwordFile`.
     case setPassword(file: String?, options: Options)
+    /// Lock every session of the user (`options.user`, `options.allUsers`).
+    case lockAll(Options)
+    /// List those sessions (`options.json`).
+    case list(Options)
     case help
     case version
     /// `--show-config`: the settings in effect and where each came from.

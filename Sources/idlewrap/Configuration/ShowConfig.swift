@@ -22,6 +22,7 @@ enum ShowConfig {
     static func value(of option: OptionDefinition, in options: Options) -> String {
         switch option.long {
         case "timeout": formatDuration(options.timeout)
+        case "warn": formatDuration(options.warn)
         case "auth": options.auth?.rawValue ?? ""
         case "password-file": options.passwordFile ?? ""
         case "pam-service": options.pamService
@@ -33,6 +34,7 @@ enum ShowConfig {
         case "kill-after": formatDuration(options.killAfter)
         case "hold-limit": formatSize(options.holdLimit)
         case "wipe-scrollback": yesOrNo(options.wipeScrollback)
+        case "bell-on-exit": yesOrNo(options.bellOnExit)
         case "login": yesOrNo(options.login)
         case "nested": yesOrNo(options.nested)
         case "quiet": yesOrNo(options.quiet)

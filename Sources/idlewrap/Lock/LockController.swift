@@ -1,3 +1,4 @@
+import Glibc
 import PTYKit
 
 /// What the lock acts on: the terminal, the command, and whoever records and
@@ -41,6 +42,10 @@ final class LockController {
         var program: String
         var host: String
         var user: UserName
+        /// How long before an idle lock the title counts down; 0: no warning.
+        var warn: Nanoseconds = 0
+        /// Ring once when the command exits while locked.
+        var bellOnExit = false
     }
 
     /// How long a lock waits for the output to reach the end of an escape
@@ -48,6 +53,7 @@ final class LockController {
     static let boundaryPatience: Int64 = 250_000_000
     static let firstDelay: Int64 = 1_000_000_000
     static let longestDelay: Int64 = 30_000_000_000
+    static let second: Int64 = 1_000_000_000
 
     private let settings: Settings
     private let authenticator: Authenticator
@@ -68,6 +74,15 @@ final class LockController {
     private var conversation: AuthConversation?
     private var failuresInARow = 0
     private var content: LockScreenContent
+    /// The countdown before an idle lock.
+    private var warning = WarningTitle()
+    /// Output read while locked, and when the command finished while locked.
+    private var arrival = OutputArrival()
+    private var finishedAt: time_t?
+    /// The lock screen is redrawn for arriving output at most once a second: when it
+    /// was last drawn, and when it is to be drawn again.
+    private var drawnAt: MonotonicInstant?
+    private var redrawDue: MonotonicInstant?
 
     init(settings: Settings, authenticator: Authenticator, clock: TimeSource, host: LockHost) {
         self.settings = settings
@@ -102,14 +117,47 @@ final class LockController {
     /// Output waiting to be shown after the unlock.
     var heldByteCount: Int { held.count }
 
+    /// The last keystroke that counted as activity, or the start.
+    var lastActivity: MonotonicInstant? { idle.lastActivity }
+
+    /// When the idle lock is due, nil when none is: locked already, or no timeout.
+    var idleLockDeadline: MonotonicInstant? {
+        state == .active ? idle.deadline : nil
+    }
+
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
         switch state {
-        case .active: return idle.deadline
+        case .active: return warningDeadline ?? idle.deadline
         case .locking(let giveUpAt): return giveUpAt
-        case .locked(.waiting(let until)): return until
-        case .locked, .abandoned: return nil
+        case .locked(.waiting(let until)): return .earliest(until, redrawDue)
+        case .locked: return redrawDue
+        case .abandoned: return nil
         }
+    }
+
+    /// The warning never lasts longer than the timeout: right after activity it would
+    /// have nothing to warn of.
+    private var warnLength: Nanoseconds { min(settings.warn, settings.timeout) }
+
+    /// Before the warning, its start; during it, the next change of the countdown (the
+    /// only time the relay wakes each second); without one, nil.
+    private var warningDeadline: MonotonicInstant? {
+        guard let start = warningStart, let lockAt = idle.deadline else { return nil }
+        guard warning.wanted != nil else { return start }
+        let left = secondsLeft(until: lockAt, at: clock.now())
+        return lockAt + -(Int64(left - 1) * LockController.second)
+    }
+
+    /// When the countdown starts: the warning's length before the idle lock.
+    private var warningStart: MonotonicInstant? {
+        guard warnLength > 0, let lockAt = idle.deadline else { return nil }
+        return lockAt + -warnLength
+    }
+
+    /// The countdown: whole seconds left, rounded up.
+    private func secondsLeft(until lockAt: MonotonicInstant, at now: MonotonicInstant) -> Int {
+        Int(max((lockAt - now + LockController.second - 1) / LockController.second, 1))
     }
 
     // MARK: - Events
@@ -120,6 +168,10 @@ final class LockController {
             // A terminal answering a program's query is not a person at the keyboard.
             if state == .active && !TerminalReplies.consistsOnlyOfReplies(bytes) {
                 idle.restart(at: clock.now())
+                if warning.wanted != nil {
+                    warning.hide()
+                    updateWarningTitle()
+                }
             }
             if let key = settings.lockKey, let index = bytes.firstIndex(of: key) {
                 host.forward(UnsafeRawBufferPointer(rebasing: bytes[..<index]))
@@ -143,11 +195,16 @@ final class LockController {
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active:
+            // The open sequence is copied only while a countdown shows: `noteTitle` needs it then.
+            let (before, open) = (parser, warning.isShowing ? openSequence.prefix : [])
             showOutput(bytes)
+            noteTitle(in: bytes, from: before, open: open)
+            updateWarningTitle()
         case .locking:
-            let before = parser
+            let (before, open) = (parser, warning.isShowing ? openSequence.prefix : [])
             let shown = parser.feedUntilBoundary(bytes)
             host.show(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
+            noteTitle(in: UnsafeRawBufferPointer(rebasing: bytes[..<shown]), from: before, open: open)
             if parser.isAtBoundary {
                 openSequence.reset()
                 engage()
@@ -178,7 +235,12 @@ final class LockController {
         let now = clock.now()
         switch state {
         case .active:
-            if idle.hasExpired(at: now) { requestLock() }
+            if idle.hasExpired(at: now) {
+                requestLock()
+            } else if let start = warningStart, start <= now, let lockAt = idle.deadline {
+                warning.show(seconds: secondsLeft(until: lockAt, at: now))
+                updateWarningTitle()
+            }
         case .locking(let giveUpAt) where giveUpAt <= now:
             // Output that never finishes its sequence must not keep the
             // session open: the cut ends it on every terminal, and what was
@@ -190,9 +252,29 @@ final class LockController {
             engage()
         case .locked(.waiting(let until)) where until <= now:
             beginAttempt()
+        case .locked:
+            if let due = redrawDue, due <= now { redraw() }
         default:
             break
         }
+    }
+
+    /// The command exited: while locked, the lock screen says when (and rings with
+    /// --bell-on-exit); the session stays locked.
+    func commandDidExit() {
+        guard isLockingOrLocked, finishedAt == nil else { return }
+        finishedAt = clock.wallTime()
+        // While a lock waits for a boundary, a BEL could end the command's sequence:
+        // `engage` rings then.
+        guard isLocked else { return }
+        if settings.bellOnExit { host.show([0x07]) }
+        redrawSoon()
+    }
+
+    /// The session is over: the bytes that take the countdown off the title, if it shows.
+    func endWarning() -> [UInt8] {
+        warning.hide()
+        return warning.update()
     }
 
     func handleAuthenticatorReadiness() {
@@ -212,6 +294,8 @@ final class LockController {
         // First: a terminal that fails while the screen is cleared ends the
         // session again, and that call must find the lock already abandoned.
         state = .abandoned
+        let warningBytes = endWarning()
+        if !warningBytes.isEmpty { host.show(warningBytes) }
         guard wasLockingOrLocked else { return }
         conversation?.cancel()
         conversation = nil
@@ -235,13 +319,18 @@ final class LockController {
     private func engage() {
         modesAtLock = parser.modes
         host.discardTypedAhead()
+        // The output is at a boundary: the countdown makes way for the lock's own title.
+        let warningBytes = endWarning()
+        if !warningBytes.isEmpty { host.show(warningBytes) }
         host.show(LockScreen.enter(modes: modesAtLock, wipeScrollback: settings.wipeScrollback))
         // Showing fails when the terminal is gone, and the session then ends.
         if isAbandoned { return }
-        content.since = LockScreen.clockText()
+        content.since = LockScreen.clockText(at: clock.wallTime())
         content.failures = 0
         content.status = nil
         failuresInARow = 0
+        arrival = OutputArrival()
+        if finishedAt != nil && settings.bellOnExit { host.show([0x07]) }
         state = .locked(.prompting)
         host.lockDidEngage()
         beginAttempt()
@@ -332,6 +421,9 @@ final class LockController {
     }
 
     private func hold(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        arrival.note(bytes, at: clock.wallTime())
+        redrawSoon()
         held.append(contentsOf: bytes)
         if held.count >= settings.holdLimit {
             host.isReadingOutput = false
@@ -339,6 +431,54 @@ final class LockController {
     }
 
     private func redraw() {
+        content.arrival = arrival.text
+        content.finished = finishedAt.map { "Command finished at \(LocalTime.hourAndMinute($0))" }
+        drawnAt = clock.now()
+        redrawDue = nil
         host.show(LockScreen.draw(content, size: host.windowSize))
+    }
+
+    /// Redraws for news at once, or a second after the last drawing if that was sooner,
+    /// so a chatty command redraws the lock screen at most once a second.
+    private func redrawSoon() {
+        guard isLocked, redrawDue == nil else { return }
+        let next = drawnAt.map { $0 + LockController.second } ?? clock.now()
+        if next <= clock.now() {
+            redraw()
+        } else {
+            redrawDue = next
+        }
+    }
+
+    /// Brings the title to what the warning wants, where the output is at a boundary;
+    /// otherwise the next output that reaches one does it.
+    private func updateWarningTitle() {
+        guard parser.isAtBoundary else { return }
+        let bytes = warning.update()
+        if !bytes.isEmpty { host.show(bytes) }
+    }
+
+    /// If `chunk`, just fed to the parser from `before`, set the window title over the
+    /// countdown, gives the warning the last title sequence in it, to write again after
+    /// the pop. `open` is the sequence `before` was in the middle of.
+    private func noteTitle(in chunk: UnsafeRawBufferPointer, from before: OutputParser, open: [UInt8]) {
+        guard warning.isShowing, parser.titleSets != before.titleSets else { return }
+        // The shortest start of the chunk that sets the last title ends where it ends.
+        var (low, high) = (1, chunk.count)
+        while low < high {
+            let middle = (low + high) / 2
+            var probe = before
+            probe.feed(UnsafeRawBufferPointer(rebasing: chunk[..<middle]))
+            if probe.titleSets == parser.titleSets { high = middle } else { low = middle + 1 }
+        }
+        let end = low
+        let sequence: [UInt8]
+        if let start = before.lastBoundary(in: UnsafeRawBufferPointer(rebasing: chunk[..<(end - 1)])) {
+            sequence = Array(chunk[start..<end])
+        } else {
+            // It began in an earlier chunk; an empty `open` means it was too long to keep.
+            sequence = open.isEmpty ? [] : open + chunk[..<end]
+        }
+        warning.commandDidSetTitle(sequence.count <= OpenSequence.limit ? sequence : [])
     }
 }

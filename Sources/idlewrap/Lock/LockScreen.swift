@@ -13,6 +13,10 @@ struct LockScreenContent: Equatable {
     /// The outcome of the last attempt, or why checking is impossible.
     var status: String?
     var prompt: String
+    /// `New output: N lines, last at HH:MM`: that output arrived, never what it says.
+    var arrival: String? = nil
+    /// `Command finished at HH:MM`.
+    var finished: String? = nil
 }
 
 /// The bytes that hide the command's screen behind the lock screen, draw it,
@@ -84,7 +88,7 @@ enum LockScreen {
         /// Most needed first: without the prompt nobody can unlock; without
         /// the status a wrong password or a broken check goes unexplained.
         enum Kind: Comparable {
-            case prompt, status, locked, failures, program, since, message, gap
+            case prompt, status, locked, failures, finished, arrival, program, since, message, gap
         }
 
         var kind: Kind
@@ -100,6 +104,8 @@ enum LockScreen {
             Line(kind: .since, text: "since \(content.since)"),
         ]
         if let message = content.message { lines.append(Line(kind: .message, text: message)) }
+        if let finished = content.finished { lines.append(Line(kind: .finished, text: finished)) }
+        if let arrival = content.arrival { lines.append(Line(kind: .arrival, text: arrival)) }
         if content.failures > 0 {
             let failures = content.failures == 1 ? "1 failed attempt" : "\(content.failures) failed attempts"
             lines.append(Line(kind: .failures, text: failures))
@@ -117,12 +123,7 @@ enum LockScreen {
 
     /// The wall-clock time of day, for "since".
     static func clockText(at time: time_t = Glibc.time(nil)) -> String {
-        var clock = time
-        var parts = tm()
-        localtime_r(&clock, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        LocalTime.text(time, format: "%Y-%m-%d %H:%M:%S")
     }
 
     /// `line` cut to `columns` characters, with "..." to show the cut when

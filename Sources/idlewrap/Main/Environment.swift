@@ -27,4 +27,9 @@ struct Environment {
         let prefix = name + "="
         return Environment(entries: entries.filter { !$0.hasPrefix(prefix) } + [prefix + value])
     }
+
+    /// Sets `name` in this process's own environment, which an exec passes on.
+    static func export(_ name: String, _ value: String) {
+        setenv(name, value, 1)
+    }
 }

@@ -4,11 +4,15 @@ import PTYKit
 @main
 enum IdleWrap {
     static func main() {
-        exit(run(Array(CommandLine.arguments.dropFirst())))
+        let name = CommandLine.arguments.first ?? "idlewrap"
+        exit(run(Array(CommandLine.arguments.dropFirst()), invokedAs: name))
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    static func run(_ arguments: [String], invokedAs name: String = "idlewrap") -> Int32 {
         let environment = Environment.current()
+        if LoginShell.applies(invokedAs: name, arguments: arguments) {
+            return runAsLoginShell(arguments, invokedAs: name, environment: environment)
+        }
         let files: Settings
         do {
             files = try ConfigurationFiles.load(environment: { environment[$0] })
@@ -41,15 +45,79 @@ enum IdleWrap {
             return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
+        case .lockAll(let options):
+            return SessionCommands.lockAll(options, environment: environment)
+        case .list(let options):
+            return SessionCommands.list(options, environment: environment)
         case .run(let options):
             return wrap(options, environment: environment)
         }
     }
 
+    /// Login-shell mode (see `LoginShell`): the settings come from the configuration
+    /// files and the environment alone, and running the real shell without a lock says
+    /// nothing, since a login shell must stay out of the way of scp, rsync and git.
+    static func runAsLoginShell(_ arguments: [String], invokedAs name: String, environment: Environment) -> Int32 {
+        let request: LoginShell.Request
+        do {
+            request = try LoginShell.request(invokedAs: name, arguments: arguments)
+        } catch {
+            Diagnostics.write(error.description + "\n")
+            return ExitStatus.failure
+        }
+        let plan: CommandPlan
+        let options: Options
+        do {
+            options = try loginShellSettings(environment: environment)
+            plan = LoginShell.plan(request, shell: try LoginShell.realShell(configured: options.shell))
+        } catch {
+            // The system file's mistake, not the caller's: no hint about --help.
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            Diagnostics.error(error.message)
+            return ExitStatus.failure
+        }
+        return wrap(plan, options: options, announceDirectRun: false, environment: environment)
+    }
+
+    /// The settings of the configuration files and the environment. A mistake of the
+    /// user's own (their file, IDLEWRAP_TIMEOUT) must not shut them out of every login,
+    /// scp included, with no way to mend it: the system file alone then applies, which
+    /// holds the site's policy anyway, and stderr says what was ignored.
+    static func loginShellSettings(environment: Environment) throws(UsageError) -> Options {
+        do {
+            return try settings(environment: { environment[$0] })
+        } catch {
+            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
+            let userFree = ["XDG_CONFIG_HOME", "HOME"] + OptionTable.all.compactMap(\.environmentVariable)
+            let options = try settings(environment: { userFree.contains($0) ? nil : environment[$0] })
+            Diagnostics.error("ignoring your settings: \(error.message)")
+            return options
+        }
+    }
+
+    /// The files' settings with the environment's over them and the site's policy
+    /// enforced, as for a command line without options.
+    private static func settings(environment lookup: (String) -> String?) throws(UsageError) -> Options {
+        let files = try ConfigurationFiles.load(environment: lookup)
+        guard case .run(let options) = try Options.parse([], environment: lookup, startingFrom: files) else {
+            preconditionFailure("no arguments asked for an action")
+        }
+        return options
+    }
+
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
-        let plan = CommandPlan.resolve(command: options.command, login: options.login, environment: environment)
+        let plan = CommandPlan.resolve(
+            command: options.command, login: options.login, configuredShell: options.shell, environment: environment)
+        return wrap(plan, options: options, announceDirectRun: true, environment: environment)
+    }
+
+    static func wrap(_ plan: CommandPlan, options: Options, announceDirectRun: Bool, environment: Environment) -> Int32 {
+        var environment = environment
+        if let shell = plan.shellVariable { environment = environment.setting("SHELL", to: shell) }
         if let reason = reasonToRunDirectly(options, plan: plan, environment: environment) {
-            Diagnostics.notice("\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet)
+            Diagnostics.notice(
+                "\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet || !announceDirectRun)
+            if let shell = plan.shellVariable { Environment.export("SHELL", shell) }
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
@@ -91,12 +159,16 @@ enum IdleWrap {
     }
 
     /// Why there is nothing to lock, if there is not: no terminal to lock
-    /// (scp or rsync through an sshd ForceCommand), or an idlewrap that
-    /// verifiably wraps this terminal already (see `NestingGuard`). Skipping
-    /// the lock is logged, and so is a claim of nesting that does not hold.
+    /// (scp or rsync through an sshd ForceCommand), a command over ssh that the
+    /// site lets run unlocked, or an idlewrap that verifiably wraps this terminal
+    /// already (see `NestingGuard`). Skipping the lock for nesting is logged, and
+    /// so is a claim of nesting that does not hold.
     static func reasonToRunDirectly(_ options: Options, plan: CommandPlan, environment: Environment) -> String? {
         guard FileDescriptor.standardInput.isTerminal && FileDescriptor.standardOutput.isTerminal else {
             return "not a terminal"
+        }
+        if plan.isSSHCommand && !options.lockSSHCommands {
+            return "an ssh command and lock-ssh-commands = no"
         }
         if options.nested { return nil }
         let verdict = NestingGuard.check(environment: environment)

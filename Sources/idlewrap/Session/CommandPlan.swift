@@ -6,14 +6,33 @@ import PTYKit
 struct CommandPlan: Equatable {
     var arguments: [String]
     var executable: String?
+    /// Whether someone asked for this command over ssh (`SSH_ORIGINAL_COMMAND` is
+    /// set, or a login shell got `-c`), rather than for an interactive session:
+    /// `lock-ssh-commands` and the end of a command while locked depend on it.
+    var isSSHCommand = false
+    /// The command's SHELL when it must not be idlewrap's own: never idlewrap.
+    var shellVariable: String? = nil
 
     /// The given command; else `SHELL -c "$SSH_ORIGINAL_COMMAND"` as sshd
     /// would run it; else the user's shell, as a login shell with `login`.
-    static func resolve(command: [String], login: Bool, environment: Environment) -> CommandPlan {
+    /// `configuredShell` (`shell =`) stands in for a user's shell that is idlewrap.
+    static func resolve(command: [String], login: Bool, configuredShell: String?, environment: Environment) -> CommandPlan {
+        var plan = defaultPlan(command: command, login: login, configuredShell: configuredShell, environment: environment)
+        plan.isSSHCommand = environment["SSH_ORIGINAL_COMMAND"] != nil
+        // A shell started under idlewrap, or a program it starts, may run $SHELL.
+        if let variable = environment["SHELL"], isIdlewrap(variable) {
+            plan.shellVariable = userShell(configured: configuredShell, environment: environment)
+        }
+        return plan
+    }
+
+    private static func defaultPlan(
+        command: [String], login: Bool, configuredShell: String?, environment: Environment
+    ) -> CommandPlan {
         if !command.isEmpty {
             return CommandPlan(arguments: command, executable: nil)
         }
-        let shell = userShell(environment: environment)
+        let shell = userShell(configured: configuredShell, environment: environment)
         if let original = environment["SSH_ORIGINAL_COMMAND"] {
             return CommandPlan(arguments: [shell, "-c", original], executable: nil)
         }
@@ -24,17 +43,22 @@ struct CommandPlan: Equatable {
         return CommandPlan(arguments: [shell], executable: nil)
     }
 
-    /// `$SHELL`, else the passwd entry's shell, else /bin/sh; never idlewrap
-    /// itself (someone may have made it their login shell).
-    static func userShell(environment: Environment) -> String {
+    /// `$SHELL`, else the passwd entry's shell, else `configured`, else /bin/sh;
+    /// never idlewrap itself (it may be the login shell: see `LoginShell`).
+    static func userShell(configured: String? = nil, environment: Environment) -> String {
         // Only needed without a COMMAND, so not paid for at every start; the
         // passwd entry is read only when $SHELL will not do.
-        let own = try? FileSystem.resolvedPath("/proc/self/exe")
         func usable(_ shell: String?) -> String? {
-            guard let shell, !shell.isEmpty, own == nil || (try? FileSystem.resolvedPath(shell)) != own else { return nil }
+            guard let shell, !shell.isEmpty, !isIdlewrap(shell) else { return nil }
             return shell
         }
-        return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? "/bin/sh"
+        return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? usable(configured) ?? "/bin/sh"
+    }
+
+    /// Whether `path` is this very idlewrap binary.
+    static func isIdlewrap(_ path: String) -> Bool {
+        guard let own = try? FileSystem.resolvedPath("/proc/self/exe") else { return false }
+        return (try? FileSystem.resolvedPath(path)) == own
     }
 
     /// How the command is named in messages and the log.

@@ -14,6 +14,10 @@ final class Session: RelayDelegate {
         case signal(Int32)
         /// --kill-after: the session stayed locked too long.
         case lockedTooLong
+        /// An ssh command ended while locked, when perhaps nobody is there to
+        /// unlock (automation with `ssh -tt`); `discarded` tells whether any of
+        /// its output was, or may have been, held back and is now dropped.
+        case sshCommandEndedWhileLocked(discarded: Bool)
     }
 
     private enum Ending {
@@ -26,6 +30,7 @@ final class Session: RelayDelegate {
     private let terminal = FileDescriptor.standardInput
     private let screen = FileDescriptor.standardOutput
     private let options: Options
+    private let plan: CommandPlan
     private let pseudoTerminal: PseudoTerminal
     private let command: ChildProcess
     private let relay: Relay
@@ -40,12 +45,18 @@ final class Session: RelayDelegate {
     private var authenticatorReadiness: FileDescriptor?
     /// logind's Lock signals for this login session, while followed.
     private var logind: LogindListener?
+    /// The control socket --lock-all and --list talk to, while registered.
+    private var control: ControlServer?
+    /// What `status` reports of the session.
+    private let terminalPath: String
+    private let commandName: String
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
         hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
     ) {
         self.options = options
+        self.plan = plan
         switch LogindListener.connect(
             sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
             systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
@@ -62,8 +73,10 @@ final class Session: RelayDelegate {
             terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
             signals: signals, command: command)
         let user = UserName.runningUser
+        terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
+        commandName = plan.programName
         log = AuditLog(
-            user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
+            user: user, terminal: terminalPath, command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
@@ -71,8 +84,15 @@ final class Session: RelayDelegate {
             settings: LockController.Settings(
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
                 message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
-                host: UserIdentity.hostName, user: user),
+                host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
+        switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
+        case .success(let server):
+            control = server
+        case .failure(let reason):
+            // Registering is a convenience: the session is locked all the same.
+            Diagnostics.notice("not registering for --lock-all and --list: \(reason)", quiet: options.quiet)
+        }
     }
 
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
@@ -117,6 +137,10 @@ final class Session: RelayDelegate {
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
         log.open()
+        // Unregistered on every way out of run: the command's exit, a signal,
+        // --kill-after, a relay failure.
+        defer { unregister() }
+        if let control { relay.watch(control.listener) }
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -144,6 +168,12 @@ final class Session: RelayDelegate {
             return ExitStatus.killed(by: signal)
         case .hangingUp(.lockedTooLong, _, _):
             return relay.commandStatus?.shellStatus ?? ExitStatus.killed(by: SIGHUP)
+        case .hangingUp(.sshCommandEndedWhileLocked(let discarded), _, _):
+            guard discarded else { return relay.commandStatus?.shellStatus ?? ExitStatus.failure }
+            // Not the command's status: a script must not take the output it
+            // got for all there was.
+            Diagnostics.error("the command ended while the session was locked; its held output was discarded")
+            return ExitStatus.failure
         case .running:
             return relay.commandStatus?.shellStatus ?? ExitStatus.failure
         }
@@ -158,7 +188,7 @@ final class Session: RelayDelegate {
         // Not through `show`: a failure here must not turn the command's
         // exit into a hang-up.
         if !terminalIsGone {
-            let restore = TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            let restore = lock.endWarning() + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
         var isSignalled = terminalIsGone
@@ -186,6 +216,16 @@ final class Session: RelayDelegate {
 
     private func finishIfOver() {
         switch ending {
+        case .running
+        where plan.isSSHCommand && lock.isLockingOrLocked && relay.commandStatus != nil
+            && (relay.outputEnded || !relay.isReadingOutput):
+            // Waiting for a password that automation will never type would hang
+            // it forever; ending shows nothing that was held. Its output is read
+            // to the end first (unless the hold limit stopped that), so that
+            // `discarded` does not count output that was never coming.
+            let discarded = lock.heldByteCount > 0 || !relay.outputEnded
+            log.record("session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
+            hangUp(.sshCommandEndedWhileLocked(discarded: discarded))
         case .running:
             if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
         case .hangingUp:
@@ -197,7 +237,8 @@ final class Session: RelayDelegate {
     /// the hang-up's deadlines.
     private func updateDeadline() {
         relay.deadline = .earliest(
-            .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+            .earliest(.earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline),
+            control?.deadline)
         // sd-bus asks for POLLOUT only while it has something to write.
         if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
     }
@@ -249,6 +290,7 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
+        lock.commandDidExit()
         finishIfOver()
     }
 
@@ -265,6 +307,10 @@ final class Session: RelayDelegate {
     func relayDeadlineDidPass(_ relay: Relay) {
         let now = MonotonicInstant.now()
         if let due = logind?.deadline, due <= now { followLogind() }
+        if let control {
+            for connection in control.overdue(at: now) { closeControlConnection(connection) }
+            if control.resumeAccepting(at: now) { relay.watch(control.listener) }
+        }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
             if killed {
@@ -283,6 +329,9 @@ final class Session: RelayDelegate {
                 hangUp(.lockedTooLong)
             } else {
                 lock.handleDeadline()
+                // The command may have ended while the lock waited for its
+                // output to reach a boundary.
+                finishIfOver()
             }
         }
         updateDeadline()
@@ -293,10 +342,50 @@ final class Session: RelayDelegate {
             lock.handleAuthenticatorReadiness()
         } else if descriptor == logind?.descriptor {
             followLogind()
+        } else if let control, descriptor == control.listener {
+            for connection in control.acceptWaiting(now: .now()) { relay.watch(connection) }
+            if control.acceptPausedUntil != nil { relay.unwatch(control.listener) }
+        } else if let control, control.isConnection(descriptor) {
+            if control.serve(descriptor, answer: answer) { closeControlConnection(descriptor) }
         } else {
             return
         }
         updateDeadline()
+    }
+
+    // MARK: - Control socket
+
+    private func answer(_ request: ControlRequest) -> String {
+        switch request {
+        case .status:
+            return status(at: .now()).reply
+        case .lock:
+            // As SIGUSR1: a request can only lock, never unlock.
+            guard case .running = ending else { return ControlRequest.endingReply }
+            lock.requestLock()
+            return lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply
+        }
+    }
+
+    private func status(at now: MonotonicInstant) -> SessionStatus {
+        let second: Int64 = 1_000_000_000
+        let idle = lock.lastActivity.map { max(0, now - $0) / second } ?? 0
+        let locksIn = lock.idleLockDeadline.map { (max(0, $0 - now) + second - 1) / second }
+        return SessionStatus(
+            pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: commandName,
+            idleSeconds: Int(idle), locked: lock.isLockingOrLocked, locksInSeconds: locksIn.map { Int($0) })
+    }
+
+    private func closeControlConnection(_ connection: FileDescriptor) {
+        relay.unwatch(connection)
+        control?.close(connection)
+    }
+
+    private func unregister() {
+        guard let control else { return }
+        for descriptor in control.descriptors { relay.unwatch(descriptor) }
+        control.shutDown()
+        self.control = nil
     }
 
     // MARK: - logind

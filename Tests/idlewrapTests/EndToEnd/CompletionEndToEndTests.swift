@@ -168,6 +168,9 @@ extension EndToEnd {
 
         private func clearLine(_ zsh: TmuxDriver) throws {
             try zsh.press("C-c")
+            // zsh flushes what was typed before it handles the interrupt, so
+            // `clear` waits for the fresh prompt.
+            try #require(try zsh.waitForScreen { $0.trimmingSuffix("\n").hasSuffix("\nzsh>") })
             try zsh.type("clear\r")
             try #require(try zsh.waitForScreen { $0.trimmingSuffix("\n") == "zsh>" })
         }

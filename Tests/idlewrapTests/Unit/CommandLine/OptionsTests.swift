@@ -55,12 +55,14 @@ struct OptionsTests {
             "--pam-service", "login", "--pam-confdir", "/tmp/pam.d", "--message", "back soon",
             "--lock-key", "^]", "--on-lock", "echo locked", "--on-unlock", "echo unlocked",
             "--kill-after", "1h", "--hold-limit", "64K", "--wipe-scrollback", "--login",
-            "--nested", "--quiet", "--verbose", "vim", "notes.txt",
+            "--nested", "--quiet", "--verbose", "--warn", "30s", "--bell-on-exit", "vim", "notes.txt",
         ])
         #expect(
             parsed
                 == options {
                     $0.timeout = 600 * second
+                    $0.warn = 30 * second
+                    $0.bellOnExit = true
                     $0.auth = .file
                     $0.passwordFile = "/tmp/pw"
                     $0.pamService = "login"
@@ -419,6 +421,8 @@ struct OptionsTests {
             Usage.help == #"""
                 USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]
                        idlewrap --set-password [FILE]
+                       idlewrap --lock-all [--user NAME | --all-users]
+                       idlewrap --list [--json] [--user NAME | --all-users]
 
                 Run COMMAND in a pseudo-terminal and lock the terminal after a time without
                 input, until the password is typed. COMMAND defaults to the user's shell
@@ -429,6 +433,8 @@ struct OptionsTests {
                   -t, --timeout DURATION  Idle time before locking (default: $IDLEWRAP_TIMEOUT,
                                           else 5m). DURATION: off; seconds (90, 1.5); or terms
                                           with units h, m, s, ms (1h30m, 250ms). 0, off: never.
+                  --warn DURATION         Before an idle lock, count down this long in the
+                                          window title and ring once (default: off).
                   -a, --auth METHOD       How an unlock is checked: pam (login password), ask
                                           (a password asked at start) or file (default: file
                                           if the password file exists, else pam, else ask).
@@ -447,12 +453,20 @@ struct OptionsTests {
                   --hold-limit SIZE       Most output held while locked, in bytes with an
                                           optional K, M or G (default: 8M).
                   --wipe-scrollback       Also erase the terminal's scrollback when locking.
+                  --bell-on-exit          Ring once when the command exits while locked.
                   -l, --login             Run the default shell as a login shell.
                   --nested                Wrap even when already inside idlewrap.
                   -q, --quiet             Print no notices on stderr.
                   --verbose               Also say whether idlewrap follows logind's Lock.
                   --show-config           Show the settings in effect, where each came from,
                                           and exit.
+                  --lock-all              Lock every wrapped session of the user on this host
+                                          and say how many, then exit.
+                  --list                  List the user's wrapped sessions on this host: pid,
+                                          terminal, user, command, idle time, state, lock time.
+                  --json                  With --list: print a JSON array instead of columns.
+                  --user NAME             With --lock-all or --list, as root: NAME's sessions.
+                  --all-users             With --lock-all or --list, as root: every user's.
                   -h, --help              Show this help and exit.
                   --completion SHELL      Print the completion script for SHELL (bash, zsh or
                                           fish) and exit.
@@ -464,6 +478,8 @@ struct OptionsTests {
                   127     COMMAND was not found
                   128+N   COMMAND was killed by signal N
                   else    COMMAND's exit status
+                With --lock-all or --list: 0 when sessions were found, 1 when there were
+                none, 125 when one could not be reached.
 
                 """#)
     }

@@ -8,7 +8,7 @@ struct ShowConfigTests {
     func text() throws {
         var files = Settings()
         try ConfigurationText.apply(
-            "timeout = 10m\nmax-timeout = 15m\nmax-kill-after = 1h\nauth-methods = pam, file\n",
+            "timeout = 10m\nmax-timeout = 15m\nmax-kill-after = 1h\nauth-methods = pam, file\nwarn = 30s\n",
             file: .system, path: "/etc/idlewrap/config", to: &files)
         try ConfigurationText.apply("message = hi # there\nlock-key = ^]\n", file: .user, path: "/u/config", to: &files)
         try ConfigurationText.apply("on-lock = printf '\u{1B}[2J'\n", file: .user, path: "/u/config2", to: &files)
@@ -20,6 +20,7 @@ struct ShowConfigTests {
         #expect(
             ShowConfig.text(of: settings) == """
                 timeout = 15m  # /etc/idlewrap/config:2 (max-timeout; was off from -t)
+                warn = 30s  # /etc/idlewrap/config:5
                 auth =  # default
                 password-file =  # default
                 pam-service = idlewrap  # default
@@ -31,6 +32,7 @@ struct ShowConfigTests {
                 kill-after = 1h  # /etc/idlewrap/config:3 (max-kill-after; was off from default)
                 hold-limit = 8M  # default
                 wipe-scrollback = no  # default
+                bell-on-exit = no  # default
                 login = no  # default
                 nested = no  # default
                 quiet = yes  # -q

@@ -1,3 +1,4 @@
+import Glibc
 import PTYKit
 import Testing
 @testable import idlewrap
@@ -6,6 +7,8 @@ import Testing
 final class ManualClock: TimeSource {
     var current = MonotonicInstant(nanoseconds: 1_000_000_000)
     func now() -> MonotonicInstant { current }
+    /// 2027-01-15 08:00:00 UTC when the test starts, moving with `current`.
+    func wallTime() -> time_t { 1_800_000_000 + time_t(current.nanoseconds / 1_000_000_000) }
     func advance(seconds: Double) { current = current + Int64(seconds * 1e9) }
 }
 

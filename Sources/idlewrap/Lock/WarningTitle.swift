@@ -1,0 +1,63 @@
+/// The countdown `--warn` shows in the window title before an idle lock: what the
+/// terminal shows now, what it should show, and the bytes that take it from one to the
+/// other. The command's title is saved on the terminal's title stack when the countdown
+/// starts and popped when it ends, so the stack is balanced; nothing is drawn on the
+/// command's screen. The bytes may only be written where the command's output is at a
+/// boundary, never inside one of its escape sequences or characters.
+struct WarningTitle {
+    static let push = "\u{1b}[22;0t"
+    static let pop = "\u{1b}[23;0t"
+
+    /// The seconds the countdown should show; nil: the command's own title.
+    private(set) var wanted: Int?
+    /// The seconds the terminal shows; nil: nothing was pushed.
+    private(set) var shown: Int?
+    /// A title sequence the command wrote over the countdown: the pop brings back the
+    /// title from before the countdown, so this one is written again after it.
+    private var commandTitle: [UInt8]?
+
+    /// Whether the terminal shows the countdown, or will once the bytes are written.
+    var isShowing: Bool { shown != nil }
+
+    mutating func show(seconds: Int) {
+        wanted = seconds
+    }
+
+    mutating func hide() {
+        wanted = nil
+    }
+
+    /// The command set its title with `sequence` (empty if it was too long to keep).
+    mutating func commandDidSetTitle(_ sequence: [UInt8]) {
+        guard shown != nil else { return }
+        commandTitle = sequence
+    }
+
+    /// What makes the terminal show `wanted`: a push, the countdown and one BEL at the
+    /// start; the new countdown each second; the pop, and the command's latest title,
+    /// at the end.
+    mutating func update() -> [UInt8] {
+        if let retitle = commandTitle {
+            // Pop the stale title, show the command's latest, and push that one instead.
+            commandTitle = nil
+            shown = wanted
+            guard let seconds = wanted else { return Array(Self.pop.utf8) + retitle }
+            return Array(Self.pop.utf8) + retitle + Array((Self.push + Self.title(seconds)).utf8)
+        }
+        defer { shown = wanted }
+        switch (shown, wanted) {
+        case (nil, let seconds?):
+            return Array((Self.push + Self.title(seconds) + "\u{07}").utf8)
+        case (let old?, let seconds?) where old != seconds:
+            return Array(Self.title(seconds).utf8)
+        case (_?, nil):
+            return Array(Self.pop.utf8)
+        default:
+            return []
+        }
+    }
+
+    static func title(_ seconds: Int) -> String {
+        "\u{1b}]0;idlewrap: locking in \(seconds) s\u{1b}\\"
+    }
+}
