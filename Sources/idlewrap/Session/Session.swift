@@ -122,7 +122,6 @@ final class Session: RelayDelegate {
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
-        log.open()
         do {
             rawMode = try RawMode(terminal)
         } catch {
