@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,6 +122,18 @@ int cpty_spawn(pid_t *pid, const char *path, char *const argv[], char *const env
 
 int cpty_spawn_detached(pid_t *pid, char *const argv[], char *const envp[]) {
     return spawn_on(pid, "/bin/sh", argv, envp, "/dev/null", false);
+}
+
+int cpty_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
+    struct ucred credentials;
+    socklen_t size = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == -1) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
 }
 
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }

@@ -47,6 +47,14 @@ int cpty_spawn(pid_t *pid, const char *path, char *_Nullable const argv[_Nonnull
 int cpty_spawn_detached(pid_t *pid, char *_Nullable const argv[_Nonnull],
                         char *_Nullable const envp[_Nonnull]);
 
+/// accept4 with SOCK_CLOEXEC | SOCK_NONBLOCK (accept4 is declared only under
+/// _GNU_SOURCE): a new connection's descriptor, or -1.
+int cpty_accept(int fd);
+
+/// The peer of a Unix socket as the kernel recorded it (SO_PEERCRED; struct
+/// ucred is declared only under _GNU_SOURCE). Returns 0, or -1.
+int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
 /// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
 int cpty_set_dumpable(bool dumpable);
 

@@ -30,6 +30,21 @@ public enum FileSystem {
         _ = try valueOrErrno { Glibc.rename(source, destination) }
     }
 
+    /// The names in the directory at `path`, without `.` and `..`.
+    public static func entries(ofDirectory path: String) throws(Errno) -> [String] {
+        let directory = try valueOrErrno({ opendir(path) }, failed: { $0 == nil })!
+        defer { closedir(directory) }
+        var names: [String] = []
+        // readdir's nil means the end; a read error there ends the list early.
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     public static func removeFile(_ path: String) throws(Errno) {
         _ = try valueOrErrno { unlink(path) }
     }

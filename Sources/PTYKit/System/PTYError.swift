@@ -9,6 +9,7 @@ public struct PTYError: Error, CustomStringConvertible, Sendable {
         case watchSignals
         case relay
         case waitForCommand
+        case socket
     }
 
     public let code: Code
@@ -34,6 +35,7 @@ public struct PTYError: Error, CustomStringConvertible, Sendable {
         case .watchSignals: return "cannot watch signals (\(context))\(cause)"
         case .relay: return "relay failed (\(context))\(cause)"
         case .waitForCommand: return "cannot wait for the command (\(context))\(cause)"
+        case .socket: return "socket call failed (\(context))\(cause)"
         }
     }
 }

@@ -13,7 +13,7 @@ enum SetPassword {
         file: String, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1, refused: (String) -> Void = { _ in }
     ) -> Int32 {
         do throws(AuthenticationError) {
-            let secret = input.isTerminal ? try askTwice(on: input, minimumLength: minimumLength) : try readLine(from: input)
+            let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
             defer { secret.clear() }
             if let problem = PasswordHash.lengthProblem(with: secret) {
                 throw AuthenticationError(description: "\(problem); nothing written")
@@ -43,7 +43,7 @@ enum SetPassword {
         return ExitStatus.success
     }
 
-    private static func askTwice(on terminal: FileDescriptor, minimumLength: Int) throws(AuthenticationError) -> SecretBuffer {
+    private static func askTwice(on terminal: FileDescriptor) throws(AuthenticationError) -> SecretBuffer {
         do {
             // Asked with no minimum, so that a short password is refused below, in one place.
             return try PasswordPrompt(terminal: terminal).askNewPassword("New password:", rounds: 1)

@@ -5,6 +5,8 @@ struct CommandLineParser {
     private var settings: Settings
     private var setPassword = false
     private var showConfig = false
+    private var lockAll = false
+    private var list = false
     private var attachedPasswordFile: String?  // --set-password=FILE
     private var operands: ArraySlice<String> = []
 
@@ -119,16 +121,36 @@ struct CommandLineParser {
             return .completion(shell)
         case .setPassword: setPassword = true
         case .showConfig: showConfig = true
+        case .lockAll: lockAll = true
+        case .list: list = true
         default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
         }
         return nil
     }
 
     private func invocation() throws(UsageError) -> Invocation {
-        if showConfig {
-            guard !setPassword else {
-                throw UsageError(message: "--show-config and --set-password cannot be used together")
+        let actions = [
+            (showConfig, "--show-config"), (setPassword, "--set-password"), (lockAll, "--lock-all"), (list, "--list"),
+        ].filter(\.0)
+        if actions.count > 1 {
+            throw UsageError(message: "\(actions[0].1) and \(actions[1].1) cannot be used together")
+        }
+        let options = settings.options
+        if lockAll || list {
+            if let extra = operands.first {
+                throw UsageError(message: "extra operand '\(terminalSafe(extra))': \(actions[0].1) takes no COMMAND")
             }
+            if options.json && lockAll { throw UsageError(message: "--json goes with --list") }
+            if options.user != nil && options.allUsers {
+                throw UsageError(message: "--user and --all-users cannot be used together")
+            }
+            return lockAll ? .lockAll(options) : .list(options)
+        }
+        if options.json { throw UsageError(message: "--json goes with --list") }
+        if options.user != nil || options.allUsers {
+            throw UsageError(message: "--user and --all-users go with --lock-all or --list")
+        }
+        if showConfig {
             guard operands.isEmpty else {
                 throw UsageError(message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
             }

@@ -33,7 +33,7 @@ struct OptionDefinition: Sendable {
     /// How the command line gives the value.
     var argument: OptionArgument {
         switch effect {
-        case .flag, .help, .version, .showConfig: .none
+        case .flag, .help, .version, .showConfig, .lockAll, .list: .none
         case .setPassword: .attachedOnly
         default: .required
         }

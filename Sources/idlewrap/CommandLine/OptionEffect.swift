@@ -24,6 +24,8 @@ enum OptionEffect: Sendable {
     case version
     case setPassword
     case showConfig
+    case lockAll
+    case list
     /// Print the completion script for a shell.
     case completion
 
@@ -36,7 +38,7 @@ enum OptionEffect: Sendable {
         case .text, .name: .text
         case .path, .setPassword: .path
         case .directory: .directory
-        case .flag, .help, .version, .showConfig: .switch
+        case .flag, .help, .version, .showConfig, .lockAll, .list: .switch
         case .methods: .methods
         case .count: .number
         case .completion: .shell
@@ -46,7 +48,7 @@ enum OptionEffect: Sendable {
     /// Whether the option asks for an action rather than setting a field of `Options`.
     var isAction: Bool {
         switch self {
-        case .help, .version, .setPassword, .showConfig, .completion: true
+        case .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list: true
         default: false
         }
     }
@@ -98,8 +100,9 @@ enum OptionEffect: Sendable {
                 throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
             }
             store(&options, count)
-        case .flag, .help, .version, .setPassword, .showConfig, .completion:
-            preconditionFailure("--help, --version, --set-password, --show-config and --completion are actions, not settings")
+        case .flag, .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list:
+            preconditionFailure(
+                "--help, --version, --set-password, --show-config, --completion, --lock-all and --list are actions, not settings")
         }
     }
 

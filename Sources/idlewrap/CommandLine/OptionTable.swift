@@ -107,6 +107,32 @@ enum OptionTable {
             help: ["Show the settings in effect, where each came from,", "and exit."],
             scope: .commandLine, effect: .showConfig),
         OptionDefinition(
+            long: "lock-all",
+            help: [
+                "Lock every wrapped session of the user on this host",
+                "and say how many, then exit.",
+            ],
+            scope: .commandLine, effect: .lockAll),
+        OptionDefinition(
+            long: "list",
+            help: [
+                "List the user's wrapped sessions on this host: pid,",
+                "terminal, user, command, idle time, state, lock time.",
+            ],
+            scope: .commandLine, effect: .list),
+        OptionDefinition(
+            long: "json",
+            help: ["With --list: print a JSON array instead of columns."],
+            scope: .commandLine, effect: .flag { $0.json = $1 }),
+        OptionDefinition(
+            long: "user", valueName: "NAME",
+            help: ["With --lock-all or --list, as root: NAME's sessions."],
+            scope: .commandLine, effect: .name { $0.user = $1 }),
+        OptionDefinition(
+            long: "all-users",
+            help: ["With --lock-all or --list, as root: every user's."],
+            scope: .commandLine, effect: .flag { $0.allUsers = $1 }),
+        OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
             scope: .commandLine, effect: .help),
@@ -145,9 +171,9 @@ enum OptionTable {
             scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
     ]
 
-    /// The keys of the configuration files: every setting, in the order `--show-config`
-    /// lists them.
-    static let settings = all.filter { !$0.effect.isAction }
+    /// The keys of the configuration files: every setting but those only the command
+    /// line gives (--list's --json), in the order `--show-config` lists them.
+    static let settings = all.filter { $0.scope != .commandLine }
 
     /// The options the command line takes, in `--help`'s order: for help and completions.
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }

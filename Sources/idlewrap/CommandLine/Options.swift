@@ -23,6 +23,9 @@ struct Options: Equatable, Sendable {
     var nested = false
     var quiet = false
     var verbose = false
+    var json = false  // --list's format
+    var user: String? = nil  // --lock-all, --list: whose sessions (nil: the running user's)
+    var allUsers = false
     var command: [String] = []  // empty: the user's shell
 
     // Site policy: only the system configuration file sets these (see `SitePolicy`).
@@ -41,6 +44,10 @@ enum Invocation: Equatable, Sendable {
     case run(Options)
     /// `file` is the operand, if any; it wins over `options.passwordFile`.
     case setPassword(file: String?, options: Options)
+    /// Lock every session of the user (`options.user`, `options.allUsers`).
+    case lockAll(Options)
+    /// List those sessions (`options.json`).
+    case list(Options)
     case help
     case version
     /// `--show-config`: the settings in effect and where each came from.

@@ -6,6 +6,8 @@ enum Usage {
     static let help = """
         USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]
                idlewrap --set-password [FILE]
+               idlewrap --lock-all [--user NAME | --all-users]
+               idlewrap --list [--json] [--user NAME | --all-users]
 
         Run COMMAND in a pseudo-terminal and lock the terminal after a time without
         input, until the password is typed. COMMAND defaults to the user's shell
@@ -22,6 +24,8 @@ enum Usage {
           127     COMMAND was not found
           128+N   COMMAND was killed by signal N
           else    COMMAND's exit status
+        With --lock-all or --list: 0 when sessions were found, 1 when there were
+        none, 125 when one could not be reached.
 
         """
 

@@ -13,6 +13,7 @@ extension Settings {
             $0.killAfter = $1
         }
         try checkMethodIsAllowed()
+        try checkPAMStackIsAllowed()
     }
 
     /// `--set-password` writes a file for the `file` method: pointless, and misleading,
@@ -50,6 +51,22 @@ extension Settings {
         throw UsageError(
             message: "\(at.messagePrefix)\(asked) is not allowed by site policy: \(allowedMethods)",
             auditRecord: "refused --auth \(method.rawValue): not in auth-methods")
+    }
+
+    /// A PAM stack from `--pam-confdir` is whatever its writer put there (`pam_permit`
+    /// opens the lock with any password): where the site names the methods that may
+    /// unlock, only the system file may choose it, unless the method is not PAM anyway.
+    private func checkPAMStackIsAllowed() throws(UsageError) {
+        let confdir = OptionTable.named("pam-confdir")
+        let at = source(of: confdir)
+        guard options.pamConfigDirectory != nil, at.precedence > .systemFile,
+            source(of: OptionTable.named("auth-methods")) != .defaultValue,
+            options.auth != .file, options.auth != .ask
+        else { return }
+        throw UsageError(
+            message: "\(at.messagePrefix)\(at.name(of: confdir)) is not allowed by site policy, which sets the"
+                + " methods that may unlock (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))",
+            auditRecord: "refused --pam-confdir from \(at.label): auth-methods is set")
     }
 
     /// "only pam, file may be used (auth-methods, /etc/idlewrap/config:3)".

@@ -7,12 +7,15 @@ struct IdleTimer {
     /// 0 means never lock on idle.
     let timeout: Nanoseconds
     private(set) var deadline: MonotonicInstant?
+    /// The last activity (or the start), for --list's idle time.
+    private(set) var lastActivity: MonotonicInstant?
 
     init(timeout: Nanoseconds) {
         self.timeout = timeout
     }
 
     mutating func restart(at now: MonotonicInstant) {
+        lastActivity = now
         deadline = timeout > 0 ? now + timeout : nil
     }
 

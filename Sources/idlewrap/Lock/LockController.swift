@@ -117,6 +117,14 @@ final class LockController {
     /// Output waiting to be shown after the unlock.
     var heldByteCount: Int { held.count }
 
+    /// The last keystroke that counted as activity, or the start.
+    var lastActivity: MonotonicInstant? { idle.lastActivity }
+
+    /// When the idle lock is due, nil when none is: locked already, or no timeout.
+    var idleLockDeadline: MonotonicInstant? {
+        state == .active ? idle.deadline : nil
+    }
+
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
         switch state {

@@ -45,6 +45,10 @@ enum IdleWrap {
             return ExitStatus.success
         case .setPassword(let file, let options):
             return setPassword(file: file, options: options, environment: environment)
+        case .lockAll(let options):
+            return SessionCommands.lockAll(options, environment: environment)
+        case .list(let options):
+            return SessionCommands.list(options, environment: environment)
         case .run(let options):
             return wrap(options, environment: environment)
         }

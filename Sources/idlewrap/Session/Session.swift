@@ -45,6 +45,11 @@ final class Session: RelayDelegate {
     private var authenticatorReadiness: FileDescriptor?
     /// logind's Lock signals for this login session, while followed.
     private var logind: LogindListener?
+    /// The control socket --lock-all and --list talk to, while registered.
+    private var control: ControlServer?
+    /// What `status` reports of the session.
+    private let terminalPath: String
+    private let commandName: String
 
     private init(
         options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
@@ -68,8 +73,10 @@ final class Session: RelayDelegate {
             terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
             signals: signals, command: command)
         let user = UserName.runningUser
+        terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
+        commandName = plan.programName
         log = AuditLog(
-            user: user, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: plan.displayName,
+            user: user, terminal: terminalPath, command: plan.displayName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
@@ -79,6 +86,13 @@ final class Session: RelayDelegate {
                 message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
                 host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
             authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
+        switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
+        case .success(let server):
+            control = server
+        case .failure(let reason):
+            // Registering is a convenience: the session is locked all the same.
+            Diagnostics.notice("not registering for --lock-all and --list: \(reason)", quiet: options.quiet)
+        }
     }
 
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
@@ -122,6 +136,10 @@ final class Session: RelayDelegate {
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
+        // Unregistered on every way out of run: the command's exit, a signal,
+        // --kill-after, a relay failure.
+        defer { unregister() }
+        if let control { relay.watch(control.listener) }
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -218,7 +236,8 @@ final class Session: RelayDelegate {
     /// the hang-up's deadlines.
     private func updateDeadline() {
         relay.deadline = .earliest(
-            .earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline)
+            .earliest(.earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline),
+            control?.deadline)
         // sd-bus asks for POLLOUT only while it has something to write.
         if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
     }
@@ -287,6 +306,10 @@ final class Session: RelayDelegate {
     func relayDeadlineDidPass(_ relay: Relay) {
         let now = MonotonicInstant.now()
         if let due = logind?.deadline, due <= now { followLogind() }
+        if let control {
+            for connection in control.overdue(at: now) { closeControlConnection(connection) }
+            if control.resumeAccepting(at: now) { relay.watch(control.listener) }
+        }
         switch ending {
         case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
             if killed {
@@ -318,10 +341,50 @@ final class Session: RelayDelegate {
             lock.handleAuthenticatorReadiness()
         } else if descriptor == logind?.descriptor {
             followLogind()
+        } else if let control, descriptor == control.listener {
+            for connection in control.acceptWaiting(now: .now()) { relay.watch(connection) }
+            if control.acceptPausedUntil != nil { relay.unwatch(control.listener) }
+        } else if let control, control.isConnection(descriptor) {
+            if control.serve(descriptor, answer: answer) { closeControlConnection(descriptor) }
         } else {
             return
         }
         updateDeadline()
+    }
+
+    // MARK: - Control socket
+
+    private func answer(_ request: ControlRequest) -> String {
+        switch request {
+        case .status:
+            return status(at: .now()).reply
+        case .lock:
+            // As SIGUSR1: a request can only lock, never unlock.
+            guard case .running = ending else { return ControlRequest.endingReply }
+            lock.requestLock()
+            return lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply
+        }
+    }
+
+    private func status(at now: MonotonicInstant) -> SessionStatus {
+        let second: Int64 = 1_000_000_000
+        let idle = lock.lastActivity.map { max(0, now - $0) / second } ?? 0
+        let locksIn = lock.idleLockDeadline.map { (max(0, $0 - now) + second - 1) / second }
+        return SessionStatus(
+            pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: commandName,
+            idleSeconds: Int(idle), locked: lock.isLockingOrLocked, locksInSeconds: locksIn.map { Int($0) })
+    }
+
+    private func closeControlConnection(_ connection: FileDescriptor) {
+        relay.unwatch(connection)
+        control?.close(connection)
+    }
+
+    private func unregister() {
+        guard let control else { return }
+        for descriptor in control.descriptors { relay.unwatch(descriptor) }
+        control.shutDown()
+        self.control = nil
     }
 
     // MARK: - logind

@@ -17,22 +17,10 @@ enum SystemLogSocket {
     }
 
     private static func send(_ record: [UInt8], type: __socket_type) -> Bool {
-        guard let socket = try? valueOrErrno({ Glibc.socket(AF_UNIX, Int32(type.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0) })
-        else { return false }
-        defer { close(socket) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            for (index, byte) in "/dev/log".utf8.enumerated() { path[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let connected = try? withUnsafePointer(to: &address) { pointer in
-            try valueOrErrno { pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, length) } }
-        }
-        guard connected != nil else { return false }
-        let sent = try? record.withUnsafeBytes { bytes in
-            try valueOrErrno { Glibc.send(socket, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-        }
+        guard let socket = try? UnixSocket.connect(to: "/dev/log", type: type) else { return false }
+        defer { try? socket.close() }
+        // The socket is non-blocking: a full queue is EAGAIN, not a wait.
+        let sent = try? record.withUnsafeBytes { bytes throws(Errno) in try UnixSocket.send(bytes, on: socket) }
         return sent == record.count
     }
 

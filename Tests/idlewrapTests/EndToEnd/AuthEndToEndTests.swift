@@ -116,6 +116,23 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        @Test func pamChosenByDefaultLoadsLibpamOnce() throws {
+            let confdir = try pamStack("exit 1")
+            let trace = directory.file("ld-debug")
+            // No password file, so the default is pam: choosing it and setting it up.
+            // The loader's trace of symbol lookups goes to `trace` (idlewrap's stderr).
+            let terminal = try TerminalDriver(
+                [
+                    "sh", "-c", "LD_DEBUG=symbols exec \"$0\" \"$@\" 2>\(trace)", TerminalDriver.idlewrap,
+                    "--pam-service", "idlewrap-test", "--pam-confdir", confdir, "--", "sh", "-c", "echo command-started",
+                ],
+                environment: ["XDG_CONFIG_HOME": directory.file("no-config")])
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("command-started"))
+            let lookups = try readFile(trace).ranges(of: "symbol=pam_start;").count
+            #expect(lookups == 1, "libpam's pam_start was looked up \(lookups) times")
+        }
+
         @Test func pamDenyAloneSaysCannotCheckAndCountsNoFailure() throws {
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)

@@ -25,7 +25,12 @@ extension EndToEnd {
 
         @Test func theCommandCannotOpenIdlewrapsTerminalDescriptor() throws {
             _ = try run(["useradd", "--no-create-home", "--shell", "/bin/sh", user])
-            defer { _ = try? TerminalDriver(["userdel", "-f", user]).waitForExit() }
+            let uid = try #require(getpwnam(user)?.pointee.pw_uid)
+            defer {
+                _ = try? TerminalDriver(["userdel", "-f", user]).waitForExit()
+                // Where the user's idlewrap registered for --lock-all.
+                _ = try? TerminalDriver(["rm", "-rf", RuntimeDirectory.temporaryDirectory(uid: uid)]).waitForExit()
+            }
             _ = try run(["chown", user, directory.path])
             let password = directory.file("password")
             _ = try run([

@@ -73,8 +73,26 @@ final class TerminalDriver {
         }
     }
 
+    /// An XDG_RUNTIME_DIR (private, mode 0700) every test's idlewrap gets unless the
+    /// test sets its own, so that the tests' sessions register for --lock-all there,
+    /// never in /tmp/idlewrap-0, where the --lock-all of a test run elsewhere on the
+    /// machine would find and lock them. Removed when the tests exit.
+    static let runtimeHome: String = {
+        var template = Array("/tmp/idlewrap-test-runtime.XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { fatalError("cannot make a runtime directory for the tests") }
+        atexit {
+            // With the sockets of sessions that tests ended with SIGKILL.
+            let sockets = TerminalDriver.runtimeHome + "/idlewrap"
+            for name in (try? FileSystem.entries(ofDirectory: sockets)) ?? [] { unlink(sockets + "/" + name) }
+            rmdir(sockets)
+            rmdir(TerminalDriver.runtimeHome)
+        }
+        return string(fromNulTerminated: template)
+    }()
+
     /// The current environment with `overrides` (an empty value unsets).
-    /// Another user gets no fixture XDG_CONFIG_HOME: it belongs to root.
+    /// Another user gets no fixture XDG_CONFIG_HOME or XDG_RUNTIME_DIR: they belong
+    /// to root.
     static func environment(with overrides: [String: String], asAnotherUser: Bool = false) -> [String] {
         var entries: [String] = []
         var cursor = environ
@@ -88,6 +106,10 @@ final class TerminalDriver {
         if overrides["XDG_CONFIG_HOME"] == nil && !asAnotherUser {
             entries.removeAll { $0.hasPrefix("XDG_CONFIG_HOME=") }
             entries.append("XDG_CONFIG_HOME=\(configHome)")
+        }
+        if overrides["XDG_RUNTIME_DIR"] == nil {
+            entries.removeAll { $0.hasPrefix("XDG_RUNTIME_DIR=") }
+            if !asAnotherUser { entries.append("XDG_RUNTIME_DIR=\(runtimeHome)") }
         }
         for (name, value) in overrides.sorted(by: { $0.key < $1.key }) where !value.isEmpty {
             entries.append("\(name)=\(value)")

@@ -31,9 +31,12 @@ final class TestUser {
     }
 
     deinit {
+        let uid = getpwnam(name)?.pointee.pw_uid
         // -f: a process of the user that is still exiting must not keep the
         // account around.
         _ = TestUser.run(["userdel", "-f", name])
+        // Where the user's sessions registered for --lock-all.
+        if let uid { _ = TestUser.run(["rm", "-rf", RuntimeDirectory.temporaryDirectory(uid: uid)]) }
     }
 
     /// `arguments` run as this user through runuser, without the test's
@@ -64,5 +67,43 @@ final class TestUser {
     static func output(of arguments: [String]) -> String? {
         guard let driver = try? TerminalDriver(arguments), driver.waitForExit() == .exited(0) else { return nil }
         return driver.text
+    }
+}
+
+/// For the --lock-all tests: the user's ids, and programs run as the user
+/// through setpriv, which execs in place, so that the terminal's process is
+/// the program itself (its pid names its control socket).
+extension TestUser {
+    var uid: uid_t { getpwnam(name)?.pointee.pw_uid ?? 0 }
+    var gid: gid_t { getpwnam(name)?.pointee.pw_gid ?? 0 }
+
+    /// Where this user's sessions register when there is no XDG_RUNTIME_DIR.
+    var runtimeDirectory: String { RuntimeDirectory.temporaryDirectory(uid: uid) }
+
+    /// `arguments` as this user, with a plain environment: no XDG_RUNTIME_DIR
+    /// of root's unless `runtimeDirectory` gives one, no XDG_CONFIG_HOME.
+    func setprivTerminal(_ arguments: [String], runtimeDirectory: String = "") throws -> TerminalDriver {
+        try TerminalDriver(
+            ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "--"] + arguments,
+            environment: [
+                "XDG_RUNTIME_DIR": runtimeDirectory, "XDG_CONFIG_HOME": "", "HOME": "/", "USER": name, "LOGNAME": name,
+            ])
+    }
+
+    /// Runs `arguments` as this user to its end, and returns how it ended
+    /// and its output (newlines, not the terminal's CR LF).
+    func runToEnd(_ arguments: [String], runtimeDirectory: String = "") throws
+        -> (status: TerminationStatus?, text: String)
+    {
+        let driver = try setprivTerminal(arguments, runtimeDirectory: runtimeDirectory)
+        let status = driver.waitForExit()
+        return (status, driver.text.replacing("\r\n", with: "\n"))
+    }
+
+    /// Runs `arguments` as root to its end: how it ended, and its output.
+    static func result(of arguments: [String]) -> (status: TerminationStatus?, text: String) {
+        guard let driver = try? TerminalDriver(arguments) else { return (nil, "cannot start \(arguments[0])") }
+        let status = driver.waitForExit()
+        return (status, driver.text.replacing("\r\n", with: "\n"))
     }
 }

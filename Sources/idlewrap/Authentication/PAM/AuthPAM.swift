@@ -51,7 +51,7 @@ final class PAMAuthenticator: Authenticator {
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
         environment lookup: (String) -> String?, notice: (String) -> Void
     ) throws(AuthenticationError) -> PAMAuthenticator {
-        let library = try PAMLibrary.load()
+        let library = try PAMLibrary.loaded.get()
         if let directory = configurationDirectory {
             let info: stat
             do {

@@ -17,9 +17,13 @@ struct PAMLibrary {
     let getItem: cauth_pam_get_item_fn
     let strerror: cauth_pam_strerror_fn
 
+    /// libpam, loaded on first use and then kept: choosing the default method
+    /// and setting PAM up both need it, and loading it once is enough.
+    static let loaded = Result { () throws(AuthenticationError) in try load() }
+
     /// Loads libpam. The library is never unloaded: the modules it loads stay
     /// in use, and a cancelled attempt's thread may still be running in it.
-    static func load() throws(AuthenticationError) -> PAMLibrary {
+    private static func load() throws(AuthenticationError) -> PAMLibrary {
         guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
             throw AuthenticationError(description: "PAM is not available: \(lastLoaderError())")
         }
@@ -46,7 +50,7 @@ struct PAMLibrary {
 
     /// Whether libpam can be loaded (for choosing the default method).
     static var isLoadable: Bool {
-        (try? load()) != nil
+        (try? loaded.get()) != nil
     }
 
     /// PAM's sentence for `status`, e.g. "Authentication failure".

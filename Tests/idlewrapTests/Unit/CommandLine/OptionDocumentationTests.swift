@@ -52,6 +52,11 @@ struct OptionDocumentationTests {
             #expect(keywords.contains(option.long), "\(option.long) missing from CONFIGURATION in man/idlewrap.1")
             #expect(section.contains("`\(option.long)"), "\(option.long) missing from Configuration in README.md")
         }
+        // The actions, which the sections name as command-line only.
+        for option in OptionTable.commandLine where option.effect.isAction {
+            #expect(keywords.contains(option.long), "action \(option.long) missing from CONFIGURATION in man/idlewrap.1")
+            #expect(section.contains("`\(option.long)`"), "action \(option.long) missing from Configuration in README.md")
+        }
     }
 
     /// mdoc escapes hyphens in option names.

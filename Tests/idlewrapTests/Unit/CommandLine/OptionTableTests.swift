@@ -33,7 +33,9 @@ struct OptionTableTests {
             #expect(option.long.allSatisfy { $0.isLowercase || $0 == "-" }, "\(option.long)")
             #expect((option.valueName == nil) == (option.kind == .switch), "\(option.long)")
             #expect(!option.help.isEmpty, "\(option.long)")
-            #expect(option.effect.isAction == (option.scope == .commandLine), "\(option.long)")
+            // A command-line-only setting only modifies an action (--list's --json).
+            let modifiesAnAction = ["json", "user", "all-users"].contains(option.long)
+            #expect(option.effect.isAction == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
         }
     }
 

@@ -421,6 +421,8 @@ struct OptionsTests {
             Usage.help == #"""
                 USAGE: idlewrap [OPTIONS] [--] [COMMAND [ARG...]]
                        idlewrap --set-password [FILE]
+                       idlewrap --lock-all [--user NAME | --all-users]
+                       idlewrap --list [--json] [--user NAME | --all-users]
 
                 Run COMMAND in a pseudo-terminal and lock the terminal after a time without
                 input, until the password is typed. COMMAND defaults to the user's shell
@@ -458,6 +460,13 @@ struct OptionsTests {
                   --verbose               Also say whether idlewrap follows logind's Lock.
                   --show-config           Show the settings in effect, where each came from,
                                           and exit.
+                  --lock-all              Lock every wrapped session of the user on this host
+                                          and say how many, then exit.
+                  --list                  List the user's wrapped sessions on this host: pid,
+                                          terminal, user, command, idle time, state, lock time.
+                  --json                  With --list: print a JSON array instead of columns.
+                  --user NAME             With --lock-all or --list, as root: NAME's sessions.
+                  --all-users             With --lock-all or --list, as root: every user's.
                   -h, --help              Show this help and exit.
                   --completion SHELL      Print the completion script for SHELL (bash, zsh or
                                           fish) and exit.
@@ -469,6 +478,8 @@ struct OptionsTests {
                   127     COMMAND was not found
                   128+N   COMMAND was killed by signal N
                   else    COMMAND's exit status
+                With --lock-all or --list: 0 when sessions were found, 1 when there were
+                none, 125 when one could not be reached.
 
                 """#)
     }

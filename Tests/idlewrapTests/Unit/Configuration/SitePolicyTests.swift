@@ -97,6 +97,22 @@ struct SitePolicyTests {
         #expect(AuthPolicy().allows(.ask) && !AuthPolicy(allowed: [.pam]).allows(.ask))
     }
 
+    @Test("a PAM stack of the user's own (--pam-confdir) is refused where the site sets auth-methods")
+    func ownPAMStack() throws {
+        let policy = "auth-methods = pam"
+        let refused = try #require(refusal(system: policy, ["--pam-confdir", "/home/alice/pam"]))
+        #expect(
+            refused.message
+                == "--pam-confdir is not allowed by site policy, which sets the methods that may unlock (auth-methods, /etc/idlewrap/config:1)")
+        #expect(refused.auditRecord == "refused --pam-confdir from --pam-confdir: auth-methods is set")
+        #expect(refusal(system: "auth-methods = pam, file", ["-a", "pam", "--pam-confdir", "/p"]) != nil)
+        #expect(throws: UsageError.self) { try run(system: policy, user: "pam-confdir = /home/alice/pam", []) }
+        // The site's own stack, a method that is not PAM, or no policy at all: no refusal.
+        #expect(try run(system: policy + "\npam-confdir = /etc/idlewrap/pam", []).pamConfigDirectory == "/etc/idlewrap/pam")
+        #expect(try run(system: "auth-methods = pam, file", ["-a", "file", "--pam-confdir", "/p"]).auth == .file)
+        #expect(try run(system: "max-timeout = 15m", ["--pam-confdir", "/p"]).pamConfigDirectory == "/p")
+    }
+
     @Test("--set-password is refused where the file method is not allowed")
     func setPasswordNeedsTheFileMethod() throws {
         let refused = try #require(refusal(system: "auth-methods = pam, ask", ["--set-password"]))

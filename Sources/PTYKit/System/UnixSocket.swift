@@ -1,0 +1,137 @@
+import CPTYShims
+import Glibc
+
+/// The Unix stream socket calls idlewrap's control socket needs, each wrapped
+/// once. Every descriptor is close-on-exec; the caller closes it.
+public enum UnixSocket {
+    /// Who is at the other end of a connection, as the kernel recorded it
+    /// when it was made (`SO_PEERCRED`): it cannot be forged by the peer.
+    public struct PeerCredentials: Equatable, Sendable {
+        public let pid: pid_t
+        public let uid: uid_t
+        public let gid: gid_t
+    }
+
+    /// A non-blocking socket listening at `path` (`socket`, `bind`, `listen`).
+    /// The error's context names the call that failed.
+    public static func listen(at path: String, backlog: Int32 = 16) throws(PTYError) -> FileDescriptor {
+        var address = try address(of: path)
+        let socket = try makeSocket(type: SOCK_STREAM, nonblocking: true)
+        do {
+            try withSocketAddress(&address) { (pointer, size) throws(Errno) in
+                _ = try valueOrErrno { Glibc.bind(socket.rawValue, pointer, size) }
+            }
+        } catch {
+            try? socket.close()
+            throw PTYError(.socket, error, context: "bind \(path)")
+        }
+        do {
+            _ = try valueOrErrno { Glibc.listen(socket.rawValue, backlog) }
+        } catch {
+            try? socket.close()
+            throw PTYError(.socket, error, context: "listen")
+        }
+        return socket
+    }
+
+    /// A non-blocking connection to the socket at `path`, of `type` (a
+    /// stream, or datagrams for a logger). A socket file that nobody listens
+    /// on any more gives `ECONNREFUSED`; a full backlog gives `EAGAIN` rather
+    /// than a wait.
+    public static func connect(to path: String, type: __socket_type = SOCK_STREAM) throws(PTYError) -> FileDescriptor {
+        var address = try address(of: path)
+        let socket = try makeSocket(type: type, nonblocking: true)
+        do {
+            try withSocketAddress(&address) { (pointer, size) throws(Errno) in
+                _ = try valueOrErrno { Glibc.connect(socket.rawValue, pointer, size) }
+            }
+        } catch {
+            try? socket.close()
+            throw PTYError(.socket, error, context: "connect \(path)")
+        }
+        return socket
+    }
+
+    /// The next waiting connection on a listening socket, non-blocking, or nil
+    /// when none waits.
+    public static func accept(on listener: FileDescriptor) throws(PTYError) -> FileDescriptor? {
+        do {
+            return FileDescriptor(rawValue: try valueOrErrno { cpty_accept(listener.rawValue) })
+        } catch .wouldBlock {
+            return nil
+        } catch {
+            throw PTYError(.socket, error, context: "accept")
+        }
+    }
+
+    /// Sends some of `bytes` on a connection, returning how many were taken.
+    /// A peer that has gone gives EPIPE, never SIGPIPE (`MSG_NOSIGNAL`).
+    public static func send(_ bytes: UnsafeRawBufferPointer, on connection: FileDescriptor) throws(Errno) -> Int {
+        try valueOrErrno { Glibc.send(connection.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends all of `text`, waiting for room when the connection is
+    /// non-blocking.
+    public static func sendAll(_ text: String, on connection: FileDescriptor) throws(Errno) {
+        var rest = Array(text.utf8)[...]
+        while !rest.isEmpty {
+            let sent = rest.withUnsafeBytes { raw in
+                Result { () throws(Errno) in try send(raw, on: connection) }
+            }
+            switch sent {
+            case .success(let count): rest = rest.dropFirst(count)
+            case .failure(.wouldBlock): try connection.waitUntilWritable()
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    public static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+        do {
+            _ = try valueOrErrno { cpty_peer_credentials(connection.rawValue, &pid, &uid, &gid) }
+        } catch {
+            throw PTYError(.socket, error, context: "getsockopt SO_PEERCRED")
+        }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+
+    private static func makeSocket(type: __socket_type, nonblocking: Bool) throws(PTYError) -> FileDescriptor {
+        var flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if nonblocking { flags |= Int32(SOCK_NONBLOCK.rawValue) }
+        do {
+            return FileDescriptor(rawValue: try valueOrErrno { socket(AF_UNIX, flags, 0) })
+        } catch {
+            throw PTYError(.socket, error, context: "socket")
+        }
+    }
+
+    /// `path` in a `sockaddr_un`; a path too long for `sun_path` is
+    /// `ENAMETOOLONG`, as the kernel would say.
+    private static func address(of path: String) throws(PTYError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity, !bytes.contains(0) else {
+            throw PTYError(.socket, Errno(rawValue: ENAMETOOLONG), context: "socket path \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return address
+    }
+
+    private static func withSocketAddress(
+        _ address: inout sockaddr_un,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Errno) -> Void
+    ) throws(Errno) {
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                Result { () throws(Errno) in try body(pointer, size) }
+            }
+        }
+        try result.get()
+    }
+}

@@ -1,0 +1,157 @@
+import Glibc
+import PTYKit
+
+/// A wrapping idlewrap's control socket, `DIRECTORY/PID`, which --lock-all
+/// and --list talk to (dtach's master socket, tmux's per-user directory).
+///
+/// It lives on the relay's one thread and never blocks it: the listener and
+/// each connection are watched by the relay; accepting and reading are
+/// non-blocking; a connection gets at most `patience` to send its one request
+/// line and is then closed, so a client that sends nothing costs nothing. Only
+/// a peer with our uid, or root, is answered (SO_PEERCRED); anyone else is
+/// closed unanswered, although the directory's mode should already keep them out.
+final class ControlServer {
+    /// How long a client has to send its request.
+    static let patience: Nanoseconds = 2_000_000_000
+    /// Connections served at once; more are closed unanswered.
+    static let maximumConnections = 8
+    /// How long accepting pauses after accept failed (out of descriptors):
+    /// the waiting connection keeps the listener readable, and retrying at
+    /// once would spin, as tmux's server_accept knows.
+    static let acceptPause: Nanoseconds = 1_000_000_000
+
+    let path: String
+    let listener: FileDescriptor
+    private let owner: uid_t
+    private var connections: [FileDescriptor: Connection] = [:]
+    /// While set, the listener is not to be watched.
+    private(set) var acceptPausedUntil: MonotonicInstant?
+
+    private struct Connection {
+        var received: [UInt8] = []
+        let deadline: MonotonicInstant
+    }
+
+    private init(path: String, listener: FileDescriptor, owner: uid_t) {
+        self.path = path
+        self.listener = listener
+        self.owner = owner
+    }
+
+    /// Listens at `DIRECTORY/PID` in the user's runtime directory; or says why not.
+    static func register(pid: pid_t, uid: uid_t, environment: Environment) -> Result<ControlServer, ControlProblem> {
+        let directory: String
+        switch RuntimeDirectory.forRegistering(uid: uid, environment: environment) {
+        case .success(let found): directory = found
+        case .failure(let reason): return .failure(reason)
+        }
+        let path = "\(directory)/\(pid)"
+        // A socket left by an earlier process with our pid, killed by
+        // SIGKILL: nobody listens on it, and the directory is ours.
+        try? FileSystem.removeFile(path)
+        do {
+            return .success(ControlServer(path: path, listener: try UnixSocket.listen(at: path), owner: uid))
+        } catch {
+            return .failure(ControlProblem(error.description))
+        }
+    }
+
+    /// The earliest time a silent client must be cut off, or accepting resume.
+    var deadline: MonotonicInstant? {
+        MonotonicInstant.earliest(connections.values.map(\.deadline).min(), acceptPausedUntil)
+    }
+
+    /// Whether accepting was paused and may resume now; the caller then
+    /// watches the listener again.
+    func resumeAccepting(at now: MonotonicInstant) -> Bool {
+        guard let until = acceptPausedUntil, until <= now else { return false }
+        acceptPausedUntil = nil
+        return true
+    }
+
+    func isConnection(_ descriptor: FileDescriptor) -> Bool {
+        connections[descriptor] != nil
+    }
+
+    /// Takes the waiting connections, and returns those the relay should
+    /// now watch. Peers that are neither our user nor root, and any beyond
+    /// `maximumConnections`, are closed at once. When accept fails, accepting
+    /// pauses (`acceptPausedUntil`): the caller stops watching the listener.
+    func acceptWaiting(now: MonotonicInstant) -> [FileDescriptor] {
+        var accepted: [FileDescriptor] = []
+        while true {
+            let next: FileDescriptor?
+            do {
+                next = try UnixSocket.accept(on: listener)
+            } catch {
+                acceptPausedUntil = now + ControlServer.acceptPause
+                break
+            }
+            guard let connection = next else { break }
+            guard connections.count < ControlServer.maximumConnections,
+                let peer = try? UnixSocket.peerCredentials(of: connection), peer.uid == owner || peer.uid == 0
+            else {
+                try? connection.close()
+                continue
+            }
+            connections[connection] = Connection(deadline: now + ControlServer.patience)
+            accepted.append(connection)
+        }
+        return accepted
+    }
+
+    /// Reads what `connection` sent. Once it is a whole request, `answer`
+    /// gives the reply, which is sent before the connection is closed. Returns
+    /// true when the connection is finished: the caller stops watching it and
+    /// then calls `close(_:)`.
+    func serve(_ connection: FileDescriptor, answer: (ControlRequest) -> String) -> Bool {
+        guard var state = connections[connection] else { return true }
+        var buffer = [UInt8](repeating: 0, count: ControlRequest.maximumLength)
+        let room = ControlRequest.maximumLength - state.received.count
+        let read = buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<room])) }
+        }
+        switch read {
+        case .success(0): return true
+        case .success(let count): state.received += buffer[..<count]
+        case .failure(.wouldBlock): return false
+        case .failure: return true
+        }
+        connections[connection] = state
+        let reply: String
+        switch ControlRequest.parse(state.received) {
+        case .incomplete: return false
+        case .invalid: reply = ControlRequest.errorReply
+        case .request(let request): reply = answer(request)
+        }
+        // A reply is a few hundred bytes, far below a socket's buffer: one
+        // non-blocking write takes it, and a peer that does not read loses it.
+        let bytes = Array(reply.utf8)
+        _ = bytes.withUnsafeBytes { try? UnixSocket.send($0, on: connection) }
+        return true
+    }
+
+    /// The connections whose client took too long; the caller stops watching
+    /// them and then calls `close(_:)`.
+    func overdue(at now: MonotonicInstant) -> [FileDescriptor] {
+        connections.filter { $0.value.deadline <= now }.map(\.key)
+    }
+
+    func close(_ connection: FileDescriptor) {
+        guard connections.removeValue(forKey: connection) != nil else { return }
+        try? connection.close()
+    }
+
+    /// Unregisters: removes the socket file and closes everything. The caller
+    /// has stopped watching the descriptors.
+    func shutDown() {
+        for connection in connections.keys { try? connection.close() }
+        connections = [:]
+        try? FileSystem.removeFile(path)
+        try? listener.close()
+    }
+
+    var descriptors: [FileDescriptor] {
+        [listener] + connections.keys
+    }
+}

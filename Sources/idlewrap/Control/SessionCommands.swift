@@ -1,0 +1,87 @@
+import Glibc
+import PTYKit
+
+/// `--lock-all` and `--list`: what they do with the sessions `ControlClient`
+/// reaches, what they print, and their exit status (pkill's convention):
+/// 0 when they found sessions and every one answered; 1 when there were none;
+/// 125 on bad usage or when a session could not be reached (named on stderr).
+enum SessionCommands {
+    static let noSessions: Int32 = 1
+
+    static func lockAll(_ options: Options, environment: Environment) -> Int32 {
+        let endpoints: [ControlClient.Endpoint]
+        switch users(options) {
+        case .success(let uids): endpoints = ControlClient.endpoints(of: uids, environment: environment)
+        case .failure(let problem): return fail(problem.description)
+        }
+        var locked = 0
+        var failed = false
+        for endpoint in endpoints {
+            switch ControlClient.send(.lock, to: endpoint) {
+            case .reply(ControlRequest.lockedReply): locked += 1
+            case .reply(ControlRequest.endingReply), .stale, .gone: break
+            case .reply(let other): failed = report(endpoint, "unexpected answer '\(terminalSafe(other))'")
+            case .failed(let reason): failed = report(endpoint, reason)
+            }
+        }
+        try? FileDescriptor.standardOutput.writeAll("locked \(locked) session\(locked == 1 ? "" : "s")\n")
+        if failed { return ExitStatus.failure }
+        return locked > 0 ? ExitStatus.success : noSessions
+    }
+
+    static func list(_ options: Options, environment: Environment) -> Int32 {
+        let endpoints: [ControlClient.Endpoint]
+        switch users(options) {
+        case .success(let uids): endpoints = ControlClient.endpoints(of: uids, environment: environment)
+        case .failure(let problem): return fail(problem.description)
+        }
+        var sessions: [SessionStatus] = []
+        var failed = false
+        for endpoint in endpoints {
+            switch ControlClient.send(.status, to: endpoint) {
+            case .reply(let reply):
+                if let status = SessionStatus(reply: reply) {
+                    sessions.append(status)
+                } else {
+                    failed = report(endpoint, "unexpected answer '\(terminalSafe(reply))'")
+                }
+            case .stale, .gone: break
+            case .failed(let reason): failed = report(endpoint, reason)
+            }
+        }
+        let text = options.json ? JSONText.array(sessions.map(\.json)) + "\n" : SessionTable.text(sessions)
+        try? FileDescriptor.standardOutput.writeAll(text)
+        if failed { return ExitStatus.failure }
+        return sessions.isEmpty ? noSessions : ExitStatus.success
+    }
+
+    /// The uids whose sessions to reach: the running user's; with --user a
+    /// named one, or with --all-users everyone's, for root only.
+    static func users(_ options: Options) -> Result<[uid_t], ControlProblem> {
+        let me = getuid()
+        if options.allUsers {
+            guard me == 0 else { return .failure(ControlProblem("only root can use --all-users")) }
+            return .success(RuntimeDirectory.usersWithDirectories())
+        }
+        guard let name = options.user else { return .success([me]) }
+        guard let entry = getpwnam(name) else {
+            return .failure(ControlProblem("no such user '\(terminalSafe(name))'"))
+        }
+        let uid = entry.pointee.pw_uid
+        guard uid == me || me == 0 else {
+            return .failure(ControlProblem("only root can reach another user's sessions"))
+        }
+        return .success([uid])
+    }
+
+    private static func fail(_ message: String) -> Int32 {
+        Diagnostics.error(message)
+        return ExitStatus.failure
+    }
+
+    /// Names the session that did not answer; always true (something failed).
+    private static func report(_ endpoint: ControlClient.Endpoint, _ reason: String) -> Bool {
+        Diagnostics.error("\(endpoint.path): \(reason)")
+        return true
+    }
+}
