@@ -7,6 +7,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,10 @@ int cpty_signals_unblock(const int *signals, int count) {
     sigemptyset(&mask);
     for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
     return sigprocmask(SIG_UNBLOCK, &mask, NULL);
+}
+
+int cpty_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
 int cpty_signalfd_read(int fd) {

@@ -25,6 +25,10 @@ int cpty_signals_unblock(const int *signals, int count);
 /// -1 on error.
 int cpty_signalfd_read(int fd);
 
+/// A close-on-exec descriptor that becomes readable once process `pid` has
+/// exited (Linux 5.3's pidfd_open; -1 with ENOSYS on older kernels).
+int cpty_pidfd_open(pid_t pid);
+
 /// Unblocks every signal for the calling thread (before exec'ing in place).
 int cpty_unblock_all_signals(void);
 

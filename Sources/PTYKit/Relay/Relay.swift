@@ -1,3 +1,4 @@
+import CPTYShims
 import Glibc
 
 /// The single-threaded loop that moves bytes between the real terminal and a
@@ -53,7 +54,7 @@ public final class Relay {
 
     /// The relay's own slots; the watched descriptors' follow them.
     private enum Slot: Int, CaseIterable {
-        case signal, master, input
+        case signal, master, input, commandExit
     }
 
     private static let fixedSlots = Slot.allCases.count
@@ -71,6 +72,11 @@ public final class Relay {
     private var pendingStart = 0
     private var quietUntil: MonotonicInstant?
     private var isStopped = false
+    /// Readable once the command has exited (a pidfd), nil on kernels before
+    /// 5.3. SIGCHLD alone is not enough where other threads leave it
+    /// unblocked: the kernel may hand it to one of them, which discards it
+    /// (as libdispatch's main thread does in a test runner).
+    private let commandExit: FileDescriptor?
 
     /// The master must be non-blocking; the terminal descriptors may be either.
     public init(
@@ -92,9 +98,11 @@ public final class Relay {
         outputBuffer = .allocate(byteCount: Relay.bufferSize, alignment: 16)
         inputBuffer = .allocate(byteCount: Relay.bufferSize, alignment: 16)
         pendingInput.reserveCapacity(Relay.bufferSize)
+        commandExit = try? FileDescriptor(rawValue: valueOrErrno { cpty_pidfd_open(command.pid) })
     }
 
     deinit {
+        try? commandExit?.close()
         slots.deallocate()
         outputBuffer.deallocate()
         inputBuffer.deallocate()
@@ -197,6 +205,7 @@ public final class Relay {
             }
             if ready > 0 {
                 try handleSignals(delegate)
+                if revents(.commandExit) != 0 { try reapCommand(delegate) }
                 try handleMaster(delegate)
                 try handleInput(delegate)
                 handleWatched(delegate)
@@ -213,6 +222,9 @@ public final class Relay {
         set(.master, master, masterEvents)
         let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
+        if let commandExit {
+            set(.commandExit, commandExit, commandStatus == nil ? Int16(POLLIN) : 0)
+        }
     }
 
     private func set(_ slot: Slot, _ descriptor: FileDescriptor, _ events: Int16) {
@@ -242,12 +254,8 @@ public final class Relay {
         guard revents(.signal) != 0 else { return }
         while let signal = try signals.next() {
             switch signal {
-            case SIGCHLD where commandStatus == nil:
-                if let status = try command.reapIfExited() {
-                    commandStatus = status
-                    quietUntil = MonotonicInstant.now() + Relay.quietSpell
-                    delegate.relay(self, commandDidExit: status)
-                }
+            case SIGCHLD:
+                try reapCommand(delegate)
             case SIGWINCH:
                 try? WindowSize.of(terminalInput).apply(to: master)
             default:
@@ -255,6 +263,13 @@ public final class Relay {
             }
             delegate.relay(self, didReceiveSignal: signal)
         }
+    }
+
+    private func reapCommand(_ delegate: any RelayDelegate) throws(PTYError) {
+        guard commandStatus == nil, let status = try command.reapIfExited() else { return }
+        commandStatus = status
+        quietUntil = MonotonicInstant.now() + Relay.quietSpell
+        delegate.relay(self, commandDidExit: status)
     }
 
     private func handleMaster(_ delegate: any RelayDelegate) throws(PTYError) {

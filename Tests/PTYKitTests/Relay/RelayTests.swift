@@ -44,11 +44,11 @@ final class RecordingDelegate: RelayDelegate {
 
 @Suite(.serialized) struct RelayTests {
     /// A relay whose "terminal" is a pipe the test writes into.
-    func makeRelay(_ arguments: [String]) throws -> (Relay, input: FileDescriptor, PseudoTerminal) {
+    func makeRelay(_ arguments: [String], signals watched: [Int32] = [SIGCHLD, SIGWINCH]) throws -> (Relay, input: FileDescriptor, PseudoTerminal) {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
         let terminal = try PseudoTerminal()
-        let signals = try SignalSource([SIGCHLD, SIGWINCH])
+        let signals = try SignalSource(watched)
         try terminal.master.setNonblocking(true)
         try TerminalAttributes.of(terminal.master).madeRaw.apply(to: terminal.master)
         let child = try ChildProcess.spawn(arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
@@ -66,6 +66,21 @@ final class RecordingDelegate: RelayDelegate {
         try relay.run(delegate: delegate)
         #expect(String(decoding: delegate.output, as: UTF8.self) == "hello relay")
         #expect(delegate.exitStatus == .exited(0))
+        terminal.close()
+    }
+
+    @Test func commandExitIsSeenWithoutSIGCHLD() throws {
+        // Another thread may take SIGCHLD before the signalfd does (in this
+        // very runner libdispatch's main thread waits for every signal); the
+        // relay must see the command end all the same.
+        let (relay, input, terminal) = try makeRelay(["head", "-c", "5"], signals: [SIGWINCH])
+        try input.writeAll("hello")
+        relay.deadline = MonotonicInstant.now() + 30_000_000_000
+        let delegate = RecordingDelegate()
+        try relay.run(delegate: delegate)
+        #expect(delegate.deadlines == 0)
+        #expect(delegate.exitStatus == .exited(0))
+        #expect(String(decoding: delegate.output, as: UTF8.self) == "hello")
         terminal.close()
     }
 
