@@ -16,7 +16,7 @@ public enum UnixSocket {
     /// The error's context names the call that failed.
     public static func listen(at path: String, backlog: Int32 = 16) throws(PTYError) -> FileDescriptor {
         var address = try address(of: path)
-        let socket = try makeSocket(nonblocking: true)
+        let socket = try makeSocket(type: SOCK_STREAM, nonblocking: true)
         do {
             try withSocketAddress(&address) { (pointer, size) throws(Errno) in
                 _ = try valueOrErrno { Glibc.bind(socket.rawValue, pointer, size) }
@@ -34,12 +34,13 @@ public enum UnixSocket {
         return socket
     }
 
-    /// A non-blocking connection to the socket at `path`. A socket file that
-    /// nobody listens on any more gives `ECONNREFUSED`; a full backlog gives
-    /// `EAGAIN` rather than a wait.
-    public static func connect(to path: String) throws(PTYError) -> FileDescriptor {
+    /// A non-blocking connection to the socket at `path`, of `type` (a
+    /// stream, or datagrams for a logger). A socket file that nobody listens
+    /// on any more gives `ECONNREFUSED`; a full backlog gives `EAGAIN` rather
+    /// than a wait.
+    public static func connect(to path: String, type: __socket_type = SOCK_STREAM) throws(PTYError) -> FileDescriptor {
         var address = try address(of: path)
-        let socket = try makeSocket(nonblocking: true)
+        let socket = try makeSocket(type: type, nonblocking: true)
         do {
             try withSocketAddress(&address) { (pointer, size) throws(Errno) in
                 _ = try valueOrErrno { Glibc.connect(socket.rawValue, pointer, size) }
@@ -97,11 +98,11 @@ public enum UnixSocket {
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 
-    private static func makeSocket(nonblocking: Bool) throws(PTYError) -> FileDescriptor {
-        var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        if nonblocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
+    private static func makeSocket(type: __socket_type, nonblocking: Bool) throws(PTYError) -> FileDescriptor {
+        var flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if nonblocking { flags |= Int32(SOCK_NONBLOCK.rawValue) }
         do {
-            return FileDescriptor(rawValue: try valueOrErrno { socket(AF_UNIX, type, 0) })
+            return FileDescriptor(rawValue: try valueOrErrno { socket(AF_UNIX, flags, 0) })
         } catch {
             throw PTYError(.socket, error, context: "socket")
         }

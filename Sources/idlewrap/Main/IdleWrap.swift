@@ -176,7 +176,6 @@ enum IdleWrap {
         let log = AuditLog(
             user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
             command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
-        log.open()
         switch verdict {
         case .unclaimed:
             return nil

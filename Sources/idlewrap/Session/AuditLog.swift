@@ -9,19 +9,10 @@ struct AuditLog {
     let command: String
     let sshConnection: String?
 
-    /// openlog keeps the pointer it is given, so the identity must live forever.
-    nonisolated(unsafe) private static let identity = strdup("idlewrap")
-
-    func open() {
-        openlog(AuditLog.identity, LOG_PID, LOG_AUTHPRIV)
-    }
-
     func record(_ event: String, priority: Int32 = LOG_NOTICE) {
         var line = "\(event): user=\(user.value) tty=\(terminal) command='\(terminalSafe(command))'"
         if let sshConnection { line += " ssh='\(terminalSafe(sshConnection))'" }
-        line.withCString { text in
-            withVaList([text]) { vsyslog(LOG_AUTHPRIV | priority, "%s", $0) }
-        }
+        SystemLogSocket.send(line, priority: LOG_AUTHPRIV | priority)
     }
 }
 
@@ -32,7 +23,6 @@ extension AuditLog {
         let log = AuditLog(
             user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "none",
             command: "idlewrap", sshConnection: environment["SSH_CONNECTION"])
-        log.open()
         log.record("site policy: \(event)")
     }
 }

@@ -136,7 +136,6 @@ final class Session: RelayDelegate {
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
-        log.open()
         // Unregistered on every way out of run: the command's exit, a signal,
         // --kill-after, a relay failure.
         defer { unregister() }

@@ -33,9 +33,11 @@ extension EndToEnd {
         }
 
         /// idlewrap with both files (present or not) and `environment`.
-        func idlewrap(_ arguments: [String], environment: [String: String] = [:]) throws -> TerminalDriver {
-            try TerminalDriver(
-                idlewrap: arguments,
+        /// With `logger`, its /dev/log is the one idlewrap sees.
+        func idlewrap(_ arguments: [String], environment: [String: String] = [:], logger: FakeSyslog? = nil) throws -> TerminalDriver {
+            let command = [TerminalDriver.idlewrap] + arguments
+            return try TerminalDriver(
+                logger?.listening(command) ?? command,
                 environment: environment.merging([
                     "IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config"),
                     "XDG_CONFIG_HOME": directory.file("home"),
@@ -224,17 +226,17 @@ extension EndToEnd {
             #expect(!terminal.hasShown("system-config"))
         }
 
-        @Test(.enabled(if: access("/dev/log", F_OK) != 0, "a system logger owns /dev/log here"))
+        @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))
         func loweredAndRefusedSettingsAreLogged() throws {
-            let logger = try PolicyLogCapture()
+            let logger = try FakeSyslog()
             try systemFile("max-timeout = 1m\nauth-methods = pam, file\n")
             try userFile("max-kill-after = 1h\n")
-            let lowered = try idlewrap(["--password-file", password, "-t", "off", "--", "true"])
+            let lowered = try idlewrap(["--password-file", password, "-t", "off", "--", "true"], logger: logger)
             #expect(lowered.waitForExit() == .exited(125))  // the user file's policy key
             try userFile("")
-            let ran = try idlewrap(["--password-file", password, "-t", "off", "--", "true"])
+            let ran = try idlewrap(["--password-file", password, "-t", "off", "--", "true"], logger: logger)
             #expect(ran.waitForExit() == .exited(0))
-            let refused = try idlewrap(["-a", "ask", "--", "true"])
+            let refused = try idlewrap(["-a", "ask", "--", "true"], logger: logger)
             #expect(refused.waitForExit() == .exited(125))
             let messages = logger.messages()
             // authpriv is facility 10: <85> is notice.
@@ -246,42 +248,5 @@ extension EndToEnd {
             })
             #expect(messages.contains { $0.hasPrefix("<85>") && $0.contains("site policy: refused --auth ask: not in auth-methods") })
         }
-    }
-}
-
-/// Stands in for the system logger: a datagram socket bound at /dev/log, removed again
-/// when the value dies.
-private final class PolicyLogCapture {
-    let socket: Int32
-
-    init() throws {
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        try #require(socket >= 0, "socket failed: \(errno)")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path in
-            for (index, byte) in "/dev/log".utf8.enumerated() { path[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0, "bind /dev/log failed: \(errno)")
-    }
-
-    deinit {
-        close(socket)
-        unlink("/dev/log")
-    }
-
-    /// Everything logged so far.
-    func messages() -> [String] {
-        var messages: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if count <= 0 { break }
-            messages.append(String(decoding: buffer[..<count], as: UTF8.self))
-        }
-        return messages
     }
 }

@@ -54,7 +54,6 @@ extension EndToEnd {
                 """#
             let terminal = try session(
                 [], ["sh", "-c", "stty raw -echo -iexten; echo ready; exec perl -e \"$0\" \"$1\" \"$2\"", reader, received, String(size)])
-            let before = try terminal.attributes()
             #expect(terminal.expect("ready"))
             let pid = try #require(commandPid(of: terminal))
             // Every byte value, in an order that shows any loss or reordering.
@@ -71,14 +70,13 @@ extension EndToEnd {
             #expect(try readBytes(received) == paste)
             // Nothing of the paste was echoed or shown.
             #expect(terminal.transcript.count < 64, "the terminal showed \(terminal.transcript.count) bytes")
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
 
         @Test func outputFloodDuringAThousandResizesArrivesExact() throws {
             let stop = directory.file("stop")
             let terminal = try session([], flood(until: stop))
-            let before = try terminal.attributes()
             #expect(terminal.expect("ready"))
             let pid = try #require(commandPid(of: terminal))
             #expect(terminal.waitUntil { terminal.transcript.count > 100_000 })
@@ -94,14 +92,13 @@ extension EndToEnd {
             let (exact, blocks) = isExactFlood(terminal.transcript[...])
             #expect(exact, "the output was not byte-exact (\(terminal.transcript.count) bytes)")
             #expect(blocks > 0)
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
 
         @Test func signalBurstsWhileWritingLockOnceAndLoseNoOutput() throws {
             let stop = directory.file("stop")
             let terminal = try session([], flood(until: stop))
-            let before = try terminal.attributes()
             #expect(terminal.expect("ready"))
             let pid = try #require(commandPid(of: terminal))
             #expect(terminal.waitUntil { terminal.transcript.count > 100_000 })
@@ -133,7 +130,7 @@ extension EndToEnd {
                 #expect(exact, "the output was not byte-exact (\(output.count) bytes)")
                 #expect(blocks > 0)
             }
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
 
@@ -150,7 +147,6 @@ extension EndToEnd {
                 "-a", "pam", "--pam-service", "idlewrap-crash", "--pam-confdir", confdir, "-t", "0", "--",
                 "sh", "-c", "echo pid=$$; exec cat",
             ])
-            let before = try terminal.attributes()
             #expect(terminal.expect("pid="))
             let pid = try #require(commandPid(of: terminal))
             #expect(terminal.waitForAttributes { !$0.isCanonical })
@@ -166,13 +162,12 @@ extension EndToEnd {
             terminal.signal(SIGTERM)
             #expect(terminal.waitForExit() == .exited(143))
             #expect(!terminal.hasShown("any password"))
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
 
         @Test func passwordFileChangedOrRemovedAfterStartKeepsTheHashReadAtStart() throws {
             let terminal = try session([], ["sh", "-c", "echo pid=$$; exec cat"])
-            let before = try terminal.attributes()
             #expect(terminal.expect("pid="))
             let pid = try #require(commandPid(of: terminal))
             #expect(terminal.waitForAttributes { !$0.isCanonical })
@@ -188,7 +183,7 @@ extension EndToEnd {
             #expect(try terminal.unlockAfterAWrongPassword("changed", then: "open sesame"))
             try terminal.type("\u{04}")
             #expect(terminal.waitForExit() == .exited(0))
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
 
@@ -220,7 +215,6 @@ extension EndToEnd {
             // sha256-crypt at its fewest rounds: a check takes about a millisecond.
             let cheap = try directory.write("cheap", "$5$rounds=1000$abcdefgh$KrFOqHeJjC5SBQkUN0k55.k4ttlTKcCsy6B.MQKlhG9\n")
             let terminal = try TerminalDriver(idlewrap: ["--password-file", cheap, "-t", "0", "--", "cat"])
-            let before = try terminal.attributes()
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             let pid = try #require(commandPid(of: terminal))
             func cycle() throws -> Bool {
@@ -258,7 +252,7 @@ extension EndToEnd {
             }
             try terminal.type("\u{04}")
             #expect(terminal.waitForExit() == .exited(0))
-            #expect(sameSettings(try terminal.attributes(), before))
+            #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
             #expect(kill(pid, 0) == -1)
         }
     }

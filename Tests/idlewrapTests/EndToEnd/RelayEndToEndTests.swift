@@ -105,24 +105,22 @@ extension EndToEnd {
 
         @Test func terminalSettingsAreRestoredOnExit() throws {
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "read line"])
-            let before = try session.attributes()
             #expect(session.waitForAttributes { !$0.isCanonical })
             try session.type("x\r")
             #expect(session.waitForExit() == .exited(0))
-            #expect(sameSettings(try session.attributes(), before))
+            #expect(sameSettings(try session.attributes(), session.initialAttributes))
         }
 
         @Test(arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT])
         func signalsHangUpTheCommandAndRestoreTheTerminal(signal: Int32) throws {
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "echo pid=$$; exec sleep 60"])
-            let before = try session.attributes()
             #expect(session.expect("pid="))
             #expect(session.waitForAttributes { !$0.isCanonical })
             #expect(session.expect("\r\n"))
             let pid = pid_t(session.text.split(separator: "=").last!.prefix { $0.isNumber })!
             session.signal(signal)
             #expect(session.waitForExit() == .exited(128 + signal))
-            #expect(sameSettings(try session.attributes(), before))
+            #expect(sameSettings(try session.attributes(), session.initialAttributes))
             #expect(kill(pid, 0) == -1, "the command outlived idlewrap")
         }
 

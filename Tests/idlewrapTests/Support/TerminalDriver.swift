@@ -34,6 +34,9 @@ final class TerminalDriver {
 
     let terminal: PseudoTerminal
     let process: ChildProcess
+    /// The terminal's settings before the program started: read any later
+    /// and idlewrap may already have made them raw.
+    let initialAttributes: TerminalAttributes
     /// Everything written to the terminal so far.
     private(set) var transcript: [UInt8] = []
     /// Where `expect` resumes its search.
@@ -51,6 +54,7 @@ final class TerminalDriver {
         terminal = try PseudoTerminal()
         try terminal.configure(attributes: nil, size: size)
         try terminal.master.setNonblocking(true)
+        initialAttributes = try TerminalAttributes.of(terminal.master)
         process = try ChildProcess.spawn(
             arguments, environment: TerminalDriver.environment(with: environment, asAnotherUser: arguments.first == "runuser"),
             terminalPath: terminal.replicaPath)
