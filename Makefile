@@ -20,20 +20,47 @@ ARCH := $(shell uname -m)
 # The README's build, plus full RELRO and BIND_NOW for the executable. They
 # are linker flags on the command line, not in Package.swift, so that the
 # package stays usable as a dependency (SwiftPM refuses unsafe flags there).
-RELEASE_FLAGS = -c release --static-swift-stdlib \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+# No RUNPATH ($ORIGIN): the Swift runtime is static, so nothing is to be found
+# next to the binary, and ld.so would look there first for every library it
+# loads, PAM's included (25 failed system calls at each start).
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(STATIC_LIBSTDCXX_FLAGS)
+
+# The C++ runtime is linked statically where libstdc++'s archive is installed
+# (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared,
+# as the README's build does: nothing new is required. Loading libstdc++.so
+# costs every start 1.7 M instructions (ld.so binding ~1 660 of libstdc++'s
+# own symbols) and 0.6 MiB, for the two dozen functions the Swift runtime
+# uses; libgcc_s.so another 0.09 M. The toolchain's clang finds the archive
+# as it would find the library. swiftc links with whatever `-lstdc++` finds
+# first, so a directory holding only a link to the archive goes first on its
+# search path, and ld.lld (part of the toolchain) links: with --gc-sections it
+# drops the references of archive members that nothing reaches (random.o's
+# arc4random, GLIBC_2.36), which gold keeps, so the glibc floor stays where
+# it is (.ci/check-release checks both).
+SWIFT_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
+LIBSTDCXX_ARCHIVE := $(filter /%,$(shell $(SWIFT_CLANG) -print-file-name=libstdc++.a 2>/dev/null))
+STATIC_LIBSTDCXX_DIR = .build/static-libstdc++
+STATIC_LIBSTDCXX_TOOLSET = $(STATIC_LIBSTDCXX_DIR)/toolset.json
+STATIC_LIBSTDCXX_FLAGS = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),--toolset $(STATIC_LIBSTDCXX_TOOLSET))
 BIN = .build/release/idlewrap
 STAGE = .build/stage
 DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
 DIST = .build/$(DIST_NAME).tar.gz
 
-.PHONY: all release stage install uninstall dist clean
+.PHONY: all release stage install uninstall dist clean FORCE
 
 all: release
 
 # SwiftPM knows what is stale; let it decide each time.
-release:
+release: $(if $(STATIC_LIBSTDCXX_FLAGS),$(STATIC_LIBSTDCXX_TOOLSET))
 	$(SWIFT) build $(RELEASE_FLAGS) --product idlewrap
+
+$(STATIC_LIBSTDCXX_TOOLSET): FORCE
+	mkdir -p $(STATIC_LIBSTDCXX_DIR)
+	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld", "-L%s",\n    "-Xclang-linker", "-static-libgcc"] } }\n' \
+		"$(abspath $(STATIC_LIBSTDCXX_DIR))" >$@
 
 # The installed tree, relative to PREFIX. The completions come from the
 # binary's own option table (`idlewrap --completion SHELL`); a binary

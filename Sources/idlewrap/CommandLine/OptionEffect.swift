@@ -6,8 +6,9 @@ enum OptionEffect: Sendable {
     case size(@Sendable (inout Options, Int) -> Void)
     case key(@Sendable (inout Options, UInt8) -> Void)
     case method(@Sendable (inout Options, AuthMethod) -> Void)
-    /// Any text, the empty one included.
-    case text(@Sendable (inout Options, String) -> Void)
+    /// Any text; the empty one means not set (nil), as `--show-config` shows an unset
+    /// value, so that its lines read back the same.
+    case text(@Sendable (inout Options, String?) -> Void)
     /// A name that must not be empty.
     case name(@Sendable (inout Options, String) -> Void)
     /// A file's path, which must not be empty.
@@ -87,7 +88,7 @@ enum OptionEffect: Sendable {
             }
             store(&options, method)
         case .text(let store):
-            store(&options, value)
+            store(&options, value.isEmpty ? nil : value)
         case .name(let store), .path(let store), .directory(let store):
             guard !value.isEmpty else { throw .empty }
             store(&options, value)

@@ -45,11 +45,11 @@ extension OptionDefinition {
         while let last = summary.last, " .,;:".contains(last) {
             summary.removeLast()
         }
-        return summary.replacing(" ,", with: ",")
+        return summary.replacingEvery(" ,", with: ",")
     }
 }
 
 /// `text` as one shell word in single quotes: 'it'\''s'.
 func singleQuoted(_ text: String) -> String {
-    "'" + text.replacing("'", with: #"'\''"#) + "'"
+    "'" + text.replacingEvery("'", with: #"'\''"#) + "'"
 }

@@ -86,6 +86,6 @@ enum FishCompletion {
 
     /// `text` in fish's single quotes, where only `\` and `'` are special.
     private static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+        "'" + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'") + "'"
     }
 }

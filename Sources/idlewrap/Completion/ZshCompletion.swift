@@ -51,7 +51,7 @@ enum ZshCompletion {
             action = words.isEmpty ? " " : "(" + words.joined(separator: " ") + ")"
         }
         let separator = option.argument == .attachedOnly ? "::" : ":"
-        return separator + escaped(valueName.lowercased()).replacing(":", with: "\\:") + ":" + action
+        return separator + escaped(valueName.lowercased()).replacingEvery(":", with: "\\:") + ":" + action
     }
 
     /// Text safe inside an `_arguments` description or message.

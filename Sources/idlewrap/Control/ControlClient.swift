@@ -72,11 +72,22 @@ enum ControlClient {
             }
             try UnixSocket.sendAll(request.line, on: connection)
         } catch let error as PTYError {
-            return .failed(error.description)
+            return hasEnded(endpoint) ? .gone : .failed(error.description)
         } catch {
-            return .failed("cannot send the request: \(error)")
+            return hasEnded(endpoint) ? .gone : .failed("cannot send the request: \(error)")
         }
-        return readReply(from: connection)
+        let outcome = readReply(from: connection)
+        if case .failed = outcome, hasEnded(endpoint) { return .gone }
+        return outcome
+    }
+
+    /// Whether the session behind `endpoint` is over: it unregistered, or its
+    /// process is gone. A session that ends while it is asked is not an error;
+    /// one that is still there and does not answer is.
+    private static func hasEnded(_ endpoint: Endpoint) -> Bool {
+        let pid = endpoint.path.split(separator: "/").last.map(String.init) ?? ""
+        return (try? FileSystem.status(ofPath: endpoint.path, followingLinks: false)) == nil
+            || (try? FileSystem.status(ofPath: "/proc/\(pid)")) == nil
     }
 
     /// Reads until the session closes the connection, at most `patience`.

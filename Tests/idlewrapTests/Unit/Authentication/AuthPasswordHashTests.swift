@@ -40,4 +40,13 @@ import Testing
     func refusesWhatIsNotAWholeHash(_ text: String) {
         #expect(PasswordHash.problem(with: text) != nil)
     }
+
+    /// Found by the password-file fuzz target: a method whose checksum length is not
+    /// known used to be hashed to learn its shape, at the cost the file sets (minutes).
+    @Test(.timeLimit(.minutes(1)))
+    func aHugeCostIsNeverPaidToCheckTheShape() {
+        let costly = "$sha1$4294967295$idlewrap$" + String(repeating: "A", count: 28)
+        #expect(PasswordHash.problem(with: costly) == nil)
+        #expect(PasswordHash.problem(with: "$sha1$4294967295$idlewrap$") != nil)
+    }
 }

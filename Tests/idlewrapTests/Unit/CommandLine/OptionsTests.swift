@@ -188,8 +188,8 @@ struct OptionsTests {
         #expect(try run(["-m", "-q"]) == options { $0.message = "-q" })
         #expect(try run(["--message", "--"]).message == "--")
         #expect(try run(["--on-lock", "--quiet"]).onLock == "--quiet")
-        #expect(try run(["--message="]).message == "")
-        #expect(try run(["-m", ""]).message == "")
+        #expect(try run(["--message="]).message == nil)
+        #expect(try run(["-m", ""]).message == nil)
     }
 
     @Test("the last of a repeated option wins")

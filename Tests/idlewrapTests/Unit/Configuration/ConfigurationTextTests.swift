@@ -49,7 +49,7 @@ struct ConfigurationTextTests {
         #expect(result.source(of: OptionTable.named("timeout")) == .file(.system, path: systemPath, line: 3))
         #expect(result.source(of: OptionTable.named("message")) == .file(.system, path: systemPath, line: 10))
         #expect(try settings("").options == Options())
-        #expect(try settings("message =").options.message == "")
+        #expect(try settings("message =").options.message == nil)
     }
 
     @Test("the policy keys, in the system file")

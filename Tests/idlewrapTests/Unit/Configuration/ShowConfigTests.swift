@@ -63,6 +63,31 @@ struct ShowConfigTests {
         #expect(again.options == files.options)
     }
 
+    // Found by the configuration fuzz target: `message =` set an empty message, which
+    // --show-config shows as not set, and an empty on-lock hook ran `sh -c ''`.
+    @Test("an empty text value means not set, as --show-config shows it, and clears the system file's")
+    func emptyTextIsNotSet() throws {
+        var files = Settings()
+        try ConfigurationText.apply("message = from the system\non-lock = logger locked\n", file: .system, path: "/s", to: &files)
+        try ConfigurationText.apply("message =\non-lock =  \non-unlock =\n", file: .user, path: "/u", to: &files)
+        #expect(files.options.message == nil)
+        #expect(files.options.onLock == nil)
+        #expect(files.options.onUnlock == nil)
+        let shown = ShowConfig.text(of: files)
+        #expect(shown.contains("message =  # /u:1\n"))
+        var again = Settings()
+        for line in shown.split(separator: "\n") {
+            let setting = String(line[..<(line.ranges(of: "  # ").last?.lowerBound ?? line.endIndex)])
+            // Every empty text line reads back; an empty path or name is refused.
+            do {
+                try ConfigurationText.apply(setting, file: .system, path: "/again", to: &again)
+            } catch {
+                #expect(["auth =", "password-file =", "pam-confdir =", "lock-key =", "shell ="].contains(setting), "\(setting): \(error)")
+            }
+        }
+        #expect(again.options == files.options)
+    }
+
     @Test("--show-config takes no command and no --set-password")
     func usage() {
         #expect(throws: UsageError(message: "extra operand 'vim': --show-config takes no COMMAND")) {
