@@ -252,6 +252,11 @@ public final class Relay {
 
     private func handleSignals(_ delegate: any RelayDelegate) throws(PTYError) {
         guard revents(.signal) != 0 else { return }
+        try receiveSignals(delegate)
+    }
+
+    /// Reads every pending signal, whether or not poll reported one.
+    private func receiveSignals(_ delegate: any RelayDelegate) throws(PTYError) {
         while let signal = try signals.next() {
             switch signal {
             case SIGCHLD:
@@ -318,7 +323,18 @@ public final class Relay {
         }
     }
 
+    /// Signals sent before the bytes were typed are handled before them (a
+    /// lock request before the password that opens the lock), although poll
+    /// may not have reported them: it looks at one descriptor after another,
+    /// so a signal that lands while it is between the signalfd and the
+    /// terminal is seen only next round. Handling one may discard the typed
+    /// bytes (a lock engaging), and with them this round's report.
     private func handleInput(_ delegate: any RelayDelegate) throws(PTYError) {
+        guard revents(.input) != 0 else { return }
+        // Read before the signals and the call: a session ending on a signal,
+        // or the chunk that unlocks, ends the secrecy.
+        let wasSecret = inputIsSecret
+        try receiveSignals(delegate)
         guard revents(.input) != 0 else { return }
         guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal") else {
             return
@@ -328,8 +344,6 @@ public final class Relay {
             delegate.relayInputDidEnd(self)
             return
         }
-        // Read before the call: the chunk that unlocks ends the secrecy.
-        let wasSecret = inputIsSecret
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
         if wasSecret || inputIsSecret {
             UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(as: UInt8.self, repeating: 0)

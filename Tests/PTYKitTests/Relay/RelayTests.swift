@@ -194,4 +194,51 @@ final class RecordingDelegate: RelayDelegate {
         #expect(delegate.deadlines == 2)
         finish(relay, terminal, pipes)
     }
+
+    /// A signal that becomes pending after poll looked at the signalfd but
+    /// before the typed bytes are read (as one sent just before them can,
+    /// poll looking at one descriptor after another) reaches the delegate
+    /// before those bytes: a lock request sent before the password must not
+    /// lock again after it.
+    @Test func signalPendingWhenInputIsReadReachesTheDelegateFirst() throws {
+        let (relay, input, terminal) = try makeRelay(["sh", "-c", "echo out; exec sleep 30"])
+        // Output and input both wait before the round starts, so one poll
+        // reports them together and the signalfd as quiet.
+        var ready = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, 30_000) == 1)
+        try input.writeAll("typed")
+        relay.deadline = MonotonicInstant.now() + 30_000_000_000
+        let delegate = OrderDelegate()
+        try relay.run(delegate: delegate)
+        #expect(delegate.events.prefix(3) == ["output", "signal \(SIGWINCH)", "input"])
+        #expect(delegate.deadlines == 0)
+        finish(relay, terminal, [])
+        try? input.close()
+    }
+}
+
+/// Records the order of events; raises SIGWINCH for the relay's own thread
+/// on the first output (after this round's look at the signalfd) and stops
+/// once input arrived.
+final class OrderDelegate: RelayDelegate {
+    var events: [String] = []
+    var deadlines = 0
+
+    func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) {
+        events.append("input")
+        relay.stop()
+    }
+    func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
+        if !events.contains("output") { pthread_kill(pthread_self(), SIGWINCH) }
+        events.append("output")
+    }
+    func relay(_ relay: Relay, didReceiveSignal signal: Int32) { events.append("signal \(signal)") }
+    func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {}
+    func relayOutputDidEnd(_ relay: Relay) {}
+    func relayInputDidEnd(_ relay: Relay) {}
+    func relayDeadlineDidPass(_ relay: Relay) {
+        deadlines += 1
+        relay.stop()
+    }
+    func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {}
 }
