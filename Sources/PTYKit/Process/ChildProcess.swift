@@ -107,9 +107,11 @@ public struct ChildProcess: Sendable {
 }
 
 /// Runs `body` with a NULL-terminated C array of copies of `strings`.
-func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+package func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
     let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
+    defer {
+        for pointer in pointers { free(pointer) }
+    }
     return body(pointers)
 }
 

@@ -336,7 +336,8 @@ public final class Relay {
         let wasSecret = inputIsSecret
         try receiveSignals(delegate)
         guard revents(.input) != 0 else { return }
-        guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal") else {
+        guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal")
+        else {
             return
         }
         if count == 0 {
@@ -346,7 +347,8 @@ public final class Relay {
         }
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
         if wasSecret || inputIsSecret {
-            UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(as: UInt8.self, repeating: 0)
+            UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(
+                as: UInt8.self, repeating: 0)
         }
     }
 

@@ -12,7 +12,9 @@ public final class SignalSource {
     public init(_ signals: [Int32]) throws(PTYError) {
         self.signals = signals
         do {
-            let fd = try valueOrErrno { signals.withUnsafeBufferPointer { cpty_signalfd_open($0.baseAddress!, Int32($0.count)) } }
+            let fd = try valueOrErrno {
+                signals.withUnsafeBufferPointer { cpty_signalfd_open($0.baseAddress!, Int32($0.count)) }
+            }
             descriptor = FileDescriptor(rawValue: fd)
         } catch {
             throw PTYError(.watchSignals, error, context: "signalfd")

@@ -17,7 +17,8 @@ public struct WindowSize: Equatable, Sendable {
     public static func of(_ terminal: FileDescriptor) throws(Errno) -> WindowSize {
         var size = winsize()
         _ = try valueOrErrno { ioctl(terminal.rawValue, UInt(TIOCGWINSZ), &size) }
-        return WindowSize(rows: size.ws_row, columns: size.ws_col, pixelWidth: size.ws_xpixel, pixelHeight: size.ws_ypixel)
+        return WindowSize(
+            rows: size.ws_row, columns: size.ws_col, pixelWidth: size.ws_xpixel, pixelHeight: size.ws_ypixel)
     }
 
     /// Sets the size; the kernel sends SIGWINCH to the terminal's foreground

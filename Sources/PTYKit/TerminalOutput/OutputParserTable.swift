@@ -181,7 +181,10 @@ extension OutputParser {
         case .dcsPassthrough:
             [Row(0x00...0x1A, .none), Row(0x1B, .none, .dcsEscape), Row(0x1C...0xFF, .none)]
         case .dcsEscape:
-            [Row(0x00...0x5B, .none, .dcsPassthrough), Row(0x5C, .none, .ground), Row(0x5D...0xFF, .none, .dcsPassthrough)]
+            [
+                Row(0x00...0x5B, .none, .dcsPassthrough), Row(0x5C, .none, .ground),
+                Row(0x5D...0xFF, .none, .dcsPassthrough),
+            ]
         case .dcsIgnore, .sosPmString:
             c0Rows(.none) + [Row(0x20...0xFF, .none)]
         case .oscString:

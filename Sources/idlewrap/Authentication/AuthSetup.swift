@@ -47,9 +47,12 @@ enum AuthSetup {
     }
 
     /// `given`, else the default password file.
-    static func passwordFile(_ given: String?, environment lookup: (String) -> String?) throws(AuthenticationError) -> String {
+    static func passwordFile(_ given: String?, environment lookup: (String) -> String?) throws(AuthenticationError)
+        -> String
+    {
         guard let file = given ?? defaultPasswordFile(environment: lookup) else {
-            throw AuthenticationError(description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
+            throw AuthenticationError(
+                description: "no password file: neither --password-file, XDG_CONFIG_HOME nor HOME is set")
         }
         return file
     }

@@ -114,13 +114,4 @@ enum LoginPassword {
         guard (try? valueOrErrno { waitpid(pid, &waitStatus, 0) }) != nil, waitStatus == 0 else { return nil }
         return String(decoding: output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
-
-    /// Runs `body` with a NULL-terminated C array of copies of `strings`.
-    private static func withCStrings<Result>(
-        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
-    ) -> Result {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return body(pointers)
-    }
 }

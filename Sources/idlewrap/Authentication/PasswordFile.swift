@@ -19,7 +19,8 @@ enum PasswordFile {
             // Non-blocking, so that a FIFO at `path` cannot hang the start.
             descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
         } catch .noSuchFile {
-            throw AuthenticationError(description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
+            throw AuthenticationError(
+                description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
         } catch {
             throw AuthenticationError(description: "cannot open password file \(path): \(error)")
         }
@@ -35,7 +36,8 @@ enum PasswordFile {
             throw AuthenticationError(description: "password file \(path) is not a regular file")
         }
         if let problem = StrictModes.problem(with: info, trusting: .userOrRoot) {
-            throw AuthenticationError(description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+            throw AuthenticationError(
+                description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
         }
         try checkDirectory(of: path)
 
@@ -53,7 +55,10 @@ enum PasswordFile {
             throw AuthenticationError(description: "cannot examine the directory of password file \(path): \(error)")
         }
         if let (directory, problem) = found {
-            throw AuthenticationError(description: "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
+            throw AuthenticationError(
+                description:
+                    "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)"
+            )
         }
     }
 
@@ -83,19 +88,25 @@ enum PasswordFile {
         var first = lines.first ?? []
         if first.last == UInt8(ascii: "\r") { first = first.dropLast() }
         let rest = lines.dropFirst().joined()
-        guard rest.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else {
-            throw AuthenticationError(description: "password file \(path) has more than one line; it should hold one password hash")
+        guard rest.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        else {
+            throw AuthenticationError(
+                description: "password file \(path) has more than one line; it should hold one password hash")
         }
         guard !first.isEmpty else {
-            throw AuthenticationError(description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
+            throw AuthenticationError(
+                description: "password file \(path) is empty (set a password with: idlewrap --set-password \(path))")
         }
         guard let hash = String(validating: first, as: UTF8.self),
             hash.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else {
-            throw AuthenticationError(description: "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
+            throw AuthenticationError(
+                description:
+                    "password file \(path) does not hold a password hash: it contains spaces or unprintable characters")
         }
         if let problem = PasswordHash.problem(with: hash) {
-            throw AuthenticationError(description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
+            throw AuthenticationError(
+                description: "password file \(path) does not hold a usable crypt(3) password hash: \(problem)")
         }
         return hash
     }

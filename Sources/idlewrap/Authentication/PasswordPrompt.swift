@@ -28,7 +28,8 @@ struct PasswordPrompt {
             case .signaled(let signal): "interrupted by signal \(signal)"
             case .system(let error): "cannot use the terminal: \(error)"
             case .differed: "the passwords differ"
-            case .tooShort(let minimum): "the password is shorter than \(minimum) characters (site policy: min-password-length)"
+            case .tooShort(let minimum):
+                "the password is shorter than \(minimum) characters (site policy: min-password-length)"
             }
         }
     }

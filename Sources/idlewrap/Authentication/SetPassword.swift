@@ -20,7 +20,8 @@ enum SetPassword {
             }
             if secret.withBytes({ characterCount(ofUTF8: $0) }) < minimumLength {
                 refused("refused --set-password: shorter than min-password-length \(minimumLength)")
-                throw AuthenticationError(description: "\(PasswordPrompt.Failure.tooShort(minimumLength)); nothing written")
+                throw AuthenticationError(
+                    description: "\(PasswordPrompt.Failure.tooShort(minimumLength)); nothing written")
             }
             let hash: String
             do {
@@ -74,14 +75,17 @@ enum SetPassword {
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard secret.append(byte) else {
                 secret.clear()
-                throw AuthenticationError(description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
+                throw AuthenticationError(
+                    description: "the password is longer than \(PasswordHash.longestPassword) bytes; nothing written")
             }
         }
         if secret.last == UInt8(ascii: "\r") { secret.removeLast() }
         let typeable = secret.withBytes { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }
         guard typeable else {
             secret.clear()
-            throw AuthenticationError(description: "the password contains a control character, which the lock screen cannot take; nothing written")
+            throw AuthenticationError(
+                description:
+                    "the password contains a control character, which the lock screen cannot take; nothing written")
         }
         guard !secret.isEmpty else {
             throw AuthenticationError(description: "empty password; nothing written")

@@ -152,7 +152,8 @@ struct CommandLineParser {
         }
         if showConfig {
             guard operands.isEmpty else {
-                throw UsageError(message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
+                throw UsageError(
+                    message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
             }
             return .showConfig(settings)
         }

@@ -95,15 +95,19 @@ enum OptionEffect: Sendable {
         case .methods(let store):
             store(&options, try Self.methods(value))
         case .count(let store):
-            guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let count = Int(value),
+            guard value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                let count = Int(value),
                 (1...PasswordLineEditor.maximumLength).contains(count)
             else {
-                throw .invalid("invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))")
+                throw .invalid(
+                    "invalid number", detail: " (expected a whole number from 1 to \(PasswordLineEditor.maximumLength))"
+                )
             }
             store(&options, count)
         case .flag, .help, .version, .setPassword, .showConfig, .completion, .lockAll, .list:
             preconditionFailure(
-                "--help, --version, --set-password, --show-config, --completion, --lock-all and --list are actions, not settings")
+                "--help, --version, --set-password, --show-config, --completion, --lock-all and --list are actions, not settings"
+            )
         }
     }
 
@@ -115,7 +119,8 @@ enum OptionEffect: Sendable {
             guard let method = AuthMethod(rawValue: name), !methods.contains(method) else {
                 throw .invalid(
                     "invalid list of methods",
-                    detail: " (expected one or more of \(list(ValueKind.method.choices)), separated by commas, each once)")
+                    detail:
+                        " (expected one or more of \(list(ValueKind.method.choices)), separated by commas, each once)")
             }
             methods.append(method)
         }

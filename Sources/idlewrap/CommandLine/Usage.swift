@@ -18,16 +18,16 @@ enum Usage {
 
         """ + OptionTable.commandLine.map(optionLines).joined() + """
 
-        EXIT STATUS:
-          125     idlewrap failed, or bad usage
-          126     COMMAND was found but could not be run
-          127     COMMAND was not found
-          128+N   COMMAND was killed by signal N
-          else    COMMAND's exit status
-        With --lock-all or --list: 0 when sessions were found, 1 when there were
-        none, 125 when one could not be reached.
+            EXIT STATUS:
+              125     idlewrap failed, or bad usage
+              126     COMMAND was found but could not be run
+              127     COMMAND was not found
+              128+N   COMMAND was killed by signal N
+              else    COMMAND's exit status
+            With --lock-all or --list: 0 when sessions were found, 1 when there were
+            none, 125 when one could not be reached.
 
-        """
+            """
 
     /// The column where help text starts, after the synopses.
     private static let helpColumn = 26

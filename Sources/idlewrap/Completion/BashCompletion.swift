@@ -26,18 +26,18 @@ enum BashCompletion {
             """
         if !valuedLongs.isEmpty {
             script += """
-                        \(valuedLongs))
-                            # The value is the next word, or the one after the `=` bash splits off.
-                            value=$(( i + 1 ))
-                            [[ ${COMP_WORDS[value]} == = ]] && (( value += 1 ))
-                            if (( value >= COMP_CWORD )); then
-                                option=$word
-                                [[ $cur == = ]] && cur=
-                                break
-                            fi
-                            i=$value ;;
+                            \(valuedLongs))
+                                # The value is the next word, or the one after the `=` bash splits off.
+                                value=$(( i + 1 ))
+                                [[ ${COMP_WORDS[value]} == = ]] && (( value += 1 ))
+                                if (( value >= COMP_CWORD )); then
+                                    option=$word
+                                    [[ $cur == = ]] && cur=
+                                    break
+                                fi
+                                i=$value ;;
 
-            """
+                """
         }
         script += """
                         --*) ;;
@@ -45,20 +45,20 @@ enum BashCompletion {
             """
         if !valuedShorts.isEmpty {
             script += """
-                        -?*)
-                            # In a cluster, a letter with a value takes the rest of the word,
-                            # or the next word when it is the last letter.
-                            rest=${word#-}
-                            while [[ -n $rest && $rest != [\(valuedShorts)]* ]]; do rest=${rest:1}; done
-                            if [[ $rest == [\(valuedShorts)] ]]; then
-                                if (( i + 1 == COMP_CWORD )); then
-                                    option=-$rest
-                                    break
-                                fi
-                                (( i += 1 ))
-                            fi ;;
+                            -?*)
+                                # In a cluster, a letter with a value takes the rest of the word,
+                                # or the next word when it is the last letter.
+                                rest=${word#-}
+                                while [[ -n $rest && $rest != [\(valuedShorts)]* ]]; do rest=${rest:1}; done
+                                if [[ $rest == [\(valuedShorts)] ]]; then
+                                    if (( i + 1 == COMP_CWORD )); then
+                                        option=-$rest
+                                        break
+                                    fi
+                                    (( i += 1 ))
+                                fi ;;
 
-            """
+                """
         }
         script += """
                         *)
@@ -112,7 +112,8 @@ enum BashCompletion {
             default:
                 let words = option.completionWords
                 guard !words.isEmpty else { continue }
-                action = #"mapfile -t COMPREPLY < <(compgen -W "# + singleQuoted(words.joined(separator: " "))
+                action =
+                    #"mapfile -t COMPREPLY < <(compgen -W "# + singleQuoted(words.joined(separator: " "))
                     + #" -- "$cur")"#
             }
             let names = ["--" + option.long] + (option.short.map { ["-\($0)"] } ?? [])

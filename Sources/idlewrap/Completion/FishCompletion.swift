@@ -24,10 +24,10 @@ enum FishCompletion {
             """
         if !valuedLongs.isEmpty {
             script += """
-                        case \(valuedLongs)
-                            set words $words[3..-1]
+                            case \(valuedLongs)
+                                set words $words[3..-1]
 
-            """
+                """
         }
         script += """
                         case '--*'
@@ -37,20 +37,20 @@ enum FishCompletion {
             """
         if valuedShorts.isEmpty {
             script += """
-                            set -e words[1]
+                                set -e words[1]
 
-            """
+                """
         } else {
             script += """
-                            # In a cluster, a letter with a value takes the rest of the word,
-                            # or the next word when it is the last letter.
-                            if string match -qr -- '^-[^\(valuedShorts)]*[\(valuedShorts)]$' $words[1]
-                                set words $words[3..-1]
-                            else
-                                set -e words[1]
-                            end
+                                # In a cluster, a letter with a value takes the rest of the word,
+                                # or the next word when it is the last letter.
+                                if string match -qr -- '^-[^\(valuedShorts)]*[\(valuedShorts)]$' $words[1]
+                                    set words $words[3..-1]
+                                else
+                                    set -e words[1]
+                                end
 
-            """
+                """
         }
         script += """
                         case '*'

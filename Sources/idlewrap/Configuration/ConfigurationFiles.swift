@@ -40,7 +40,9 @@ enum ConfigurationFiles {
         if let text = try read(system, owners: .root) {
             try ConfigurationText.apply(text, file: .system, path: system, to: &settings)
         }
-        if let user = userDirectory(environment: lookup).map({ $0 + "/config" }), let text = try read(user, owners: .userOrRoot) {
+        if let user = userDirectory(environment: lookup).map({ $0 + "/config" }),
+            let text = try read(user, owners: .userOrRoot)
+        {
             try ConfigurationText.apply(text, file: .user, path: user, to: &settings)
         }
         return settings

@@ -16,7 +16,8 @@ enum ConfigurationText {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let source = ValueSource.file(file, path: path, line: index + 1)
             guard let equals = line.firstIndex(of: "=") else {
-                throw UsageError(message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'")
+                throw UsageError(
+                    message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'")
             }
             let key = String(line[..<equals].trimmingBlanks())
             let value = String(line[line.index(after: equals)...].trimmingBlanks())

@@ -11,7 +11,8 @@ enum ShowConfig {
         return OptionTable.settings.map { option in
             var source = settings.source(of: option).label
             if let change = options.policyChanges.last(where: { $0.key == option.long }) {
-                source = "\(change.limitAt.label) (\(change.limitKey); was \(change.requested) from \(change.requestedAt.label))"
+                source =
+                    "\(change.limitAt.label) (\(change.limitKey); was \(change.requested) from \(change.requestedAt.label))"
             }
             let value = self.value(of: option, in: options)
             return terminalSafe("\(option.long) =\(value.isEmpty ? "" : " " + value)  # \(source)") + "\n"

@@ -112,7 +112,8 @@ enum ControlClient {
             switch read {
             case .success(0):
                 // Closed without a word: the session does not answer us.
-                return reply.isEmpty ? .failed("closed without an answer") : .reply(String(decoding: reply, as: UTF8.self))
+                return reply.isEmpty
+                    ? .failed("closed without an answer") : .reply(String(decoding: reply, as: UTF8.self))
             case .success(let count): reply += buffer[..<count]
             case .failure(.wouldBlock): continue
             case .failure(let error): return .failed("cannot read the answer: \(error)")
@@ -122,6 +123,7 @@ enum ControlClient {
     }
 
     private static func isPid(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 10 && name.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        !name.isEmpty && name.utf8.count <= 10
+            && name.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

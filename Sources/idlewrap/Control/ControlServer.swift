@@ -109,7 +109,9 @@ final class ControlServer {
         var buffer = [UInt8](repeating: 0, count: ControlRequest.maximumLength)
         let room = ControlRequest.maximumLength - state.received.count
         let read = buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<room])) }
+            Result { () throws(Errno) in
+                try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<room]))
+            }
         }
         switch read {
         case .success(0): return true

@@ -91,7 +91,8 @@ final class LockController {
         self.host = host
         idle = IdleTimer(timeout: settings.timeout)
         content = LockScreenContent(
-            program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0, status: nil, prompt: "")
+            program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0,
+            status: nil, prompt: "")
         idle.restart(at: clock.now())
     }
 
@@ -307,7 +308,8 @@ final class LockController {
         cutPrefix = []
         host.isReadingOutput = true
         if wasShowingLockScreen {
-            host.show(TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
+            host.show(
+                TerminalRestore.bytes(leaving: modesAtLock, lockIsShown: true, wipeScrollback: settings.wipeScrollback))
             // The terminal is back as idlewrap found it: nothing is left to undo.
             parser = OutputParser()
         }

@@ -111,7 +111,8 @@ enum IdleWrap {
         return wrap(plan, options: options, announceDirectRun: true, environment: environment)
     }
 
-    static func wrap(_ plan: CommandPlan, options: Options, announceDirectRun: Bool, environment: Environment) -> Int32 {
+    static func wrap(_ plan: CommandPlan, options: Options, announceDirectRun: Bool, environment: Environment) -> Int32
+    {
         var environment = environment
         if let shell = plan.shellVariable { environment = environment.setting("SHELL", to: shell) }
         if let reason = reasonToRunDirectly(options, plan: plan, environment: environment) {

@@ -33,7 +33,9 @@ enum StrictModes {
 
     /// The directory `path` really is in, and why it is unsafe to trust, or nil when it
     /// is safe.
-    static func directoryProblem(of path: String, trusting owners: Owners) throws(Errno) -> (directory: String, problem: String)? {
+    static func directoryProblem(of path: String, trusting owners: Owners) throws(Errno) -> (
+        directory: String, problem: String
+    )? {
         let directory = PasswordFile.parentDirectory(of: try FileSystem.resolvedPath(path))
         let info = try FileSystem.status(ofPath: directory)
         return problem(with: info, trusting: owners).map { (directory, $0) }

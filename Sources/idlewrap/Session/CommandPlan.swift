@@ -16,8 +16,11 @@ struct CommandPlan: Equatable {
     /// The given command; else `SHELL -c "$SSH_ORIGINAL_COMMAND"` as sshd
     /// would run it; else the user's shell, as a login shell with `login`.
     /// `configuredShell` (`shell =`) stands in for a user's shell that is idlewrap.
-    static func resolve(command: [String], login: Bool, configuredShell: String?, environment: Environment) -> CommandPlan {
-        var plan = defaultPlan(command: command, login: login, configuredShell: configuredShell, environment: environment)
+    static func resolve(command: [String], login: Bool, configuredShell: String?, environment: Environment)
+        -> CommandPlan
+    {
+        var plan = defaultPlan(
+            command: command, login: login, configuredShell: configuredShell, environment: environment)
         plan.isSSHCommand = environment["SSH_ORIGINAL_COMMAND"] != nil
         // A shell started under idlewrap, or a program it starts, may run $SHELL.
         if let variable = environment["SHELL"], isIdlewrap(variable) {

@@ -121,7 +121,8 @@ final class Session: RelayDelegate {
         // A PAM module writing to a helper that quit (pam_exec) must not kill
         // idlewrap; the command gets SIGPIPE back at its default.
         signal(SIGPIPE, SIG_IGN)
-        let commandEnvironment = environment
+        let commandEnvironment =
+            environment
             .setting("IDLEWRAP_PID", to: String(getpid()))
             .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
         let command = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
@@ -187,7 +188,9 @@ final class Session: RelayDelegate {
         // Not through `show`: a failure here must not turn the command's
         // exit into a hang-up.
         if !terminalIsGone {
-            let restore = lock.endWarning() + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            let restore =
+                lock.endWarning()
+                + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
         var isSignalled = terminalIsGone
@@ -223,7 +226,8 @@ final class Session: RelayDelegate {
             // to the end first (unless the hold limit stopped that), so that
             // `discarded` does not count output that was never coming.
             let discarded = lock.heldByteCount > 0 || !relay.outputEnded
-            log.record("session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
+            log.record(
+                "session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
             hangUp(.sshCommandEndedWhileLocked(discarded: discarded))
         case .running:
             if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }

@@ -1,11 +1,13 @@
 import Glibc
 import Testing
+
 @testable import PTYKit
 
 @Suite struct ChildProcessTests {
     func run(_ arguments: [String]) throws -> TerminationStatus {
         let terminal = try PseudoTerminal()
-        let child = try ChildProcess.spawn(arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
+        let child = try ChildProcess.spawn(
+            arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
         var status: Int32 = 0
         #expect(waitpid(child.pid, &status, 0) == child.pid)
         return TerminationStatus(waitStatus: status)
@@ -23,7 +25,8 @@ import Testing
             _ = try run(["idlewrap-no-such-command"])
         } throws: { error in
             let error = error as? PTYError
-            return error?.code == .commandNotFound && error?.description == "idlewrap-no-such-command: command not found"
+            return error?.code == .commandNotFound
+                && error?.description == "idlewrap-no-such-command: command not found"
         }
     }
 
@@ -39,6 +42,7 @@ import Testing
         // SIGINT ignored here must not stay ignored in the child: it must die of it.
         signal(SIGINT, SIG_IGN)
         defer { signal(SIGINT, SIG_DFL) }
-        #expect(try run(["sh", "-c", "[ $(ps -o sid= -p $$) -eq $$ ] && [ -t 0 ] && kill -INT $$"]) == .signaled(SIGINT))
+        #expect(
+            try run(["sh", "-c", "[ $(ps -o sid= -p $$) -eq $$ ] && [ -t 0 ] && kill -INT $$"]) == .signaled(SIGINT))
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PTYKit
 
 /// Forwards everything, records the output, and stops when the command is over.
@@ -44,14 +45,17 @@ final class RecordingDelegate: RelayDelegate {
 
 @Suite(.serialized) struct RelayTests {
     /// A relay whose "terminal" is a pipe the test writes into.
-    func makeRelay(_ arguments: [String], signals watched: [Int32] = [SIGCHLD, SIGWINCH]) throws -> (Relay, input: FileDescriptor, PseudoTerminal) {
+    func makeRelay(_ arguments: [String], signals watched: [Int32] = [SIGCHLD, SIGWINCH]) throws -> (
+        Relay, input: FileDescriptor, PseudoTerminal
+    ) {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
         let terminal = try PseudoTerminal()
         let signals = try SignalSource(watched)
         try terminal.master.setNonblocking(true)
         try TerminalAttributes.of(terminal.master).madeRaw.apply(to: terminal.master)
-        let child = try ChildProcess.spawn(arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
+        let child = try ChildProcess.spawn(
+            arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
         let output = try FileDescriptor.open("/dev/null", O_WRONLY)
         let relay = Relay(
             terminalInput: FileDescriptor(rawValue: fds[0]), terminalOutput: output,

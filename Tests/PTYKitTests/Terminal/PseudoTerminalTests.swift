@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PTYKit
 
 @Suite struct PseudoTerminalTests {
@@ -68,7 +69,9 @@ func readString(_ descriptor: FileDescriptor, count: Int) throws -> String {
         var slot = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
         try #require(poll(&slot, 1, 10_000) == 1, "nothing arrived within 10 s")
         let n = try buffer.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<(count - bytes.count)])) }
+            Result { () throws(Errno) in
+                try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<(count - bytes.count)]))
+            }
         }.get()
         try #require(n > 0)
         bytes += buffer[..<n]

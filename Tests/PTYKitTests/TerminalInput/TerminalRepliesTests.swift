@@ -168,7 +168,8 @@ struct TerminalRepliesTests {
             "\(osc)11;rgb:0/0/0 \(st)", "\(osc)11;rgb:g/0/0\(st)",
             "\(osc)4;rgb:0/0/0\(st)", "\(osc)4;1\(st)", "\(osc)4;1;rgb:0/0/0;2\(st)",
             "\(osc)20;rgb:0/0/0\(st)", "\(osc)9;rgb:0/0/0\(st)",
-            "\(osc)52;c;?\(st)", "\(osc)52;c\(st)", "\(osc)52;x;aGk=\(st)", "\(osc)52;c;aG k=\(st)",  // clipboard shapes
+            // clipboard shapes
+            "\(osc)52;c;?\(st)", "\(osc)52;c\(st)", "\(osc)52;x;aGk=\(st)", "\(osc)52;c;aG k=\(st)",
             "\(osc)52;c;aGk=", "\(osc)52;c;aGk=\(escape)", "\(osc)52;c;aGk=;\(st)",
             "\(osc)ltitle", "\(osc)lti\u{1}tle\(st)", "\(osc)l\(escape)x", "\(osc)m\(st)",  // title reports
             "\(osc)0;title\(bell)", "\(osc);rgb:0/0/0\(st)",

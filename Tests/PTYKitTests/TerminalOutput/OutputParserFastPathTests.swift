@@ -80,7 +80,8 @@ struct OutputParserFastPathTests {
         for _ in 0..<1_000 {
             var input: [UInt8] = []
             for _ in 0..<Int(random.next() % 24) {
-                input += random.next() % 4 == 0
+                input +=
+                    random.next() % 4 == 0
                     ? [UInt8(truncatingIfNeeded: random.next())]
                     : pieces[Int(random.next() % UInt64(pieces.count))]
             }

@@ -101,8 +101,9 @@ struct OutputParserMalformedTests {
     }
 
     @Test func malformedOSCsDoNotSetTheTitle() {
-        let parser = parseEverySplit(bytes(
-            #"\e]8;id=a:id=b;http://bad\aX\e]8;id=no-separator\aY\e]9;4;5;200\a\e]52bad\a\e]52;c;@@@\aOK"#))
+        let parser = parseEverySplit(
+            bytes(
+                #"\e]8;id=a:id=b;http://bad\aX\e]8;id=no-separator\aY\e]9;4;5;200\a\e]52bad\a\e]52;c;@@@\aOK"#))
         #expect(parser.modes == .initial)
         #expect(parser.isAtBoundary)
     }
@@ -155,8 +156,13 @@ struct OutputParserMalformedTests {
             var stepped = OutputParser()
             for index in 0...input.count {
                 if index > 0 { stepped.feed([input[index - 1]]) }
-                let cutsCharacter = index < input.count && input[index] & 0xC0 != 0x80 && !stepped.isAtBoundary
-                    && { var probe = stepped; probe.feed([UInt8(ascii: " ")]); return probe.isAtBoundary }()
+                let cutsCharacter =
+                    index < input.count && input[index] & 0xC0 != 0x80 && !stepped.isAtBoundary
+                    && {
+                        var probe = stepped
+                        probe.feed([UInt8(ascii: " ")])
+                        return probe.isAtBoundary
+                    }()
                 if stepped.isAtBoundary || cutsCharacter { reference = index }
             }
             #expect(input.withUnsafeBytes { OutputParser().lastBoundary(in: $0) } == reference, "\(input)")

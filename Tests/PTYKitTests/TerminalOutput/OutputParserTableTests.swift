@@ -1,5 +1,6 @@
-@testable import PTYKit
 import Testing
+
+@testable import PTYKit
 
 @Suite("OutputParser transition table")
 struct OutputParserTableTests {

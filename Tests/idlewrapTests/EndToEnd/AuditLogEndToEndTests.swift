@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -24,7 +25,10 @@ extension EndToEnd {
             let messages = logger.messages()
             let log = messages.joined(separator: "\n")
             // authpriv is facility 10: <85> is notice, <84> warning.
-            #expect(messages.contains { $0.hasPrefix("<85>") && $0.contains("session locked: user=") && $0.contains("command='cat'") })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<85>") && $0.contains("session locked: user=") && $0.contains("command='cat'")
+                })
             #expect(messages.contains { $0.hasPrefix("<84>") && $0.contains("unlock failed (1 so far)") })
             #expect(messages.contains { $0.hasPrefix("<85>") && $0.contains("session unlocked") })
             #expect(log.contains("ssh='192.0.2.7 51000 192.0.2.1 22'"))
@@ -38,16 +42,23 @@ extension EndToEnd {
             let logger = try FakeSyslog()
             let inner = #"IDLEWRAP_PID=1234567 "$0" -t 0 -- true; "$0" -t 0 -- true"#
             let terminal = try TerminalDriver(
-                logger.listening([TerminalDriver.idlewrap, "-t", "0", "--", "sh", "-c", inner, TerminalDriver.idlewrap]))
+                logger.listening([TerminalDriver.idlewrap, "-t", "0", "--", "sh", "-c", inner, TerminalDriver.idlewrap])
+            )
             #expect(terminal.waitForExit() == .exited(0))
             let messages = logger.messages()
             // authpriv is facility 10: <86> is info, <85> notice.
-            #expect(messages.contains {
-                $0.hasPrefix("<86>") && $0.contains("not wrapped again: idlewrap \(terminal.process.pid) wraps this terminal")
-            })
-            #expect(messages.contains {
-                $0.hasPrefix("<85>") && $0.contains("wrapping although IDLEWRAP_TTY names this terminal: this terminal's session was not started by process 1234567")
-            })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<86>")
+                        && $0.contains("not wrapped again: idlewrap \(terminal.process.pid) wraps this terminal")
+                })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<85>")
+                        && $0.contains(
+                            "wrapping although IDLEWRAP_TTY names this terminal: this terminal's session was not started by process 1234567"
+                        )
+                })
         }
 
         @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))

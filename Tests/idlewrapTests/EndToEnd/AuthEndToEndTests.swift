@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -12,7 +13,9 @@ extension EndToEnd {
         }
 
         @Test func askSetsALockPasswordBeforeTheCommandStarts() throws {
-            let terminal = try TerminalDriver(idlewrap: ["-a", "ask", "-t", "0", "--", "sh", "-c", "echo command-started; exec cat"])
+            let terminal = try TerminalDriver(idlewrap: [
+                "-a", "ask", "-t", "0", "--", "sh", "-c", "echo command-started; exec cat",
+            ])
             #expect(terminal.expect("Lock password:"))
             try terminal.type("temporary\r")
             #expect(terminal.expect("Repeat password:"))
@@ -41,7 +44,9 @@ extension EndToEnd {
         @Test func unsafePasswordFileIsRefusedBeforeAnythingRuns() throws {
             let password = try makePasswordFile(in: directory)
             chmod(password, 0o620)
-            let terminal = try TerminalDriver(idlewrap: ["--password-file", password, "--", "sh", "-c", "echo command-started"])
+            let terminal = try TerminalDriver(idlewrap: [
+                "--password-file", password, "--", "sh", "-c", "echo command-started",
+            ])
             #expect(terminal.waitForExit() == .exited(125))
             #expect(terminal.hasShown("idlewrap: "))
             #expect(terminal.hasShown(password))
@@ -51,7 +56,8 @@ extension EndToEnd {
         @Test func brokenPasswordFileDoesNotBreakCommandsWithoutATerminal() throws {
             let password = try directory.write("password", "not a hash\n", mode: 0o666)
             let terminal = try TerminalDriver([
-                "sh", "-c", "\"$0\" -q --password-file \"$1\" -- echo still-works | cat", TerminalDriver.idlewrap, password,
+                "sh", "-c", "\"$0\" -q --password-file \"$1\" -- echo still-works | cat", TerminalDriver.idlewrap,
+                password,
             ])
             #expect(terminal.waitForExit() == .exited(0))
             #expect(terminal.hasShown("still-works"))
@@ -68,7 +74,9 @@ extension EndToEnd {
             #expect(!terminal.hasShown("s3cret"))
             var info = stat()
             #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
-            #expect(directory.read("interactive")?.hasPrefix("$y$") == true || directory.read("interactive")?.hasPrefix("$6$") == true)
+            #expect(
+                directory.read("interactive")?.hasPrefix("$y$") == true
+                    || directory.read("interactive")?.hasPrefix("$6$") == true)
         }
 
         @Test func setPasswordRefusesAnEmptyPasswordAndWritesNothing() throws {
@@ -99,7 +107,8 @@ extension EndToEnd {
             mkdir(confdir, 0o700)
             _ = try directory.write(
                 "pam.d/idlewrap-test",
-                "auth [success=done default=ignore] pam_exec.so quiet expose_authtok \(check)\nauth requisite pam_deny.so\naccount required pam_permit.so\n")
+                "auth [success=done default=ignore] pam_exec.so quiet expose_authtok \(check)\nauth requisite pam_deny.so\naccount required pam_permit.so\n"
+            )
             return confdir
         }
 
@@ -124,7 +133,8 @@ extension EndToEnd {
             let terminal = try TerminalDriver(
                 [
                     "sh", "-c", "LD_DEBUG=symbols exec \"$0\" \"$@\" 2>\(trace)", TerminalDriver.idlewrap,
-                    "--pam-service", "idlewrap-test", "--pam-confdir", confdir, "--", "sh", "-c", "echo command-started",
+                    "--pam-service", "idlewrap-test", "--pam-confdir", confdir, "--", "sh", "-c",
+                    "echo command-started",
                 ],
                 environment: ["XDG_CONFIG_HOME": directory.file("no-config")])
             #expect(terminal.waitForExit() == .exited(0))
@@ -163,7 +173,10 @@ extension EndToEnd {
                 "-a", "pam", "--pam-confdir", confdir, "--", "sh", "-c", "echo command-started",
             ])
             #expect(terminal.waitForExit() == .exited(125))
-            #expect(terminal.hasShown("idlewrap: no PAM service file idlewrap in \(confdir), and PAM's fallback service 'other' denies everyone"))
+            #expect(
+                terminal.hasShown(
+                    "idlewrap: no PAM service file idlewrap in \(confdir), and PAM's fallback service 'other' denies everyone"
+                ))
             #expect(!terminal.hasShown("command-started"))
         }
 
@@ -174,7 +187,9 @@ extension EndToEnd {
             let terminal = try TerminalDriver(idlewrap: [
                 "-a", "pam", "--pam-confdir", confdir, "-t", "0", "--", "sh", "-c", "echo command-started; exec cat",
             ])
-            #expect(terminal.expect("idlewrap: no PAM service file idlewrap in \(confdir); PAM uses the service 'other' instead"))
+            #expect(
+                terminal.expect(
+                    "idlewrap: no PAM service file idlewrap in \(confdir); PAM uses the service 'other' instead"))
             #expect(terminal.expect("command-started"))
             try terminal.type("\u{04}")
             #expect(terminal.waitForExit() == .exited(0))

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -52,9 +53,10 @@ extension EndToEnd {
 
             try zsh.type("idlewrap --")
             try zsh.press("Tab")
-            #expect(try zsh.waitForScreen { screen in
-                OptionTable.commandLine.allSatisfy { screen.contains("--\($0.long) ") }
-            })
+            #expect(
+                try zsh.waitForScreen { screen in
+                    OptionTable.commandLine.allSatisfy { screen.contains("--\($0.long) ") }
+                })
             let screen = try zsh.screen()
             #expect(screen.contains("-- Idle time before locking"), "\(screen)")
             #expect(screen.contains("-- How an unlock is checked: pam, ask or file"), "\(screen)")

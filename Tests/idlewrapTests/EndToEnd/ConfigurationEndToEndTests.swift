@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -34,7 +35,9 @@ extension EndToEnd {
 
         /// idlewrap with both files (present or not) and `environment`.
         /// With `logger`, its /dev/log is the one idlewrap sees.
-        func idlewrap(_ arguments: [String], environment: [String: String] = [:], logger: FakeSyslog? = nil) throws -> TerminalDriver {
+        func idlewrap(_ arguments: [String], environment: [String: String] = [:], logger: FakeSyslog? = nil) throws
+            -> TerminalDriver
+        {
             let command = [TerminalDriver.idlewrap] + arguments
             return try TerminalDriver(
                 logger?.listening(command) ?? command,
@@ -45,7 +48,8 @@ extension EndToEnd {
         }
 
         /// The `--show-config` line for `key`, once idlewrap has exited with 0.
-        func shownLine(_ key: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> String? {
+        func shownLine(_ key: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> String?
+        {
             let terminal = try idlewrap(arguments + ["--show-config"], environment: environment)
             guard terminal.waitForExit() == .exited(0) else { return nil }
             return terminal.text.split(separator: "\r\n").first { $0.hasPrefix(key + " =") }.map(String.init)
@@ -77,8 +81,10 @@ extension EndToEnd {
             try userFile("timeout = 2m\n")
             #expect(try shownLine("timeout") == "timeout = 2m  # \(directory.file("home/idlewrap/config")):1")
             #expect(try shownLine("message") == "message = system  # \(directory.file("system-config")):2")
-            #expect(try shownLine("timeout", environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 3m  # IDLEWRAP_TIMEOUT")
-            #expect(try shownLine("timeout", ["-t", "4m"], environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 4m  # -t")
+            #expect(
+                try shownLine("timeout", environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 3m  # IDLEWRAP_TIMEOUT")
+            #expect(
+                try shownLine("timeout", ["-t", "4m"], environment: ["IDLEWRAP_TIMEOUT": "3m"]) == "timeout = 4m  # -t")
             #expect(try shownLine("timeout", ["--timeout=5m"]) == "timeout = 5m  # --timeout")
         }
 
@@ -100,7 +106,10 @@ extension EndToEnd {
         @Test func maxTimeoutLowersTimeoutOffWithANotice() throws {
             try systemFile("max-timeout = 1\npassword-file = \(password)\n")
             let terminal = try idlewrap(["-t", "off", "--", "sh", "-c", "echo started; exec cat"])
-            #expect(terminal.expect("idlewrap: timeout off (-t) is longer than max-timeout (\(directory.file("system-config")):1); using 1s"))
+            #expect(
+                terminal.expect(
+                    "idlewrap: timeout off (-t) is longer than max-timeout (\(directory.file("system-config")):1); using 1s"
+                ))
             #expect(terminal.expect("started"))
             #expect(terminal.expect("Password for", timeout: 20))
             terminal.signal(SIGTERM)
@@ -118,7 +127,10 @@ extension EndToEnd {
             try systemFile("auth-methods = pam, file\n")
             let terminal = try idlewrap(["-a", "ask", "--", "sh", "-c", "echo started"])
             #expect(terminal.waitForExit() == .exited(125))
-            #expect(terminal.hasShown("idlewrap: -a ask is not allowed by site policy: only pam, file may be used (auth-methods, \(directory.file("system-config")):1)"))
+            #expect(
+                terminal.hasShown(
+                    "idlewrap: -a ask is not allowed by site policy: only pam, file may be used (auth-methods, \(directory.file("system-config")):1)"
+                ))
             #expect(!terminal.hasShown("Lock password"))
             #expect(!terminal.hasShown("started"))
         }
@@ -127,7 +139,10 @@ extension EndToEnd {
             try systemFile("min-password-length = 12\n")
             let path = directory.file("new-password")
             let short = try TerminalDriver(
-                ["sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap, "elevenchars", path],
+                [
+                    "sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap,
+                    "elevenchars", path,
+                ],
                 environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config")])
             #expect(short.waitForExit() == .exited(125))
             #expect(short.hasShown("shorter than 12 characters"))
@@ -142,7 +157,10 @@ extension EndToEnd {
             #expect(access(path, F_OK) != 0)
 
             let long = try TerminalDriver(
-                ["sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap, "twelve chars", path],
+                [
+                    "sh", "-c", "printf '%s\\n' \"$1\" | \"$0\" --set-password \"$2\"", TerminalDriver.idlewrap,
+                    "twelve chars", path,
+                ],
                 environment: ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system-config")])
             #expect(long.waitForExit() == .exited(0))
             #expect(access(path, F_OK) == 0)
@@ -174,7 +192,9 @@ extension EndToEnd {
 
         @Test func maxKillAfterEndsALockedSessionByDefault() throws {
             try systemFile("max-kill-after = 1\n")
-            let terminal = try idlewrap(["--password-file", password, "-t", "0", "--", "sh", "-c", "echo started; exec cat"])
+            let terminal = try idlewrap([
+                "--password-file", password, "-t", "0", "--", "sh", "-c", "echo started; exec cat",
+            ])
             #expect(terminal.expect("started"))
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             terminal.signal(SIGUSR1)
@@ -186,7 +206,8 @@ extension EndToEnd {
             let system = try systemFile("timeout = 1m\n", mode: 0o664)
             let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
             #expect(terminal.waitForExit() == .exited(125))
-            #expect(terminal.hasShown("idlewrap: \(system): unsafe configuration file: it is writable by group or others"))
+            #expect(
+                terminal.hasShown("idlewrap: \(system): unsafe configuration file: it is writable by group or others"))
             #expect(!terminal.hasShown("started"))
             #expect(!terminal.hasShown("--help"), "a file's mistake gets no hint about the command line")
         }
@@ -195,20 +216,26 @@ extension EndToEnd {
             let user = try userFile("timeout = 5m\n\nmax-timeout = 1h\n")
             let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
             #expect(terminal.waitForExit() == .exited(125))
-            #expect(terminal.hasShown("idlewrap: \(user):3: 'max-timeout' can only be set in the system configuration file"))
+            #expect(
+                terminal.hasShown("idlewrap: \(user):3: 'max-timeout' can only be set in the system configuration file")
+            )
             #expect(!terminal.hasShown("started"))
         }
 
         @Test func aUserFileOwnedByAnotherUserIsRefused() throws {
             let name = "iwcfg\(UInt32.random(in: 100_000...999_999))"
-            try #require(TerminalDriver(["useradd", "-M", "-s", "/bin/sh", name]).waitForExit() == .exited(0), "useradd failed")
+            try #require(
+                TerminalDriver(["useradd", "-M", "-s", "/bin/sh", name]).waitForExit() == .exited(0), "useradd failed")
             defer { _ = try? TerminalDriver(["userdel", name]).waitForExit() }
             let entry = try #require(getpwnam(name), "no passwd entry for \(name)")
             let user = try userFile("timeout = 1m\n")
             try #require(chown(user, entry.pointee.pw_uid, entry.pointee.pw_gid) == 0)
             let terminal = try idlewrap(["--", "sh", "-c", "echo started"])
             #expect(terminal.waitForExit() == .exited(125))
-            #expect(terminal.hasShown("idlewrap: \(user): unsafe configuration file: it is owned by uid \(entry.pointee.pw_uid), not by you (uid 0) or root"))
+            #expect(
+                terminal.hasShown(
+                    "idlewrap: \(user): unsafe configuration file: it is owned by uid \(entry.pointee.pw_uid), not by you (uid 0) or root"
+                ))
             #expect(!terminal.hasShown("started"))
         }
 
@@ -240,13 +267,21 @@ extension EndToEnd {
             #expect(refused.waitForExit() == .exited(125))
             let messages = logger.messages()
             // authpriv is facility 10: <85> is notice.
-            #expect(messages.contains {
-                $0.hasPrefix("<85>") && $0.contains("site policy: refused max-kill-after from \(directory.file("home/idlewrap/config")):1")
-            })
-            #expect(messages.contains {
-                $0.hasPrefix("<85>") && $0.contains("site policy: lowered timeout off (-t) to 1m (max-timeout): user=")
-            })
-            #expect(messages.contains { $0.hasPrefix("<85>") && $0.contains("site policy: refused --auth ask: not in auth-methods") })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<85>")
+                        && $0.contains(
+                            "site policy: refused max-kill-after from \(directory.file("home/idlewrap/config")):1")
+                })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<85>")
+                        && $0.contains("site policy: lowered timeout off (-t) to 1m (max-timeout): user=")
+                })
+            #expect(
+                messages.contains {
+                    $0.hasPrefix("<85>") && $0.contains("site policy: refused --auth ask: not in auth-methods")
+                })
         }
     }
 }

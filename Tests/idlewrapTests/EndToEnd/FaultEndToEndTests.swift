@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -14,7 +15,9 @@ extension EndToEnd {
             directory = try TemporaryDirectory()
         }
 
-        func session(_ options: [String], _ command: [String], password: String = "open sesame") throws -> TerminalDriver {
+        func session(_ options: [String], _ command: [String], password: String = "open sesame") throws
+            -> TerminalDriver
+        {
             let file = try makePasswordFile(in: directory, password: password)
             return try TerminalDriver(idlewrap: ["--password-file", file, "-t", "0"] + options + ["--"] + command)
         }
@@ -29,7 +32,8 @@ extension EndToEnd {
 
         /// Whether `stream` is `ready`, whole flood blocks, then `done`.
         func isExactFlood(_ stream: ArraySlice<UInt8>) -> (exact: Bool, blocks: Int) {
-            let head = Array("ready\n".utf8), tail = Array("done\n".utf8)
+            let head = Array("ready\n".utf8)
+            let tail = Array("done\n".utf8)
             guard stream.starts(with: head), stream.reversed().starts(with: tail.reversed()) else { return (false, 0) }
             let body = stream.dropFirst(head.count).dropLast(tail.count)
             let block = Faults.floodBlock
@@ -53,7 +57,11 @@ extension EndToEnd {
                 close(O); print "received=$n\n";
                 """#
             let terminal = try session(
-                [], ["sh", "-c", "stty raw -echo -iexten; echo ready; exec perl -e \"$0\" \"$1\" \"$2\"", reader, received, String(size)])
+                [],
+                [
+                    "sh", "-c", "stty raw -echo -iexten; echo ready; exec perl -e \"$0\" \"$1\" \"$2\"", reader,
+                    received, String(size),
+                ])
             #expect(terminal.expect("ready"))
             let pid = try #require(commandPid(of: terminal))
             // Every byte value, in an order that shows any loss or reordering.
@@ -117,7 +125,10 @@ extension EndToEnd {
             _ = try directory.write("stop", "")
             try terminal.type("open sesame\r")
             let exited = terminal.waitForExit(timeout: 60)
-            #expect(exited == .exited(0), "idlewrap did not end after the unlock; the screen ends with \(String(decoding: terminal.transcript.suffix(400), as: UTF8.self).debugDescription)")
+            #expect(
+                exited == .exited(0),
+                "idlewrap did not end after the unlock; the screen ends with \(String(decoding: terminal.transcript.suffix(400), as: UTF8.self).debugDescription)"
+            )
             // One lock: one lock screen entered and left.
             let entered = occurrences(of: "\u{1b}[?1049h", in: terminal.transcript)
             let left = occurrences(of: "\u{1b}[?1049l", in: terminal.transcript)
@@ -142,7 +153,9 @@ extension EndToEnd {
                 "helper.sh", "#!/bin/sh\nread -r password\necho attempt >> \(attempts)\nkill -SEGV $$\n", mode: 0o755)
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)
-            _ = try directory.write("pam.d/idlewrap-crash", "auth required pam_exec.so expose_authtok \(helper)\naccount required pam_permit.so\n")
+            _ = try directory.write(
+                "pam.d/idlewrap-crash",
+                "auth required pam_exec.so expose_authtok \(helper)\naccount required pam_permit.so\n")
             let terminal = try TerminalDriver(idlewrap: [
                 "-a", "pam", "--pam-service", "idlewrap-crash", "--pam-confdir", confdir, "-t", "0", "--",
                 "sh", "-c", "echo pid=$$; exec cat",
@@ -213,7 +226,8 @@ extension EndToEnd {
 
         @Test func aThousandLockCyclesLeaveMemoryAndDescriptorsFlat() throws {
             // sha256-crypt at its fewest rounds: a check takes about a millisecond.
-            let cheap = try directory.write("cheap", "$5$rounds=1000$abcdefgh$KrFOqHeJjC5SBQkUN0k55.k4ttlTKcCsy6B.MQKlhG9\n")
+            let cheap = try directory.write(
+                "cheap", "$5$rounds=1000$abcdefgh$KrFOqHeJjC5SBQkUN0k55.k4ttlTKcCsy6B.MQKlhG9\n")
             let terminal = try TerminalDriver(idlewrap: ["--password-file", cheap, "-t", "0", "--", "cat"])
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             let pid = try #require(commandPid(of: terminal))
@@ -243,11 +257,14 @@ extension EndToEnd {
             #expect(measured.count == 2)
             if measured.count == 2 {
                 let (early, late) = (measured[0], measured[1])
-                #expect(late.descriptors == early.descriptors, "descriptors: \(early.descriptors) after 100 cycles, \(late.descriptors) after 1000")
+                #expect(
+                    late.descriptors == early.descriptors,
+                    "descriptors: \(early.descriptors) after 100 cycles, \(late.descriptors) after 1000")
                 // Allowance for malloc's arenas settling; a leak of even 1 KiB
                 // a cycle would be 900 KiB.
                 if !isSanitized {
-                    #expect(late.rss - early.rss <= 256, "RSS: \(early.rss) kB after 100 cycles, \(late.rss) kB after 1000")
+                    #expect(
+                        late.rss - early.rss <= 256, "RSS: \(early.rss) kB after 100 cycles, \(late.rss) kB after 1000")
                 }
             }
             try terminal.type("\u{04}")
@@ -262,8 +279,10 @@ extension EndToEnd {
 func occurrences(of needle: String, in bytes: [UInt8]) -> [Int] {
     let pattern = Array(needle.utf8)
     guard bytes.count >= pattern.count else { return [] }
-    return (0...(bytes.count - pattern.count)).filter { bytes[$0] == pattern[0] && bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
-        .map { $0 + pattern.count }
+    return (0...(bytes.count - pattern.count)).filter {
+        bytes[$0] == pattern[0] && bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    }
+    .map { $0 + pattern.count }
 }
 
 /// VmRSS of a process in kB, from /proc/PID/status.

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -78,15 +79,16 @@ extension EndToEnd {
         @Test func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
             let printed = directory.file("printed")
             let go = directory.file("go")
-            let screen = try wrapped(script: """
-                stty -echo
-                printf 'plain \\033[3'
-                while [ ! -e \(go) ]; do sleep 0.1; done
-                printf '1mCOLOURED\\033[0m\\n'
-                touch \(printed)
-                exec cat
+            let screen = try wrapped(
+                script: """
+                    stty -echo
+                    printf 'plain \\033[3'
+                    while [ ! -e \(go) ]; do sleep 0.1; done
+                    printf '1mCOLOURED\\033[0m\\n'
+                    touch \(printed)
+                    exec cat
 
-                """)
+                    """)
             #expect(try screen.waitForText("plain"))
             try lock(screen)
             try directory.write("go", "")
@@ -103,8 +105,10 @@ extension EndToEnd {
             // terminal would. That must not count as activity.
             let password = try makePasswordFile(in: directory)
             let terminal = try TerminalDriver(
-                idlewrap: ["--password-file", password, "-t", "2", "--", "sh", "-c",
-                           "while :; do printf '\\033]52;c;?\\007'; sleep 0.3; done"])
+                idlewrap: [
+                    "--password-file", password, "-t", "2", "--", "sh", "-c",
+                    "while :; do printf '\\033]52;c;?\\007'; sleep 0.3; done",
+                ])
             var answered = 0
             let deadline = MonotonicInstant.now() + 15_000_000_000
             while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -197,7 +198,8 @@ extension EndToEnd {
                     "\(keys) \(locked.process.pid) \(locked.terminal.replicaPath) \(alice.name) cat True None int"),
                 "\(fields.text)")
             let openLine = parsed.first { $0.contains(" \(open.process.pid) ") } ?? ""
-            #expect(openLine.hasPrefix("\(keys) \(open.process.pid) \(open.terminal.replicaPath) \(alice.name) cat False "))
+            #expect(
+                openLine.hasPrefix("\(keys) \(open.process.pid) \(open.terminal.replicaPath) \(alice.name) cat False "))
             let locksIn = Int(openLine.split(separator: " ").dropLast().last ?? "") ?? 0
             #expect((590...600).contains(locksIn), "\(openLine)")
             end(locked)
@@ -267,7 +269,8 @@ extension EndToEnd {
             let terminal = try session(of: alice, runtimeDirectory: notHers.path, registers: false)
             #expect(
                 terminal.expect(
-                    "idlewrap: not registering for --lock-all and --list: \(alice.runtimeDirectory) does not have mode 0700"))
+                    "idlewrap: not registering for --lock-all and --list: \(alice.runtimeDirectory) does not have mode 0700"
+                ))
             try expectRelays(terminal)
             #expect(try FileSystem.entries(ofDirectory: alice.runtimeDirectory).isEmpty)
             #expect(access(notHers.path + "/idlewrap", F_OK) != 0)

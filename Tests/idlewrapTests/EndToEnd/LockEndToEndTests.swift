@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -12,7 +13,9 @@ extension EndToEnd {
         }
 
         /// idlewrap with a password file, running `command`.
-        func session(_ options: [String], _ command: [String], size: WindowSize = WindowSize(rows: 24, columns: 80)) throws -> TerminalDriver {
+        func session(_ options: [String], _ command: [String], size: WindowSize = WindowSize(rows: 24, columns: 80))
+            throws -> TerminalDriver
+        {
             let password = try makePasswordFile(in: directory)
             return try TerminalDriver(idlewrap: ["--password-file", password] + options + ["--"] + command, size: size)
         }
@@ -56,7 +59,11 @@ extension EndToEnd {
             // still in the terminal is discarded when the lock starts, as
             // typed-ahead keys are.
             let terminal = try session(
-                ["-t", "0"], ["sh", "-c", "stty raw -echo; echo ready; sleep 15; timeout --foreground 2 cat | wc -c | sed 's/^/count=/'"])
+                ["-t", "0"],
+                [
+                    "sh", "-c",
+                    "stty raw -echo; echo ready; sleep 15; timeout --foreground 2 cat | wc -c | sed 's/^/count=/'",
+                ])
             #expect(terminal.expect("ready"))
             let typed = terminal.typeUntilFull(UInt8(ascii: "k"))
             lockNow(terminal)
@@ -142,7 +149,8 @@ extension EndToEnd {
 
         @Test func outputWhileLockedIsHeldWithinTheLimitAndDeliveredComplete() throws {
             let progress = directory.file("progress")
-            let writer = "i=0; while [ $i -lt 50 ]; do head -c 1000000 /dev/zero | tr '\\0' '\\043'; i=$((i+1)); echo $i > \(progress); done; echo; echo WRITER-DONE"
+            let writer =
+                "i=0; while [ $i -lt 50 ]; do head -c 1000000 /dev/zero | tr '\\0' '\\043'; i=$((i+1)); echo $i > \(progress); done; echo; echo WRITER-DONE"
             let terminal = try session(["-t", "0", "--hold-limit", "1M"], ["sh", "-c", "read go; " + writer])
             lockNow(terminal)
             #expect(terminal.expect("Password for"))
@@ -178,7 +186,8 @@ extension EndToEnd {
         @Test func commandThatExitsWhileLockedStaysLockedUntilUnlock() throws {
             // The lock screen shows the command line, so the output to look
             // for must not appear in it literally.
-            let terminal = try session(["-t", "0"], ["sh", "-c", "echo started; sleep 2; echo FARE$((1))WELL; exit 4"])
+            let terminal = try session(
+                ["-t", "0"], ["sh", "-c", "echo started; sleep 2; echo FARE$((1))WELL; exit 4"])
             #expect(terminal.expect("started"))
             let child = try #require(commandPid(of: terminal))
             terminal.signal(SIGUSR1)
@@ -192,7 +201,8 @@ extension EndToEnd {
         }
 
         @Test func killAfterEndsALockedSessionAndClearsTheScreen() throws {
-            let terminal = try session(["-t", "0", "--kill-after", "1"], ["sh", "-c", "echo SECRET-TEXT; exec sleep 60"])
+            let terminal = try session(
+                ["-t", "0", "--kill-after", "1"], ["sh", "-c", "echo SECRET-TEXT; exec sleep 60"])
             #expect(terminal.expect("SECRET-TEXT"))
             lockNow(terminal)
             #expect(terminal.expect("Password for"))
@@ -240,7 +250,8 @@ extension EndToEnd {
         }
 
         @Test func titleIsHiddenAndScrollbackWipedOnRequest() throws {
-            let terminal = try session(["-t", "0", "--wipe-scrollback"], ["sh", "-c", "printf '\\033]2;secret title\\007titled\\n'; exec cat"])
+            let terminal = try session(
+                ["-t", "0", "--wipe-scrollback"], ["sh", "-c", "printf '\\033]2;secret title\\007titled\\n'; exec cat"])
             #expect(terminal.expect("titled"))
             lockNow(terminal)
             #expect(terminal.expect("\u{1b}[3J\u{1b}[22;0t\u{1b}]0;\u{1b}\\\u{1b}[?1049h"))
@@ -260,7 +271,9 @@ extension ChildProcess {
 
 /// The pid of the command idlewrap runs: the only child of idlewrap's process.
 func commandPid(of terminal: TerminalDriver) -> pid_t? {
-    guard let children = readText("/proc/\(terminal.process.pid)/task/\(terminal.process.pid)/children") else { return nil }
+    guard let children = readText("/proc/\(terminal.process.pid)/task/\(terminal.process.pid)/children") else {
+        return nil
+    }
     return children.split(separator: " ").first.flatMap { pid_t($0) }
 }
 

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -16,7 +17,8 @@ extension EndToEnd {
         func locked(_ command: [String], rows: Int, columns: Int) throws -> TmuxDriver {
             let password = try makePasswordFile(in: directory)
             let screen = try TmuxDriver(
-                [TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--"] + command, rows: rows, columns: columns)
+                [TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--"] + command, rows: rows,
+                columns: columns)
             #expect(try screen.waitForText("ready"))
             kill(try screen.panePid(), SIGUSR1)
             #expect(try screen.waitForText("Password for"))
@@ -24,7 +26,8 @@ extension EndToEnd {
         }
 
         @Test func showsTheProgramAndHostButNotTheArguments() throws {
-            let screen = try locked(["sh", "-c", "echo ready; exec sleep 1000", "sh", "--password=HUNTER2"], rows: 24, columns: 80)
+            let screen = try locked(
+                ["sh", "-c", "echo ready; exec sleep 1000", "sh", "--password=HUNTER2"], rows: 24, columns: 80)
             let shown = try screen.screen()
             #expect(shown.contains("sh on \(UserIdentity.hostName)"))
             #expect(!shown.contains("HUNTER2"))
@@ -41,7 +44,8 @@ extension EndToEnd {
                 "Locked", "sh on \(UserIdentity.hostName)", "1 failed attempt", "Wrong password",
                 "Password for \(UserIdentity.name):",
             ]
-            let rows = try screen.screen().split(separator: "\n").map { $0.trimmingPrefix(" ").trimmingSuffix(" ") }.filter { !$0.isEmpty }
+            let rows = try screen.screen().split(separator: "\n").map { $0.trimmingPrefix(" ").trimmingSuffix(" ") }
+                .filter { !$0.isEmpty }
             #expect(rows.count <= 5)
             for row in rows {
                 #expect(

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -74,7 +75,8 @@ extension EndToEnd {
         /// scp, rsync and git: no terminal, so the real shell runs in idlewrap's
         /// place, its status and bytes untouched, and nothing is said on stderr.
         @Test func commandWithoutATerminalIsAPlainExec() throws {
-            let command = "printf '\\001\\377bytes\\r\\n'; echo \"shell=$SHELL pid=${IDLEWRAP_PID-unset} zero=$0\"; exit 7"
+            let command =
+                "printf '\\001\\377bytes\\r\\n'; echo \"shell=$SHELL pid=${IDLEWRAP_PID-unset} zero=$0\"; exit 7"
             let script = """
                 "$0" -c "$1" </dev/null >"$2" 2>"$3"; echo "status=$?"
                 """
@@ -130,7 +132,8 @@ extension EndToEnd {
         func lockSSHCommandsNoRunsCommandsUnlocked() throws {
             let environment = try systemFile("lock-ssh-commands = no\n")
             let command = try start(
-                as: "idlewrap", ["-c", "echo \"pid=${IDLEWRAP_PID-unset} shell=$SHELL\"; exit 4"], environment: environment)
+                as: "idlewrap", ["-c", "echo \"pid=${IDLEWRAP_PID-unset} shell=$SHELL\"; exit 4"],
+                environment: environment)
             #expect(command.expect("pid=unset shell=/bin/sh"))
             #expect(command.waitForExit() == .exited(4))
             #expect(!command.hasShown("idlewrap:"))
@@ -156,7 +159,8 @@ extension EndToEnd {
         func aUserFileCannotUnlockSSHCommands() throws {
             let environment = try systemFile("")
             try directory.write("config/idlewrap/config", "lock-ssh-commands = no\n")
-            let terminal = try start(as: "idlewrap", ["-c", "echo \"pid=$IDLEWRAP_PID \"; exit 2"], environment: environment)
+            let terminal = try start(
+                as: "idlewrap", ["-c", "echo \"pid=$IDLEWRAP_PID \"; exit 2"], environment: environment)
             #expect(terminal.expect("ignoring your settings: \(configHome)/idlewrap/config:1:"))
             #expect(terminal.expect("pid=\(terminal.process.pid) "))
             #expect(terminal.waitForExit() == .exited(2))
@@ -167,7 +171,9 @@ extension EndToEnd {
         @Test func aBrokenUserFileIsIgnoredWithANotice() throws {
             try directory.write("config/idlewrap/config", "timeout = soon\n")
             let command = try start(as: "idlewrap", ["-c", "echo \"pid=$IDLEWRAP_PID \"; exit 3"])
-            #expect(command.expect("idlewrap: ignoring your settings: \(configHome)/idlewrap/config:1: invalid duration 'soon'"))
+            #expect(
+                command.expect(
+                    "idlewrap: ignoring your settings: \(configHome)/idlewrap/config:1: invalid duration 'soon'"))
             #expect(command.expect("pid=\(command.process.pid) "))
             #expect(command.waitForExit() == .exited(3))
             let login = try start(as: "-idlewrap", [])
@@ -201,7 +207,9 @@ extension EndToEnd {
 
         /// The command prints `started`, then waits until the test has seen the
         /// lock screen (the file `go` exists), then runs `rest`.
-        func session(_ rest: String, environment: [String: String] = [:], arguments: [String] = []) throws -> TerminalDriver {
+        func session(_ rest: String, environment: [String: String] = [:], arguments: [String] = []) throws
+            -> TerminalDriver
+        {
             let password = try makePasswordFile(in: directory)
             let command = "echo started; while [ ! -e '\(directory.file("go"))' ]; do sleep 0.05; done; \(rest)"
             return try TerminalDriver(
@@ -222,7 +230,9 @@ extension EndToEnd {
             try lockThenLetTheCommandGoOn(terminal)
             #expect(terminal.waitForExit() == .exited(125))
             #expect(!terminal.hasShown("SEC1RET"))
-            #expect(terminal.hasShown("idlewrap: the command ended while the session was locked; its held output was discarded"))
+            #expect(
+                terminal.hasShown(
+                    "idlewrap: the command ended while the session was locked; its held output was discarded"))
             #expect(terminal.hasShown("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
             #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
         }
@@ -238,8 +248,11 @@ extension EndToEnd {
         /// password, then the held output.
         @Test func anInteractiveSessionStillWaitsForThePassword() throws {
             let password = try makePasswordFile(in: directory)
-            let command = "echo started; while [ ! -e '\(directory.file("go"))' ]; do sleep 0.05; done; echo SEC$((1))RET"
-            let terminal = try TerminalDriver(idlewrap: ["--password-file", password, "-t", "0", "--", "sh", "-c", command])
+            let command =
+                "echo started; while [ ! -e '\(directory.file("go"))' ]; do sleep 0.05; done; echo SEC$((1))RET"
+            let terminal = try TerminalDriver(idlewrap: [
+                "--password-file", password, "-t", "0", "--", "sh", "-c", command,
+            ])
             try lockThenLetTheCommandGoOn(terminal)
             #expect(!terminal.waitUntil(timeout: 2) { !terminal.process.isRunning })
             #expect(!terminal.hasShown("SEC1RET"))

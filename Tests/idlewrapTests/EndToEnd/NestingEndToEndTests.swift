@@ -13,7 +13,8 @@ extension EndToEnd {
         /// naming the shell's parent (the parent of the terminal's session
         /// leader, as a real outer idlewrap would be), and then runs idlewrap
         /// (`$0`), which must wrap.
-        static let fakedThenWrapped = #"IDLEWRAP_TTY=$(tty) IDLEWRAP_PID=$PPID exec "$0" -t 0 -k '^]' -- sh -c 'echo command-started; exec cat'"#
+        static let fakedThenWrapped =
+            #"IDLEWRAP_TTY=$(tty) IDLEWRAP_PID=$PPID exec "$0" -t 0 -k '^]' -- sh -c 'echo command-started; exec cat'"#
 
         /// The lock key locks, nothing typed while locked reaches the
         /// command, and only `password` unlocks.
@@ -46,7 +47,8 @@ extension EndToEnd {
         @Test func badPidDoesNotSkipTheLock() throws {
             for pid in ["1", "0", "not-a-pid", "999999999"] {
                 let terminal = try TerminalDriver([
-                    "sh", "-c", #"IDLEWRAP_TTY=$(tty) IDLEWRAP_PID=$1 exec "$0" -t 0 -k '^]' -- sh -c 'echo command-started; exec cat'"#,
+                    "sh", "-c",
+                    #"IDLEWRAP_TTY=$(tty) IDLEWRAP_PID=$1 exec "$0" -t 0 -k '^]' -- sh -c 'echo command-started; exec cat'"#,
                     TerminalDriver.idlewrap, pid,
                 ])
                 try expectWrappedAndLocked(terminal)
@@ -68,7 +70,8 @@ extension EndToEnd {
             let impostor = directory.file("idlewrap")
             try #require(TestUser.run(["/bin/cp", "/usr/bin/script", impostor]), "cannot copy script")
             let inner = Self.fakedThenWrapped.replacing("\"$0\"", with: "'\(TerminalDriver.idlewrap)'")
-            let terminal = try TerminalDriver([impostor, "-q", "-e", "-c", inner, "/dev/null"], environment: ["SHELL": "/bin/sh"])
+            let terminal = try TerminalDriver(
+                [impostor, "-q", "-e", "-c", inner, "/dev/null"], environment: ["SHELL": "/bin/sh"])
             try expectWrappedAndLocked(terminal)
         }
 
@@ -94,7 +97,8 @@ extension EndToEnd {
             mkdir(user.directory.file("fake"), 0o755)
             try #require(TestUser.run(["/bin/cp", "/usr/bin/script", impostor]), "cannot copy script")
             let inner = Self.fakedThenWrapped.replacing("\"$0\"", with: "'\(user.idlewrap)' -a ask")
-            let faked = try user.terminal([impostor, "-q", "-e", "-c", inner, "/dev/null"], environment: ["SHELL": "/bin/sh"])
+            let faked = try user.terminal(
+                [impostor, "-q", "-e", "-c", inner, "/dev/null"], environment: ["SHELL": "/bin/sh"])
             #expect(faked.expect("Lock password:"))
             try faked.type("user-pass\r")
             #expect(faked.expect("Repeat password:"))

@@ -24,7 +24,9 @@ extension EndToEnd {
 
         @Test func lockedPasswordRefusesAnExplicitPAM() throws {
             let user = try TestUser(password: nil)
-            let terminal = try user.terminal([user.idlewrap, "-a", "pam", "-t", "0", "--", "sh", "-c", "echo command-started"])
+            let terminal = try user.terminal([
+                user.idlewrap, "-a", "pam", "-t", "0", "--", "sh", "-c", "echo command-started",
+            ])
             #expect(terminal.waitForExit() == .exited(125))
             #expect(terminal.hasShown("idlewrap: \(user.name) has no usable login password (it is locked)"))
             #expect(!terminal.hasShown("command-started"))
@@ -107,7 +109,12 @@ extension EndToEnd {
         @Test func explicitPAMIsRefusedForALockedAccountButNotWithItsOwnStack() throws {
             let locked = try TestUser(password: nil)
             let user = UserName(stringLiteral: locked.name)
-            #expect(throws: AuthenticationError(description: "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file")) {
+            #expect(
+                throws: AuthenticationError(
+                    description:
+                        "\(locked.name) has no usable login password (it is locked), so PAM could never unlock; use --auth ask or --auth file"
+                )
+            ) {
                 try AuthSetup.makeAuthenticator(
                     method: .pam, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: nil, user: user,
                     terminal: .standardInput, environment: { _ in nil })
@@ -115,7 +122,8 @@ extension EndToEnd {
             // A --pam-confdir stack is the caller's and may not use the login password.
             let stack = try AuthPAMTests.Stack(AuthPAMTests.checkedPassword)
             let authenticator = try AuthSetup.makeAuthenticator(
-                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service, pamConfigDirectory: stack.directory.path,
+                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service,
+                pamConfigDirectory: stack.directory.path,
                 user: user, terminal: .standardInput, environment: { _ in nil })
             #expect(authenticator is PAMAuthenticator)
         }

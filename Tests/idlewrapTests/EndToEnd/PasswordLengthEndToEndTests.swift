@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -28,7 +29,9 @@ extension EndToEnd {
         @Test func setPasswordTakesTheLongestPassword() throws {
             let password = String(repeating: "b", count: 511)
             let path = try makePasswordFile(in: directory, password: password)
-            let terminal = try TerminalDriver(idlewrap: ["--password-file", path, "-t", "0", "--", "sh", "-c", "echo ready; exec sleep 1000"])
+            let terminal = try TerminalDriver(idlewrap: [
+                "--password-file", path, "-t", "0", "--", "sh", "-c", "echo ready; exec sleep 1000",
+            ])
             #expect(terminal.expect("ready"))
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             terminal.signal(SIGUSR1)
@@ -55,7 +58,9 @@ extension EndToEnd {
         @Test(arguments: [512, 2000])
         func overLongTypedPasswordIsAWrongPassword(length: Int) throws {
             let path = try makePasswordFile(in: directory)
-            let terminal = try TerminalDriver(idlewrap: ["--password-file", path, "-t", "0", "--", "sh", "-c", "echo ready; exec sleep 1000"])
+            let terminal = try TerminalDriver(idlewrap: [
+                "--password-file", path, "-t", "0", "--", "sh", "-c", "echo ready; exec sleep 1000",
+            ])
             #expect(terminal.expect("ready"))
             #expect(terminal.waitForAttributes { !$0.isCanonical })
             terminal.signal(SIGUSR1)

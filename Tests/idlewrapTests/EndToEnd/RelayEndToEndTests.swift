@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -85,7 +86,8 @@ extension EndToEnd {
 
         @Test func commandLeadsItsSessionInTheForeground() throws {
             // Field 6 of /proc/self/stat is the session id: a session leader's is its own pid.
-            let check = #"open(F, "/proc/self/stat"); @f = split(/ /, <F>); print((getpgrp() == POSIX::tcgetpgrp(0) && $f[5] == $$) ? "foreground\n" : "background\n")"#
+            let check =
+                #"open(F, "/proc/self/stat"); @f = split(/ /, <F>); print((getpgrp() == POSIX::tcgetpgrp(0) && $f[5] == $$) ? "foreground\n" : "background\n")"#
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "perl", "-MPOSIX", "-e", check])
             #expect(session.waitForExit() == .exited(0))
             #expect(session.hasShown("foreground"))
@@ -125,7 +127,9 @@ extension EndToEnd {
         }
 
         @Test func aCommandThatIgnoresTheHangupIsKilledAfterTheGrace() throws {
-            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "trap '' HUP; echo pid=$$; exec sleep 120"])
+            let session = try TerminalDriver(idlewrap: [
+                "-t", "0", "--", "sh", "-c", "trap '' HUP; echo pid=$$; exec sleep 120",
+            ])
             #expect(session.expect("pid="))
             #expect(session.expect("\r\n"))
             let pid = pid_t(session.text.split(separator: "=").last!.prefix { $0.isNumber })!
@@ -143,7 +147,9 @@ extension EndToEnd {
             // The command exits at once with its output still in the pty;
             // the terminal takes 4 KiB every 250 ms, so each write to it waits
             // longer than the 200 ms quiet spell. Nothing may be cut off.
-            let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", "head -c 100000 /dev/zero | tr '\\0' '\\043'"])
+            let session = try TerminalDriver(idlewrap: [
+                "-t", "0", "--", "sh", "-c", "head -c 100000 /dev/zero | tr '\\0' '\\043'",
+            ])
             var received = 0
             var buffer = [UInt8](repeating: 0, count: 4096)
             let deadline = MonotonicInstant.now() + 120_000_000_000
@@ -169,7 +175,9 @@ extension EndToEnd {
         }
 
         @Test func commandSeesItsTerminalAndIdlewrapsPid() throws {
-            let session = try TerminalDriver(idlewrap: ["-q", "-t", "0", "--", "sh", "-c", "echo \"[$IDLEWRAP_PID] [$IDLEWRAP_TTY] [$(tty)]\""])
+            let session = try TerminalDriver(idlewrap: [
+                "-q", "-t", "0", "--", "sh", "-c", "echo \"[$IDLEWRAP_PID] [$IDLEWRAP_TTY] [$(tty)]\"",
+            ])
             #expect(session.waitForExit() == .exited(0))
             let line = session.text
             #expect(line.contains("[\(session.process.pid)]"))
@@ -207,7 +215,8 @@ extension EndToEnd {
         }
 
         @Test func nestedIdlewrapRunsTheCommandDirectlyUnlessAsked() throws {
-            let inner = "\"$0\" -t 0 -- sh -c 'echo inner=$IDLEWRAP_PID'; \"$0\" --nested -t 0 -- sh -c 'echo nested=$IDLEWRAP_PID'"
+            let inner =
+                "\"$0\" -t 0 -- sh -c 'echo inner=$IDLEWRAP_PID'; \"$0\" --nested -t 0 -- sh -c 'echo nested=$IDLEWRAP_PID'"
             let session = try TerminalDriver(idlewrap: ["-t", "0", "--", "sh", "-c", inner, TerminalDriver.idlewrap])
             #expect(session.waitForExit() == .exited(0))
             let outer = session.process.pid
@@ -261,7 +270,8 @@ extension EndToEnd {
 
 /// Whether two terminal settings are the same in every field a program sees.
 func sameSettings(_ a: TerminalAttributes, _ b: TerminalAttributes) -> Bool {
-    var a = a.termios, b = b.termios
+    var a = a.termios
+    var b = b.termios
     return a.c_iflag == b.c_iflag && a.c_oflag == b.c_oflag && a.c_cflag == b.c_cflag && a.c_lflag == b.c_lflag
         && withUnsafeBytes(of: &a.c_cc) { x in withUnsafeBytes(of: &b.c_cc) { y in x.elementsEqual(y) } }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -67,7 +68,8 @@ extension EndToEnd {
         /// serves internal-sftp itself without the shell) and over the old
         /// protocol (`idlewrap -c 'scp -t ...'`), both ways.
         @Test(arguments: [
-            ("/usr/lib/openssh/sftp-server", [String]()), ("/usr/lib/openssh/sftp-server", ["-O"]), ("internal-sftp", []),
+            ("/usr/lib/openssh/sftp-server", [String]()), ("/usr/lib/openssh/sftp-server", ["-O"]),
+            ("internal-sftp", []),
         ])
         func scpCopiesExactBytes(subsystem: String, options: [String]) throws {
             let server = try SSHServer(configuration: ["Subsystem sftp \(subsystem)"])
@@ -93,7 +95,8 @@ extension EndToEnd {
                 server.ssh(["-T"], "printf 'plain\\n'; exit 4"), in: server)
             #expect(status == 4, "\(server.log)")
             #expect(output == Array("plain\n".utf8))
-            let terminal = try TerminalDriver(server.ssh(["-tt"], "echo \"pid=$IDLEWRAP_PID \"; echo \"orig=$SSH_ORIGINAL_COMMAND\" | tr a-z A-Z"))
+            let terminal = try TerminalDriver(
+                server.ssh(["-tt"], "echo \"pid=$IDLEWRAP_PID \"; echo \"orig=$SSH_ORIGINAL_COMMAND\" | tr a-z A-Z"))
             #expect(remoteIdlewrapPid(terminal) != nil, "\(terminal.text) \(server.log)")
             #expect(terminal.expect("ORIG=ECHO"))
             #expect(terminal.waitForExit(timeout: 60) == .exited(0))
@@ -105,7 +108,8 @@ extension EndToEnd {
         @Test func lockedSSHCommandThatEndsDoesNotHang() throws {
             let server = try SSHServer()
             let go = server.directory.file("go")
-            let command = "echo \"pid=$IDLEWRAP_PID \"; while [ ! -e \(go) ]; do sleep 0.05; done; echo SEC$((1))RET; exit 3"
+            let command =
+                "echo \"pid=$IDLEWRAP_PID \"; while [ ! -e \(go) ]; do sleep 0.05; done; echo SEC$((1))RET; exit 3"
             let terminal = try TerminalDriver(server.ssh(["-tt"], command))
             let pid = try #require(remoteIdlewrapPid(terminal), "\(terminal.text) \(server.log)")
             kill(pid, SIGUSR1)

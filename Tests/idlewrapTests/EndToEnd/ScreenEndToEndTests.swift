@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -45,14 +46,16 @@ extension EndToEnd {
 
         @Test(arguments: [["vim", "-u", "NONE", "-N"], ["less"]])
         func fullScreenProgramRedrawsAfterUnlock(program: [String]) throws {
-            let file = try directory.write("document.txt", (1...100).map { "line \($0) FULL-SCREEN-SECRET" }.joined(separator: "\n") + "\n")
+            let file = try directory.write(
+                "document.txt", (1...100).map { "line \($0) FULL-SCREEN-SECRET" }.joined(separator: "\n") + "\n")
             let screen = try wrapped(program + [file])
             #expect(try screen.waitForText("line 1 FULL-SCREEN-SECRET"))
             try lock(screen)
             #expect(!(try screen.screen()).contains("FULL-SCREEN-SECRET"))
             try unlock(screen)
             #expect(try screen.waitForScreen { $0.components("FULL-SCREEN-SECRET") >= 20 })
-            let status = try quit(screen, with: program[0] == "vim" ? ":q!" : "q", then: program[0] == "vim" ? "Enter" : nil)
+            let status = try quit(
+                screen, with: program[0] == "vim" ? ":q!" : "q", then: program[0] == "vim" ? "Enter" : nil)
             #expect(status == 0)
         }
 

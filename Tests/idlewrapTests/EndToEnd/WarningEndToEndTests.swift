@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -26,11 +27,12 @@ extension EndToEnd {
             #expect(try screen.waitForScreen { _ in title(screen) == "OWN-TITLE" })
             // The countdown starts 2 s after the last key and changes each second.
             var seen: Set<String> = []
-            #expect(try screen.waitForScreen(timeout: 10) { _ in
-                let shown = title(screen)
-                if shown.hasPrefix("idlewrap: locking in ") && shown.hasSuffix(" s") { seen.insert(shown) }
-                return seen.count >= 2
-            }, "titles seen: \(seen)")
+            #expect(
+                try screen.waitForScreen(timeout: 10) { _ in
+                    let shown = title(screen)
+                    if shown.hasPrefix("idlewrap: locking in ") && shown.hasSuffix(" s") { seen.insert(shown) }
+                    return seen.count >= 2
+                }, "titles seen: \(seen)")
             // Nothing was drawn on the command's screen.
             #expect(!(try screen.screen()).contains("locking"))
             try screen.type("typed")
@@ -62,7 +64,9 @@ extension EndToEnd {
             let password = try makePasswordFile(in: directory)
             let go = directory.file("go")
             let end = directory.file("end")
-            let script = try directory.write("script", """
+            let script = try directory.write(
+                "script",
+                """
                 echo ready
                 while [ ! -e \(go) ]; do sleep 0.1; done
                 printf 'SEC''RET-1\\nSEC''RET-2\\nSEC''RET-3\\n'

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 extension EndToEnd {
@@ -23,7 +24,9 @@ extension EndToEnd {
         func session(_ options: [String], _ script: String) throws -> TerminalDriver {
             let password = try makePasswordFile(in: directory)
             return try TerminalDriver(
-                idlewrap: ["--password-file", password] + options + ["--", "sh", "-c", script, "sh", directory.file("pid")])
+                idlewrap: ["--password-file", password] + options + [
+                    "--", "sh", "-c", script, "sh", directory.file("pid"),
+                ])
         }
 
         /// The command: turns everything on, says so, and records its pid.
@@ -116,14 +119,18 @@ extension EndToEnd {
         @Test(arguments: ["", "\\033P"])
         func tmuxSeesEveryModeOffAfterTheCommandExits(tail: String) throws {
             let password = try makePasswordFile(in: directory)
-            let script = "printf '\\033[?1003h\\033[?1006h\\033[?1h\\033=\\033[?25l\\033[?1049h'; printf '\(tail)'; exit 0"
+            let script =
+                "printf '\\033[?1003h\\033[?1006h\\033[?1h\\033=\\033[?25l\\033[?1049h'; printf '\(tail)'; exit 0"
             let screen = try TmuxDriver([
                 "sh", "-c", "\"$0\" --password-file \"$1\" -t 0 -- sh -c \"$2\"; echo idlewrap-ended; exec sleep 1000",
                 TerminalDriver.idlewrap, password, script,
             ])
             #expect(try screen.waitForText("idlewrap-ended"))
-            let flags = "#{mouse_any_flag}#{mouse_sgr_flag}#{keypad_cursor_flag}#{keypad_flag}#{cursor_flag}#{alternate_on}"
-            #expect(try screen.format(flags) == "000010", "tmux's mouse, SGR mouse, cursor keys, keypad, cursor, alternate screen")
+            let flags =
+                "#{mouse_any_flag}#{mouse_sgr_flag}#{keypad_cursor_flag}#{keypad_flag}#{cursor_flag}#{alternate_on}"
+            #expect(
+                try screen.format(flags) == "000010",
+                "tmux's mouse, SGR mouse, cursor keys, keypad, cursor, alternate screen")
         }
 
         @Test func stopAndContinueLeaveTheTerminalRawWhileLocked() throws {
@@ -139,7 +146,8 @@ extension EndToEnd {
             cooked.termios.c_oflag |= tcflag_t(OPOST)
             try cooked.apply(to: terminal.terminal.master)
             terminal.signal(SIGCONT)
-            #expect(terminal.waitForAttributes(timeout: 10) { $0.termios.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0 })
+            #expect(
+                terminal.waitForAttributes(timeout: 10) { $0.termios.c_lflag & tcflag_t(ICANON | ECHO | ISIG) == 0 })
             // Redrawn after the continue.
             #expect(terminal.expect("Password for"))
             try terminal.type("echoed?\u{3}")

@@ -21,7 +21,9 @@ final class FakeSyslog {
         try #require(socket >= 0, "socket failed: \(errno)")
         var address = FakeSyslog.address(directory.file("log"))
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if bound != 0 { close(socket) }
         try #require(bound == 0, "bind \(directory.file("log")) failed: \(errno)")
@@ -74,11 +76,16 @@ final class FakeSyslog {
         var address = FakeSyslog.address(directory.file("log"))
         let record = Array("<86>filler".utf8)
         var sent = 0
-        while withUnsafePointer(to: &address, {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(client, record, record.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }) == record.count {
+        while withUnsafePointer(
+            to: &address,
+            {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(
+                        client, record, record.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size)
+                    )
+                }
+            }) == record.count
+        {
             sent += 1
         }
         return errno == EAGAIN ? sent : 0

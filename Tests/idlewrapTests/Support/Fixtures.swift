@@ -1,5 +1,6 @@
 import Glibc
 import PTYKit
+
 @testable import idlewrap
 
 extension TemporaryDirectory {

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 /// A private system bus (dbus-daemon with a configuration that allows
@@ -28,7 +29,8 @@ final class LogindBus {
     }
 
     private static func startLogind(_ script: String, address: String) throws -> TerminalDriver {
-        let logind = try TerminalDriver(["/usr/bin/python3", script], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+        let logind = try TerminalDriver(
+            ["/usr/bin/python3", script], environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
         try #require(logind.expect("logind ready"), "the stand-in for logind did not start: \(logind.text)")
         return logind
     }

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 /// A real sshd on 127.0.0.1 for one test, and a real account to log in to: host
@@ -80,7 +81,8 @@ final class SSHServer {
     private var clientOptions: [String] {
         [
             "-F", "/dev/null", "-i", directory.file("client"), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "GlobalKnownHostsFile=/dev/null",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o",
+            "GlobalKnownHostsFile=/dev/null",
             "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=20",
         ]
     }
@@ -100,7 +102,8 @@ final class SSHServer {
                     "UsePAM no", "StrictModes no", "AuthorizedKeysFile \(directory.file("authorized_keys"))",
                     "PasswordAuthentication no", "KbdInteractiveAuthentication no", "PubkeyAuthentication yes",
                     "AllowUsers \(user)", "PermitUserRC no", "LogLevel VERBOSE",
-                ] + configuration.map { $0.replacing("IDLEWRAP", with: idlewrap) }).joined(separator: "\n") + "\n", mode: 0o644)
+                ] + configuration.map { $0.replacing("IDLEWRAP", with: idlewrap) }).joined(separator: "\n") + "\n",
+                mode: 0o644)
             let server = try TerminalDriver([
                 SSHServer.sshd, "-D", "-E", directory.file("sshd.log"), "-f", directory.file("sshd_config"),
             ])
@@ -168,6 +171,8 @@ final class SSHServer {
     static func run(_ arguments: [String]) throws {
         let driver = try TerminalDriver(arguments)
         let status = driver.waitForExit()
-        try #require(status == .exited(0), "\(arguments.joined(separator: " ")) failed (\(String(describing: status))): \(driver.text)")
+        try #require(
+            status == .exited(0),
+            "\(arguments.joined(separator: " ")) failed (\(String(describing: status))): \(driver.text)")
     }
 }

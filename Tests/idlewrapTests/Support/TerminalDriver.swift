@@ -1,5 +1,6 @@
 import Glibc
 import PTYKit
+
 @testable import idlewrap
 
 /// Runs the built idlewrap binary (or any program) inside a pseudo-terminal
@@ -22,7 +23,8 @@ final class TerminalDriver {
     /// machine: PAM for an account with a password, `ask` (a prompt before
     /// the command starts) for one without, such as root in a container.
     static let configHome: String = {
-        let directory = TerminalDriver.idlewrap.split(separator: "/", omittingEmptySubsequences: false)
+        let directory =
+            TerminalDriver.idlewrap.split(separator: "/", omittingEmptySubsequences: false)
             .dropLast().joined(separator: "/") + "/idlewrap-test-config"
         let secret = SecretBuffer()
         for byte in "open sesame".utf8 { _ = secret.append(byte) }
@@ -56,12 +58,16 @@ final class TerminalDriver {
         try terminal.master.setNonblocking(true)
         initialAttributes = try TerminalAttributes.of(terminal.master)
         process = try ChildProcess.spawn(
-            arguments, environment: TerminalDriver.environment(with: environment, asAnotherUser: arguments.first == "runuser"),
+            arguments,
+            environment: TerminalDriver.environment(with: environment, asAnotherUser: arguments.first == "runuser"),
             terminalPath: terminal.replicaPath)
     }
 
     /// idlewrap with `arguments`.
-    convenience init(idlewrap arguments: [String], environment: [String: String] = [:], size: WindowSize = WindowSize(rows: 24, columns: 80)) throws {
+    convenience init(
+        idlewrap arguments: [String], environment: [String: String] = [:],
+        size: WindowSize = WindowSize(rows: 24, columns: 80)
+    ) throws {
         try self.init([TerminalDriver.idlewrap] + arguments, environment: environment, size: size)
     }
 
@@ -102,7 +108,10 @@ final class TerminalDriver {
             if overrides[name] == nil && !name.hasPrefix("IDLEWRAP_") { entries.append(text) }
             cursor += 1
         }
-        if overrides["TERM"] == nil { entries.removeAll { $0.hasPrefix("TERM=") }; entries.append("TERM=xterm") }
+        if overrides["TERM"] == nil {
+            entries.removeAll { $0.hasPrefix("TERM=") }
+            entries.append("TERM=xterm")
+        }
         if overrides["XDG_CONFIG_HOME"] == nil && !asAnotherUser {
             entries.removeAll { $0.hasPrefix("XDG_CONFIG_HOME=") }
             entries.append("XDG_CONFIG_HOME=\(configHome)")
@@ -240,7 +249,8 @@ final class TerminalDriver {
 
     /// Reads what is there, waiting at most `timeout` seconds for something.
     func pump(timeout: Double, wantWritable: Bool = false) {
-        var slot = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN) | (wantWritable ? Int16(POLLOUT) : 0), revents: 0)
+        var slot = pollfd(
+            fd: terminal.master.rawValue, events: Int16(POLLIN) | (wantWritable ? Int16(POLLOUT) : 0), revents: 0)
         guard !outputEnded || wantWritable else { return }
         guard poll(&slot, 1, Int32(timeout * 1000)) > 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -26,7 +26,9 @@ final class TestUser {
         chmod(idlewrap, 0o755)
         try #require(TestUser.run(["useradd", "-M", "-s", "/bin/sh", name]), "useradd \(name) failed")
         if let password {
-            try #require(TestUser.run(["sh", "-c", "printf '%s:%s\\n' \"$0\" \"$1\" | chpasswd", name, password]), "chpasswd failed")
+            try #require(
+                TestUser.run(["sh", "-c", "printf '%s:%s\\n' \"$0\" \"$1\" | chpasswd", name, password]),
+                "chpasswd failed")
         }
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import PTYKit
+
 @testable import idlewrap
 
 /// A real terminal emulator for tests that must see the screen as a person
@@ -83,7 +84,9 @@ final class TmuxDriver {
     private func zombieStatus(_ pid: pid_t) -> Int32? {
         guard let stat = readText("/proc/\(pid)/stat"), let end = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[end...].dropFirst(2).split(separator: " ")
-        guard fields.first == "Z", let last = fields.last, let raw = Int32(String(last).trimmingSuffix("\n")) else { return nil }
+        guard fields.first == "Z", let last = fields.last, let raw = Int32(String(last).trimmingSuffix("\n")) else {
+            return nil
+        }
         return raw & 0x7f == 0 ? raw >> 8 : 128 + raw & 0x7f
     }
 

@@ -8,9 +8,10 @@ enum CryptCalls {
     /// its default cost and a salt from the system's random source.
     static func newSetting(prefix: String) throws(Errno) -> String {
         var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        _ = try valueOrErrno({
-            crypt_gensalt_rn(prefix, 0, nil, 0, &setting, Int32(setting.count))
-        }, failed: { $0 == nil })
+        _ = try valueOrErrno(
+            {
+                crypt_gensalt_rn(prefix, 0, nil, 0, &setting, Int32(setting.count))
+            }, failed: { $0 == nil })
         return string(fromNulTerminated: setting)
     }
 

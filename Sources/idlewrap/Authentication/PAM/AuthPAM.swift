@@ -68,7 +68,10 @@ final class PAMAuthenticator: Authenticator {
         {
             let missing = "no PAM service file \(service) in \(searched.joined(separator: " or "))"
             guard !otherDenies else {
-                throw AuthenticationError(description: "\(missing), and PAM's fallback service 'other' denies everyone, so the lock could never be opened; install one (see 'make install') or use --auth ask or file")
+                throw AuthenticationError(
+                    description:
+                        "\(missing), and PAM's fallback service 'other' denies everyone, so the lock could never be opened; install one (see 'make install') or use --auth ask or file"
+                )
             }
             notice("\(missing); PAM uses the service 'other' instead")
         }
@@ -155,10 +158,12 @@ final class PAMAttempt: @unchecked Sendable {
     func start() throws(Errno) {
         var thread = pthread_t()
         let retained = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<PAMAttempt>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, retained)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<PAMAttempt>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, retained)
         guard result == 0 else {
             Unmanaged<PAMAttempt>.fromOpaque(retained).release()
             throw Errno(rawValue: result)
@@ -188,7 +193,10 @@ final class PAMAttempt: @unchecked Sendable {
         switch status {
         case PAMConstant.success:
             guard hiddenAnswers > 0 else {
-                return .unavailable(reason: "PAM service \(settings.service) accepted without asking for a password; idlewrap does not unlock that way")
+                return .unavailable(
+                    reason:
+                        "PAM service \(settings.service) accepted without asking for a password; idlewrap does not unlock that way"
+                )
             }
             // A module may change the user; only the invoking user's password
             // unlocks (as screen lockers check).
@@ -199,7 +207,10 @@ final class PAMAttempt: @unchecked Sendable {
         case _ where answers == 0:
             // Nobody was asked anything (pam_deny alone, a module that
             // cannot run): no password was wrong, and no attempt counts.
-            return .unavailable(reason: "cannot check: PAM service \(settings.service) failed without asking for a password (\(library.describe(status, handle: handle)))")
+            return .unavailable(
+                reason:
+                    "cannot check: PAM service \(settings.service) failed without asking for a password (\(library.describe(status, handle: handle)))"
+            )
         case PAMConstant.authenticationError, PAMConstant.userUnknown, PAMConstant.maximumTries,
             PAMConstant.credentialsInsufficient:
             return .failed(message: "Wrong password")
@@ -237,8 +248,9 @@ final class PAMAttempt: @unchecked Sendable {
     fileprivate func converse(
         _ messages: UnsafeMutablePointer<UnsafePointer<cauth_pam_message>?>, count: Int
     ) -> (Int32, UnsafeMutablePointer<cauth_pam_response>?) {
-        guard let replies = calloc(count, MemoryLayout<cauth_pam_response>.stride)?
-            .bindMemory(to: cauth_pam_response.self, capacity: count)
+        guard
+            let replies = calloc(count, MemoryLayout<cauth_pam_response>.stride)?
+                .bindMemory(to: cauth_pam_response.self, capacity: count)
         else { return (PAMConstant.bufferError, nil) }
         for index in 0..<count {
             guard let message = messages[index]?.pointee else {
@@ -299,14 +311,17 @@ private struct PAMTransaction {
         let status: Int32
         if let directory = settings.configurationDirectory {
             guard let startIn = library.startWithConfigurationDirectory else {
-                return .failure(StartFailure(reason: "\(PAMLibrary.soname) is too old for --pam-confdir (it lacks pam_start_confdir)"))
+                return .failure(
+                    StartFailure(
+                        reason: "\(PAMLibrary.soname) is too old for --pam-confdir (it lacks pam_start_confdir)"))
             }
             status = startIn(service, settings.user, &callbacks, directory, &handle)
         } else {
             status = library.start(service, settings.user, &callbacks, &handle)
         }
         guard status == PAMConstant.success, let handle else {
-            return .failure(StartFailure(reason: "cannot start PAM service \(service): \(library.describe(status, handle: nil))"))
+            return .failure(
+                StartFailure(reason: "cannot start PAM service \(service): \(library.describe(status, handle: nil))"))
         }
         if let name = settings.terminalName {
             _ = library.setItem(handle, PAMConstant.terminal, name)
@@ -314,7 +329,9 @@ private struct PAMTransaction {
         if let host = settings.remoteHost {
             _ = library.setItem(handle, PAMConstant.remoteHost, host)
         }
-        _ = library.setItem(handle, PAMConstant.failDelay, unsafeBitCast(skipFailDelay as cauth_pam_fail_delay, to: UnsafeRawPointer.self))
+        _ = library.setItem(
+            handle, PAMConstant.failDelay,
+            unsafeBitCast(skipFailDelay as cauth_pam_fail_delay, to: UnsafeRawPointer.self))
         return .success(handle)
     }
 

@@ -39,7 +39,8 @@ struct PAMLibrary {
             let getItem = symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
             let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
         else {
-            throw AuthenticationError(description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
+            throw AuthenticationError(
+                description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
         }
         return PAMLibrary(
             start: start,

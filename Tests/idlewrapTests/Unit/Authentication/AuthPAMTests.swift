@@ -22,7 +22,8 @@ struct AuthPAMTests {
             directory = try TemporaryDirectory()
             let check = try directory.write("check.sh", Self.script(accepting: "right horse"), mode: 0o755)
             let second = try directory.write("second.sh", Self.script(accepting: "second answer"), mode: 0o755)
-            let lines = stack
+            let lines =
+                stack
                 .replacing("CHECK", with: check)
                 .replacing("SECOND", with: second)
                 .replacing("DIR", with: directory.path)
@@ -100,7 +101,8 @@ struct AuthPAMTests {
     @Test func twoQuestionsAreAskedInTurn() throws {
         // pam_stress asks a question of its own and makes its answer the
         // password that the next module checks.
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_stress.so
             auth requisite pam_exec.so quiet expose_authtok SECOND
@@ -109,16 +111,18 @@ struct AuthPAMTests {
         let authenticator = try stack.authenticator()
         var prompts: [AuthStep] = []
         #expect(try run(authenticator, answers: ["right horse", "second answer"], prompts: &prompts) == .succeeded)
-        #expect(prompts == [
-            .asking(prompt: "Password for root:"),
-            .asking(prompt: "STRESS Password:"),
-        ])
+        #expect(
+            prompts == [
+                .asking(prompt: "Password for root:"),
+                .asking(prompt: "STRESS Password:"),
+            ])
         #expect(try run(authenticator, answers: ["right horse", "wrong answer"]) != .succeeded)
         #expect(try run(authenticator, answers: ["wrong horse"]) != .succeeded)
     }
 
     @Test func passesNoticesOn() throws {
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth optional pam_echo.so Hello %u
             \(Self.checkedPassword)
             """)
@@ -132,7 +136,8 @@ struct AuthPAMTests {
     }
 
     @Test func accountPhaseRefusalStaysLockedAndSaysWhy() throws {
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_deny.so
             account required pam_echo.so Account closed for %u
@@ -152,11 +157,13 @@ struct AuthPAMTests {
     @Test func accountPhaseRunsOnlyAfterTheRightPassword() throws {
         // The account phase is what resets failure tallies: it must not run
         // for a wrong password.
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             \(Self.checkedPassword)
             account required pam_exec.so quiet DIR/account.sh
             """)
-        try stack.directory.write("account.sh", "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/account-log\"\n", mode: 0o755)
+        try stack.directory.write(
+            "account.sh", "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/account-log\"\n", mode: 0o755)
         let authenticator = try stack.authenticator()
         #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
         #expect(stack.directory.read("account-log") == nil)
@@ -177,7 +184,8 @@ struct AuthPAMTests {
     }
 
     @Test func doesNotWaitForPAMFailDelay() throws {
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth optional pam_faildelay.so delay=4000000
             \(Self.checkedPassword)
             """)
@@ -188,7 +196,8 @@ struct AuthPAMTests {
     }
 
     @Test func aModuleErrorFailsClosed() throws {
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth required pam_exec.so quiet /bin/false
             """)
@@ -202,7 +211,8 @@ struct AuthPAMTests {
     }
 
     @Test func aMissingModuleFailsClosed() throws {
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth required pam_idlewrap_no_such_module.so
             \(Self.checkedPassword)
             """)
@@ -239,7 +249,8 @@ struct AuthPAMTests {
     @Test func droppingAConversationCancelsIt() throws {
         // When the conversation fails, the stack goes on to a module that
         // leaves a mark: the PAM thread did not stay waiting for an answer.
-        let stack = try Stack("""
+        let stack = try Stack(
+            """
             auth [default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth optional pam_exec.so quiet /usr/bin/touch DIR/ended
             auth requisite pam_deny.so
@@ -278,33 +289,42 @@ struct AuthPAMTests {
         _ = try AuthSetup.makeAuthenticator(
             method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
             user: "root", terminal: .standardInput, environment: { _ in nil }, notice: { notices.append($0) })
-        #expect(notices == ["no PAM service file \(Self.service) in \(directory.path); PAM uses the service 'other' instead"])
+        #expect(
+            notices == [
+                "no PAM service file \(Self.service) in \(directory.path); PAM uses the service 'other' instead"
+            ])
     }
 
     @Test func aMissingServiceFileIsRefusedWhenOtherDenies() throws {
         let directory = try TemporaryDirectory()
         // RHEL's /etc/pam.d/other.
-        try directory.write("other", "#%PAM-1.0\nauth     required       pam_deny.so\naccount  required       pam_deny.so\n")
+        try directory.write(
+            "other", "#%PAM-1.0\nauth     required       pam_deny.so\naccount  required       pam_deny.so\n")
         #expect {
             try AuthSetup.makeAuthenticator(
                 method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
                 user: "root", terminal: .standardInput, environment: { _ in nil })
         } throws: { error in
-            "\(error)".hasPrefix("no PAM service file \(Self.service) in \(directory.path), and PAM's fallback service 'other' denies everyone")
+            "\(error)".hasPrefix(
+                "no PAM service file \(Self.service) in \(directory.path), and PAM's fallback service 'other' denies everyone"
+            )
         }
     }
 
     @Test func serviceFileLookup() throws {
         let directory = try TemporaryDirectory()
-        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
-            == .missing(searched: [directory.path], otherDenies: false))
+        #expect(
+            PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+                == .missing(searched: [directory.path], otherDenies: false))
         // Debian's other reaches pam_deny only through its includes: it works.
         try directory.write("other", "@include common-auth\n@include common-account\n")
-        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
-            == .missing(searched: [directory.path], otherDenies: false))
+        #expect(
+            PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+                == .missing(searched: [directory.path], otherDenies: false))
         try directory.write("x", "auth required pam_deny.so\n")
-        #expect(PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
-            == .found(path: directory.file("x")))
+        #expect(
+            PAMServiceFile.locate(service: "x", configurationDirectory: directory.path)
+                == .found(path: directory.file("x")))
         #expect(PAMServiceFile.directories(configurationDirectory: nil) == ["/etc/pam.d", "/usr/lib/pam.d"])
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct AuthPasswordHashTests {
     /// Made by `openssl passwd`, not by idlewrap: "correct horse".
-    static let sha512 = "$6$idlewraptest$tlZNzy7TCOUVns1KFHpeFMawJIzwn33BtYHR6ZyofXV7B0KhOHCBUQa93KVChs525mg5ocWahfzJPuOYD27EC."
+    static let sha512 =
+        "$6$idlewraptest$tlZNzy7TCOUVns1KFHpeFMawJIzwn33BtYHR6ZyofXV7B0KhOHCBUQa93KVChs525mg5ocWahfzJPuOYD27EC."
     static let sha256 = "$5$idlewraptest$h/wBrswgbsiqjEu2vuqEMFsbflw3SeieBbWDEjcv/9/"
     static let md5 = "$1$idlewrap$bJop55Ip2Wymt4xpDGvbC/"
 

@@ -116,7 +116,8 @@ func settledStep(of conversation: AuthConversation, milliseconds: Int = 15_000) 
         guard step == .working else { return step }
         let readiness = try #require(conversation.readiness, "a working conversation needs a readiness descriptor")
         let left = deadline - monotonicMilliseconds()
-        try #require(left > 0 && waitReadable(readiness, milliseconds: left), "the conversation did not move on in time")
+        try #require(
+            left > 0 && waitReadable(readiness, milliseconds: left), "the conversation did not move on in time")
     }
 }
 
@@ -175,7 +176,9 @@ final class TestTerminal {
                 return
             }
             let left = deadline - monotonicMilliseconds()
-            try #require(left > 0 && waitReadable(master, milliseconds: left), "timed out waiting for \(text.debugDescription); got \(unmatched.debugDescription)")
+            try #require(
+                left > 0 && waitReadable(master, milliseconds: left),
+                "timed out waiting for \(text.debugDescription); got \(unmatched.debugDescription)")
             let count = try buffer.withUnsafeMutableBytes { try master.read(into: $0) }
             let text = String(decoding: buffer[..<count], as: UTF8.self)
             transcript += text
@@ -222,10 +225,12 @@ private final class BackgroundThread: @unchecked Sendable {
     init(_ body: @escaping () -> Void) throws {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<BackgroundThread>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<BackgroundThread>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
         try #require(result == 0, "pthread_create failed: \(result)")
     }
 

@@ -75,7 +75,10 @@ import Testing
     @Test func refusesAMissingFile() throws {
         let directory = try TemporaryDirectory()
         let message = try #require(refusal(directory.file("absent")))
-        #expect(message == "password file \(directory.file("absent")) does not exist (create it with: idlewrap --set-password \(directory.file("absent")))")
+        #expect(
+            message
+                == "password file \(directory.file("absent")) does not exist (create it with: idlewrap --set-password \(directory.file("absent")))"
+        )
     }
 
     @Test(arguments: [

@@ -54,8 +54,10 @@ struct OptionDocumentationTests {
         }
         // The actions, which the sections name as command-line only.
         for option in OptionTable.commandLine where option.effect.isAction {
-            #expect(keywords.contains(option.long), "action \(option.long) missing from CONFIGURATION in man/idlewrap.1")
-            #expect(section.contains("`\(option.long)`"), "action \(option.long) missing from Configuration in README.md")
+            #expect(
+                keywords.contains(option.long), "action \(option.long) missing from CONFIGURATION in man/idlewrap.1")
+            #expect(
+                section.contains("`\(option.long)`"), "action \(option.long) missing from Configuration in README.md")
         }
     }
 

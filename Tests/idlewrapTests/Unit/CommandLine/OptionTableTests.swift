@@ -157,7 +157,8 @@ struct OptionTableTests {
         #expect(settings.options.holdLimit == 65_536)
         #expect(
             try rejection("wipe-scrollback", "maybe", from: userFile)
-                == "/home/alice/.config/idlewrap/config:7: invalid value 'maybe' for wipe-scrollback (expected yes or no)")
+                == "/home/alice/.config/idlewrap/config:7: invalid value 'maybe' for wipe-scrollback (expected yes or no)"
+        )
         #expect(
             try rejection("timeout", "5 m", from: systemFile)
                 == "/etc/idlewrap/config:3: invalid duration '5 m' for timeout")

@@ -38,13 +38,15 @@ struct SessionOptionsTests {
     @Test("what does not go together is bad usage")
     func conflicts() {
         #expect(usageError(["--lock-all", "--list"]) == "--lock-all and --list cannot be used together")
-        #expect(usageError(["--set-password", "--lock-all"]) == "--set-password and --lock-all cannot be used together")
+        #expect(
+            usageError(["--set-password", "--lock-all"]) == "--set-password and --lock-all cannot be used together")
         #expect(usageError(["--lock-all", "--json"]) == "--json goes with --list")
         #expect(usageError(["--json"]) == "--json goes with --list")
         #expect(usageError(["--json", "--", "ls"]) == "--json goes with --list")
         #expect(usageError(["--user", "root"]) == "--user and --all-users go with --lock-all or --list")
         #expect(usageError(["--all-users", "bash"]) == "--user and --all-users go with --lock-all or --list")
-        #expect(usageError(["--list", "--user", "a", "--all-users"]) == "--user and --all-users cannot be used together")
+        #expect(
+            usageError(["--list", "--user", "a", "--all-users"]) == "--user and --all-users cannot be used together")
         #expect(usageError(["--lock-all", "bash"]) == "extra operand 'bash': --lock-all takes no COMMAND")
         #expect(usageError(["--list", "--", "x"]) == "extra operand 'x': --list takes no COMMAND")
         #expect(usageError(["--lock-all=yes"]) == "option '--lock-all' doesn't allow an argument")

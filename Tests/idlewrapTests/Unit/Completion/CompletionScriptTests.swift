@@ -44,7 +44,8 @@ struct CompletionScriptTests {
     @Test("a new entry is completed with its value, with no other change", arguments: CompletionShell.allCases)
     func newEntry(shell: CompletionShell) {
         let colour = OptionDefinition(
-            long: "colour-method", short: "C", valueName: "METHOD", help: ["How to colour (pam (yes) or not), on a", "screen. Default: none."],
+            long: "colour-method", short: "C", valueName: "METHOD",
+            help: ["How to colour (pam (yes) or not), on a", "screen. Default: none."],
             effect: .method { _, _ in })
         let base = shell.script()
         let script = shell.script(for: OptionTable.commandLine + [colour])
@@ -53,8 +54,10 @@ struct CompletionScriptTests {
         #expect(script.contains("How to colour") == (shell != .bash))
         switch shell {
         case .bash: #expect(script.contains("--auth|-a|--colour-method|-C)"))
-        case .zsh: #expect(script.contains("{-C+,--colour-method=}'[How to colour, on a screen]:method:(pam ask file)'"))
-        case .fish: #expect(script.contains("-s C -l colour-method -x -a 'pam ask file' -d 'How to colour, on a screen'"))
+        case .zsh:
+            #expect(script.contains("{-C+,--colour-method=}'[How to colour, on a screen]:method:(pam ask file)'"))
+        case .fish:
+            #expect(script.contains("-s C -l colour-method -x -a 'pam ask file' -d 'How to colour, on a screen'"))
         }
     }
 }

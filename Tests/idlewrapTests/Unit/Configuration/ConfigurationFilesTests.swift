@@ -34,24 +34,31 @@ struct ConfigurationFilesTests {
     @Test("unsafe files are refused: writable by group or others, another owner, an unsafe directory")
     func unsafe() throws {
         let path = try directory.write("config", "timeout = 1m\n", mode: 0o664)
-        #expect(refusal(path, owners: .root) == "\(path): unsafe configuration file: it is writable by group or others (chmod go-w fixes that)")
+        #expect(
+            refusal(path, owners: .root)
+                == "\(path): unsafe configuration file: it is writable by group or others (chmod go-w fixes that)")
         chmod(path, 0o602)
         #expect(refusal(path, owners: .userOrRoot)?.contains("writable by group or others") == true)
         chmod(path, 0o644)
         try #require(chown(path, 4321, 4321) == 0)
-        #expect(refusal(path, owners: .root) == "\(path): unsafe configuration file: it is owned by uid 4321, not by root")
-        #expect(refusal(path, owners: .userOrRoot) == "\(path): unsafe configuration file: it is owned by uid 4321, not by you (uid 0) or root")
+        #expect(
+            refusal(path, owners: .root) == "\(path): unsafe configuration file: it is owned by uid 4321, not by root")
+        #expect(
+            refusal(path, owners: .userOrRoot)
+                == "\(path): unsafe configuration file: it is owned by uid 4321, not by you (uid 0) or root")
         try #require(chown(path, 0, 0) == 0)
         chmod(directory.path, 0o777)
         defer { chmod(directory.path, 0o700) }
         #expect(
             refusal(path, owners: .root)
-                == "\(path): unsafe configuration file: its directory \(directory.path) is writable by group or others (chmod go-w fixes that)")
+                == "\(path): unsafe configuration file: its directory \(directory.path) is writable by group or others (chmod go-w fixes that)"
+        )
     }
 
     @Test("not a regular file, too large, or not UTF-8")
     func notConfiguration() throws {
-        #expect(refusal(directory.path, owners: .root) == "\(directory.path): the configuration file is not a regular file")
+        #expect(
+            refusal(directory.path, owners: .root) == "\(directory.path): the configuration file is not a regular file")
         let fifo = directory.file("fifo")
         try #require(mkfifo(fifo, 0o600) == 0)
         #expect(refusal(fifo, owners: .root) == "\(fifo): the configuration file is not a regular file")
@@ -68,11 +75,18 @@ struct ConfigurationFilesTests {
     @Test("the system file, overridable only by root; the user's file under XDG_CONFIG_HOME or HOME")
     func paths() {
         #expect(ConfigurationFiles.systemPath(environment: { _ in nil }) == "/etc/idlewrap/config")
-        #expect(ConfigurationFiles.systemPath(environment: { $0 == "IDLEWRAP_SYSTEM_CONFIG" ? "/t/c" : nil }) == (getuid() == 0 ? "/t/c" : "/etc/idlewrap/config"))
-        #expect(ConfigurationFiles.systemPath(environment: { $0 == "IDLEWRAP_SYSTEM_CONFIG" ? "" : nil }) == "/etc/idlewrap/config")
+        #expect(
+            ConfigurationFiles.systemPath(environment: { $0 == "IDLEWRAP_SYSTEM_CONFIG" ? "/t/c" : nil })
+                == (getuid() == 0 ? "/t/c" : "/etc/idlewrap/config"))
+        #expect(
+            ConfigurationFiles.systemPath(environment: { $0 == "IDLEWRAP_SYSTEM_CONFIG" ? "" : nil })
+                == "/etc/idlewrap/config")
         let environment = ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]
         #expect(ConfigurationFiles.userDirectory(environment: { environment[$0] }) == "/x/idlewrap")
-        #expect(ConfigurationFiles.userDirectory(environment: { $0 == "HOME" ? "/h" : ($0 == "XDG_CONFIG_HOME" ? "rel" : nil) }) == "/h/.config/idlewrap")
+        #expect(
+            ConfigurationFiles.userDirectory(environment: {
+                $0 == "HOME" ? "/h" : ($0 == "XDG_CONFIG_HOME" ? "rel" : nil)
+            }) == "/h/.config/idlewrap")
         #expect(ConfigurationFiles.userDirectory(environment: { _ in nil }) == nil)
     }
 
@@ -82,11 +96,15 @@ struct ConfigurationFilesTests {
         mkdir(directory.file("home"), 0o700)
         mkdir(directory.file("home/idlewrap"), 0o700)
         _ = try directory.write("home/idlewrap/config", "timeout = 10m\n", mode: 0o600)
-        let environment = ["IDLEWRAP_SYSTEM_CONFIG": directory.file("system"), "XDG_CONFIG_HOME": directory.file("home")]
+        let environment = [
+            "IDLEWRAP_SYSTEM_CONFIG": directory.file("system"), "XDG_CONFIG_HOME": directory.file("home"),
+        ]
         let settings = try ConfigurationFiles.load(environment: { environment[$0] })
         #expect(settings.options.timeout == 600_000_000_000)
         #expect(settings.options.message == "site")
         #expect(settings.options.maxTimeout == 3_600_000_000_000)
-        #expect(settings.source(of: OptionTable.named("timeout")) == .file(.user, path: directory.file("home/idlewrap/config"), line: 1))
+        #expect(
+            settings.source(of: OptionTable.named("timeout"))
+                == .file(.user, path: directory.file("home/idlewrap/config"), line: 1))
     }
 }

@@ -81,15 +81,27 @@ struct ConfigurationTextTests {
             ("= 5m", .user, "\(userPath):1: unknown key ''"),
             ("timeout = 5 m", .system, "\(systemPath):1: invalid duration '5 m' for timeout"),
             ("timeout =", .user, "\(userPath):1: invalid duration '' for timeout"),
-            ("wipe-scrollback = on", .user, "\(userPath):1: invalid value 'on' for wipe-scrollback (expected yes or no)"),
+            (
+                "wipe-scrollback = on", .user,
+                "\(userPath):1: invalid value 'on' for wipe-scrollback (expected yes or no)"
+            ),
             ("quiet =", .user, "\(userPath):1: invalid value '' for quiet (expected yes or no)"),
             ("auth = kerberos", .user, "\(userPath):1: unknown method 'kerberos' for auth (expected pam, ask or file)"),
             ("hold-limit = 8MB", .system, "\(systemPath):1: invalid size '8MB' for hold-limit"),
             ("password-file =", .user, "\(userPath):1: option 'password-file' needs a non-empty value"),
-            ("max-timeout = 15m", .user, "\(userPath):1: 'max-timeout' can only be set in the system configuration file"),
-            ("auth-methods = pam", .user, "\(userPath):1: 'auth-methods' can only be set in the system configuration file"),
+            (
+                "max-timeout = 15m", .user,
+                "\(userPath):1: 'max-timeout' can only be set in the system configuration file"
+            ),
+            (
+                "auth-methods = pam", .user,
+                "\(userPath):1: 'auth-methods' can only be set in the system configuration file"
+            ),
             ("shell = /bin/sh", .user, "\(userPath):1: 'shell' can only be set in the system configuration file"),
-            ("lock-ssh-commands = no", .user, "\(userPath):1: 'lock-ssh-commands' can only be set in the system configuration file"),
+            (
+                "lock-ssh-commands = no", .user,
+                "\(userPath):1: 'lock-ssh-commands' can only be set in the system configuration file"
+            ),
             ("help = yes", .system, "\(systemPath):1: 'help' can only be given on the command line"),
             ("show-config = yes", .user, "\(userPath):1: 'show-config' can only be given on the command line"),
             ("set-password = /tmp/p", .system, "\(systemPath):1: 'set-password' can only be given on the command line"),
@@ -126,7 +138,9 @@ struct ConfigurationTextTests {
             _ = try settings("\nmax-timeout = 1h", file: .user)
             Issue.record("max-timeout was taken from the user file")
         } catch {
-            #expect(error.auditRecord == "refused max-timeout from \(userPath):2: can only be set in the system configuration file")
+            #expect(
+                error.auditRecord
+                    == "refused max-timeout from \(userPath):2: can only be set in the system configuration file")
         }
         do throws(UsageError) {
             _ = try settings("help = yes", file: .user)

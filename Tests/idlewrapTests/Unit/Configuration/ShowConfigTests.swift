@@ -12,7 +12,8 @@ struct ShowConfigTests {
             file: .system, path: "/etc/idlewrap/config", to: &files)
         try ConfigurationText.apply("message = hi # there\nlock-key = ^]\n", file: .user, path: "/u/config", to: &files)
         try ConfigurationText.apply("on-lock = printf '\u{1B}[2J'\n", file: .user, path: "/u/config2", to: &files)
-        let invocation = try Options.parse(["-t", "off", "--show-config", "-q"], environment: { _ in "1m" }, startingFrom: files)
+        let invocation = try Options.parse(
+            ["-t", "off", "--show-config", "-q"], environment: { _ in "1m" }, startingFrom: files)
         guard case .showConfig(let settings) = invocation else {
             Issue.record("not --show-config: \(invocation)")
             return
@@ -68,7 +69,8 @@ struct ShowConfigTests {
     @Test("an empty text value means not set, as --show-config shows it, and clears the system file's")
     func emptyTextIsNotSet() throws {
         var files = Settings()
-        try ConfigurationText.apply("message = from the system\non-lock = logger locked\n", file: .system, path: "/s", to: &files)
+        try ConfigurationText.apply(
+            "message = from the system\non-lock = logger locked\n", file: .system, path: "/s", to: &files)
         try ConfigurationText.apply("message =\non-lock =  \non-unlock =\n", file: .user, path: "/u", to: &files)
         #expect(files.options.message == nil)
         #expect(files.options.onLock == nil)
@@ -82,7 +84,9 @@ struct ShowConfigTests {
             do {
                 try ConfigurationText.apply(setting, file: .system, path: "/again", to: &again)
             } catch {
-                #expect(["auth =", "password-file =", "pam-confdir =", "lock-key =", "shell ="].contains(setting), "\(setting): \(error)")
+                #expect(
+                    ["auth =", "password-file =", "pam-confdir =", "lock-key =", "shell ="].contains(setting),
+                    "\(setting): \(error)")
             }
         }
         #expect(again.options == files.options)
@@ -110,7 +114,9 @@ struct ShowConfigTests {
             #expect(formatDuration(duration) == text)
             #expect(parseDuration(formatDuration(duration)) == duration, "\(text)")
         }
-        for (size, text) in [(8 << 20, "8M"), (65_536, "64K"), (1000, "1000"), (0, "0"), (3 << 30, "3G"), (1025, "1025")] {
+        for (size, text) in [
+            (8 << 20, "8M"), (65_536, "64K"), (1000, "1000"), (0, "0"), (3 << 30, "3G"), (1025, "1025"),
+        ] {
             #expect(formatSize(size) == text)
             #expect(parseSize(text) == size)
         }

@@ -16,7 +16,9 @@ private func parse(
     return try Options.parse(arguments, environment: { $0 == "IDLEWRAP_TIMEOUT" ? variable : nil }, startingFrom: files)
 }
 
-private func run(system text: String, user: String = "", _ arguments: [String], variable: String? = nil) throws -> Options {
+private func run(system text: String, user: String = "", _ arguments: [String], variable: String? = nil) throws
+    -> Options
+{
     let invocation = try parse(system: text, user: user, arguments, variable: variable)
     guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
     return options
@@ -51,7 +53,9 @@ struct SitePolicyTests {
         #expect(try run(system: policy, ["--timeout", "0"]).timeout == 900 * second)
         #expect(try run(system: policy, ["-t", "16m"]).timeout == 900 * second)
         #expect(try run(system: policy, [], variable: "1h").timeout == 900 * second)
-        #expect(try run(system: policy, [], variable: "1h").policyChanges.first?.requestedAt == .environment(variable: "IDLEWRAP_TIMEOUT"))
+        #expect(
+            try run(system: policy, [], variable: "1h").policyChanges.first?.requestedAt
+                == .environment(variable: "IDLEWRAP_TIMEOUT"))
         #expect(try run(system: policy, user: "timeout = off", []).timeout == 900 * second)
         #expect(try run(system: policy + "\ntimeout = 20m", []).timeout == 900 * second)
         // Shorter is fine, and nothing is reported.
@@ -84,14 +88,19 @@ struct SitePolicyTests {
     func authMethods() throws {
         let policy = "# methods\nauth-methods = pam, file"
         let refused = try #require(refusal(system: policy, ["-a", "ask"]))
-        #expect(refused.message == "-a ask is not allowed by site policy: only pam, file may be used (auth-methods, /etc/idlewrap/config:2)")
+        #expect(
+            refused.message
+                == "-a ask is not allowed by site policy: only pam, file may be used (auth-methods, /etc/idlewrap/config:2)"
+        )
         #expect(refused.auditRecord == "refused --auth ask: not in auth-methods")
         #expect(
             refusal(system: "auth-methods = pam", ["--password-file", "/p"])?.message
-                == "--password-file (which means auth file) is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)")
+                == "--password-file (which means auth file) is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)"
+        )
         #expect(
             refusal(system: "auth-methods = pam\nauth = ask", [])?.message
-                == "/etc/idlewrap/config:2: auth ask is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)")
+                == "/etc/idlewrap/config:2: auth ask is not allowed by site policy: only pam may be used (auth-methods, /etc/idlewrap/config:1)"
+        )
         #expect(try run(system: policy, ["-a", "file"]).auth == .file)
         #expect(try run(system: policy, []).authPolicy == AuthPolicy(allowed: [.pam, .file]))
         #expect(AuthPolicy().allows(.ask) && !AuthPolicy(allowed: [.pam]).allows(.ask))
@@ -103,12 +112,14 @@ struct SitePolicyTests {
         let refused = try #require(refusal(system: policy, ["--pam-confdir", "/home/alice/pam"]))
         #expect(
             refused.message
-                == "--pam-confdir is not allowed by site policy, which sets the methods that may unlock (auth-methods, /etc/idlewrap/config:1)")
+                == "--pam-confdir is not allowed by site policy, which sets the methods that may unlock (auth-methods, /etc/idlewrap/config:1)"
+        )
         #expect(refused.auditRecord == "refused --pam-confdir from --pam-confdir: auth-methods is set")
         #expect(refusal(system: "auth-methods = pam, file", ["-a", "pam", "--pam-confdir", "/p"]) != nil)
         #expect(throws: UsageError.self) { try run(system: policy, user: "pam-confdir = /home/alice/pam", []) }
         // The site's own stack, a method that is not PAM, or no policy at all: no refusal.
-        #expect(try run(system: policy + "\npam-confdir = /etc/idlewrap/pam", []).pamConfigDirectory == "/etc/idlewrap/pam")
+        #expect(
+            try run(system: policy + "\npam-confdir = /etc/idlewrap/pam", []).pamConfigDirectory == "/etc/idlewrap/pam")
         #expect(try run(system: "auth-methods = pam, file", ["-a", "file", "--pam-confdir", "/p"]).auth == .file)
         #expect(try run(system: "max-timeout = 15m", ["--pam-confdir", "/p"]).pamConfigDirectory == "/p")
     }
@@ -116,7 +127,10 @@ struct SitePolicyTests {
     @Test("--set-password is refused where the file method is not allowed")
     func setPasswordNeedsTheFileMethod() throws {
         let refused = try #require(refusal(system: "auth-methods = pam, ask", ["--set-password"]))
-        #expect(refused.message == "--set-password: the file method is not allowed by site policy: only pam, ask may be used (auth-methods, /etc/idlewrap/config:1)")
+        #expect(
+            refused.message
+                == "--set-password: the file method is not allowed by site policy: only pam, ask may be used (auth-methods, /etc/idlewrap/config:1)"
+        )
         #expect(refused.auditRecord != nil)
         let allowed = try parse(system: "auth-methods = file\nmin-password-length = 10", ["--set-password", "/p"])
         guard case .setPassword(let file, let options) = allowed else {

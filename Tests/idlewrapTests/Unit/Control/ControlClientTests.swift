@@ -27,7 +27,8 @@ struct ControlClientTests {
         // `exec` keeps the pid, which names the socket.
         let path = directory.file(String(process.pid))
         let deadline = MonotonicInstant.now() + 20_000_000_000
-        while (try? FileSystem.status(ofPath: path, followingLinks: false)) == nil && MonotonicInstant.now() < deadline {
+        while (try? FileSystem.status(ofPath: path, followingLinks: false)) == nil && MonotonicInstant.now() < deadline
+        {
             usleep(10_000)
         }
         return (process, path)

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 /// A clock the test moves by hand.

@@ -1,5 +1,6 @@
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 @Suite("Lock input modes off/restore sequences")

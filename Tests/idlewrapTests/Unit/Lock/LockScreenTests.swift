@@ -1,5 +1,6 @@
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 /// The lock screen as a terminal would show it: a grid that records every
@@ -84,8 +85,10 @@ struct LockScreenTests {
         message: "Back in five minutes", failures: 1, status: "Wrong password", prompt: "Password for alice:")
 
     static var candidates: [String] {
-        ["Locked", "mysql on db1.example.org", "since 2026-12-01 04:00:00", "Back in five minutes",
-         "1 failed attempt", "Wrong password", "Password for alice:"]
+        [
+            "Locked", "mysql on db1.example.org", "since 2026-12-01 04:00:00", "Back in five minutes",
+            "1 failed attempt", "Wrong password", "Password for alice:",
+        ]
     }
 
     /// A row shows one line whole, or its start cut to the width.
@@ -111,7 +114,9 @@ struct LockScreenTests {
         #expect(screen.lines.count <= Int(size.rows))
         // The cursor waits after the prompt, inside the window.
         #expect(screen.cursorVisible)
-        #expect(screen.cursor.row <= Int(size.rows) && screen.cursor.column <= Int(size.columns), "\(size): cursor at \(screen.cursor)")
+        #expect(
+            screen.cursor.row <= Int(size.rows) && screen.cursor.column <= Int(size.columns),
+            "\(size): cursor at \(screen.cursor)")
         if size.columns >= 2 {
             #expect(screen.lines.contains { $0.hasPrefix("P") }, "\(size): no prompt in \(screen.lines)")
         }
@@ -126,7 +131,10 @@ struct LockScreenTests {
     @Test func smallWindowsKeepTheMostNeededLines() {
         let size = WindowSize(rows: 5, columns: 20)
         let screen = RenderedScreen(LockScreen.draw(LockScreenTests.content, size: size), size: size)
-        #expect(screen.lines == ["Locked", "mysql on db1.exam...", "1 failed attempt", "Wrong password", "Password for alice:"])
+        #expect(
+            screen.lines == [
+                "Locked", "mysql on db1.exam...", "1 failed attempt", "Wrong password", "Password for alice:",
+            ])
         let tiny = WindowSize(rows: 2, columns: 9)
         let tinyScreen = RenderedScreen(LockScreen.draw(LockScreenTests.content, size: tiny), size: tiny)
         #expect(tinyScreen.lines == ["Wrong ...", "Passw..."])

@@ -1,6 +1,7 @@
 import Glibc
 import PTYKit
 import Testing
+
 @testable import idlewrap
 
 /// The window title as a terminal with a title stack keeps it: follows pushes, pops and
@@ -301,12 +302,14 @@ struct LockArrivalTests {
             status: nil, prompt: "Password:")
         content.arrival = "New output: 2 lines, last at 04:05"
         content.finished = "Command finished at 04:06"
-        #expect(LockScreen.layout(content, rows: 20).map(\.text) == [
-            "Locked", "mysql on db1", "since 2026-12-01 04:00:00", "Back soon", "Command finished at 04:06",
-            "New output: 2 lines, last at 04:05", "", "Password:",
-        ])
-        #expect(LockScreen.layout(content, rows: 4).map(\.text) == [
-            "Locked", "Command finished at 04:06", "New output: 2 lines, last at 04:05", "Password:",
-        ])
+        #expect(
+            LockScreen.layout(content, rows: 20).map(\.text) == [
+                "Locked", "mysql on db1", "since 2026-12-01 04:00:00", "Back soon", "Command finished at 04:06",
+                "New output: 2 lines, last at 04:05", "", "Password:",
+            ])
+        #expect(
+            LockScreen.layout(content, rows: 4).map(\.text) == [
+                "Locked", "Command finished at 04:06", "New output: 2 lines, last at 04:05", "Password:",
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import idlewrap
 
 @Suite struct LoginShellTests {
@@ -13,7 +14,9 @@ import Testing
 
     @Test func onlyNothingOrExactlyCCommandIsAccepted() throws {
         #expect(try LoginShell.request(invokedAs: "-idlewrap", arguments: []) == .login)
-        #expect(try LoginShell.request(invokedAs: "idlewrap", arguments: ["-c", "ls -l"]) == .command("ls -l", login: false))
+        #expect(
+            try LoginShell.request(invokedAs: "idlewrap", arguments: ["-c", "ls -l"]) == .command("ls -l", login: false)
+        )
         #expect(try LoginShell.request(invokedAs: "-idlewrap", arguments: ["-c", ""]) == .command("", login: true))
         for arguments in [["-c"], ["-c", "ls", "x"], ["-l"], ["-lc", "ls"], ["--help"], ["-t", "0"]] {
             #expect(throws: UsageError.self) { try LoginShell.request(invokedAs: "-idlewrap", arguments: arguments) }
@@ -23,10 +26,12 @@ import Testing
     @Test func theRealShellRunsAsIdlewrapWasStarted() {
         #expect(
             LoginShell.plan(.login, shell: "/bin/bash")
-                == CommandPlan(arguments: ["-bash"], executable: "/bin/bash", isSSHCommand: false, shellVariable: "/bin/bash"))
+                == CommandPlan(
+                    arguments: ["-bash"], executable: "/bin/bash", isSSHCommand: false, shellVariable: "/bin/bash"))
         #expect(
             LoginShell.plan(.command("id", login: false), shell: "/bin/sh")
-                == CommandPlan(arguments: ["sh", "-c", "id"], executable: "/bin/sh", isSSHCommand: true, shellVariable: "/bin/sh"))
+                == CommandPlan(
+                    arguments: ["sh", "-c", "id"], executable: "/bin/sh", isSSHCommand: true, shellVariable: "/bin/sh"))
         #expect(LoginShell.plan(.command("id", login: true), shell: "/usr/bin/zsh").arguments == ["-zsh", "-c", "id"])
     }
 

@@ -22,7 +22,10 @@ struct TerminalSafeTextTests {
         let screen = String(decoding: LockScreen.draw(content, size: WindowSize(rows: 24, columns: 80)), as: UTF8.self)
         #expect(screen.contains(terminalSafe(hostile)))
         #expect(!screen.contains("\n") && !screen.contains("\u{7}") && !screen.contains("\u{9B}"))
-        #expect(throws: UsageError(message: "invalid key '\(terminalSafe(hostile))' for -k: expected a control key such as ^] or ^\\")) {
+        #expect(
+            throws: UsageError(
+                message: "invalid key '\(terminalSafe(hostile))' for -k: expected a control key such as ^] or ^\\")
+        ) {
             try Options.parse(["-k", hostile], environment: { _ in nil })
         }
     }

@@ -15,10 +15,13 @@ struct NestingGuardTests {
     @Test func anotherTerminalOrNoTerminalIsUnclaimed() {
         // /dev/null is a character device, but not the terminal on stdin and
         // stdout; a tmux pane sees another terminal's IDLEWRAP_TTY like this.
-        #expect(NestingGuard.check(environment: environment(["IDLEWRAP_TTY": "/dev/null", "IDLEWRAP_PID": "\(getppid())"]))
-            == .unclaimed)
-        #expect(NestingGuard.check(environment: environment(["IDLEWRAP_TTY": "/no/such/tty", "IDLEWRAP_PID": "\(getppid())"]))
-            == .unclaimed)
+        #expect(
+            NestingGuard.check(environment: environment(["IDLEWRAP_TTY": "/dev/null", "IDLEWRAP_PID": "\(getppid())"]))
+                == .unclaimed)
+        #expect(
+            NestingGuard.check(
+                environment: environment(["IDLEWRAP_TTY": "/no/such/tty", "IDLEWRAP_PID": "\(getppid())"]))
+                == .unclaimed)
         #expect(NestingGuard.check(environment: environment(["IDLEWRAP_PID": "\(getppid())"])) == .unclaimed)
     }
 

@@ -11,7 +11,9 @@ struct TerminalRestoreTests {
     }
 
     func restore(_ output: String, lockIsShown: Bool = false) -> String {
-        String(decoding: TerminalRestore.bytes(leaving: modes(after: output), lockIsShown: lockIsShown, wipeScrollback: false), as: UTF8.self)
+        String(
+            decoding: TerminalRestore.bytes(
+                leaving: modes(after: output), lockIsShown: lockIsShown, wipeScrollback: false), as: UTF8.self)
     }
 
     @Test func aTerminalInItsUsualStateGetsNothing() {
