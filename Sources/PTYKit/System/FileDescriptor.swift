@@ -25,6 +25,23 @@ public struct FileDescriptor: Hashable, Sendable {
         try valueOrErrno { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads to end of file, but no more than `limit` + 1 bytes: a result longer
+    /// than `limit` says the file is too large without reading all of it.
+    public func readToEnd(limit: Int) throws(Errno) -> [UInt8] {
+        var contents = [UInt8](repeating: 0, count: limit + 1)
+        var filled = 0
+        while filled < contents.count {
+            let count = try contents.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+            }.get()
+            if count == 0 { break }
+            filled += count
+        }
+        contents.removeSubrange(filled...)
+        return contents
+    }
+
     /// Writes some of `bytes`, returning how many were taken.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         try valueOrErrno { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }

@@ -63,23 +63,16 @@ enum PasswordFile {
     }
 
     private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthenticationError) -> [UInt8] {
-        var contents = [UInt8](repeating: 0, count: maximumSize + 1)
-        var filled = 0
+        let contents: [UInt8]
         do {
-            while filled < contents.count {
-                let count = try contents.withUnsafeMutableBytes { (buffer) throws(Errno) in
-                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
-                if count == 0 { break }
-                filled += count
-            }
+            contents = try descriptor.readToEnd(limit: maximumSize)
         } catch {
             throw AuthenticationError(description: "cannot read password file \(path): \(error)")
         }
-        guard filled <= maximumSize else {
+        guard contents.count <= maximumSize else {
             throw AuthenticationError(description: "password file \(path) is too large to hold a password hash")
         }
-        return Array(contents[..<filled])
+        return contents
     }
 
     /// The hash on the file's first line; only blank lines may follow.

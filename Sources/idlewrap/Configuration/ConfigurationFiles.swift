@@ -81,23 +81,16 @@ enum ConfigurationFiles {
         if let (directory, problem) = directory {
             throw UsageError(message: "\(path): unsafe configuration file: its directory \(directory) \(problem)")
         }
-        var contents = [UInt8](repeating: 0, count: maximumSize + 1)
-        var filled = 0
+        let contents: [UInt8]
         do {
-            while filled < contents.count {
-                let count = try contents.withUnsafeMutableBytes { (buffer) throws(Errno) in
-                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
-                if count == 0 { break }
-                filled += count
-            }
+            contents = try descriptor.readToEnd(limit: maximumSize)
         } catch {
             throw UsageError(message: "\(path): cannot read the configuration file: \(error)")
         }
-        guard filled <= maximumSize else {
+        guard contents.count <= maximumSize else {
             throw UsageError(message: "\(path): the configuration file is larger than \(maximumSize) bytes")
         }
-        guard let text = String(validating: contents[..<filled], as: UTF8.self) else {
+        guard let text = String(validating: contents, as: UTF8.self) else {
             throw UsageError(message: "\(path): the configuration file is not valid UTF-8")
         }
         return text
