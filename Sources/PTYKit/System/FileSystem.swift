@@ -37,9 +37,11 @@ public enum FileSystem {
         var names: [String] = []
         // readdir's nil means the end; a read error there ends the list early.
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // Up to the NUL only: readdir's entry may be shorter than a whole
+            // `dirent`, so copying `d_name` (256 bytes) would read past it.
+            let name = String(
+                cString: (UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+                    .assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
