@@ -29,34 +29,35 @@ struct SDBusLibrary {
 
     /// Loads libsystemd, or says why it cannot. The library is never unloaded.
     static func load() -> Result<SDBusLibrary, LogindUnavailable> {
-        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            return .failure(LogindUnavailable("\(soname) is not available: \(lastLoaderError())"))
+        let library: RuntimeLibrary
+        do {
+            library = try RuntimeLibrary(soname)
+        } catch {
+            return .failure(LogindUnavailable("\(soname) is not available: \(error)"))
         }
-        func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-            dlsym(library, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let openSystem = symbol("sd_bus_open_system", as: cbus_open_system_fn.self),
-            let close = symbol("sd_bus_close", as: cbus_close_fn.self),
-            let unref = symbol("sd_bus_unref", as: cbus_unref_fn.self),
-            let getDescriptor = symbol("sd_bus_get_fd", as: cbus_get_fd_fn.self),
-            let getEvents = symbol("sd_bus_get_events", as: cbus_get_events_fn.self),
-            let getTimeout = symbol("sd_bus_get_timeout", as: cbus_get_timeout_fn.self),
-            let process = symbol("sd_bus_process", as: cbus_process_fn.self),
-            let addFilter = symbol("sd_bus_add_filter", as: cbus_add_filter_fn.self),
-            let addMatch = symbol("sd_bus_add_match_async", as: cbus_add_match_async_fn.self),
-            let newMethodCall = symbol("sd_bus_message_new_method_call", as: cbus_message_new_method_call_fn.self),
-            let appendBasic = symbol("sd_bus_message_append_basic", as: cbus_message_append_basic_fn.self),
-            let callAsync = symbol("sd_bus_call_async", as: cbus_call_async_fn.self),
-            let unrefMessage = symbol("sd_bus_message_unref", as: cbus_message_unref_fn.self),
-            let readBasic = symbol("sd_bus_message_read_basic", as: cbus_message_read_basic_fn.self),
-            let getType = symbol("sd_bus_message_get_type", as: cbus_message_get_type_fn.self),
-            let getSender = symbol("sd_bus_message_get_sender", as: cbus_message_get_string_fn.self),
-            let getPath = symbol("sd_bus_message_get_path", as: cbus_message_get_string_fn.self),
-            let getInterface = symbol("sd_bus_message_get_interface", as: cbus_message_get_string_fn.self),
-            let getMember = symbol("sd_bus_message_get_member", as: cbus_message_get_string_fn.self),
-            let getError = symbol("sd_bus_message_get_error", as: cbus_message_get_error_fn.self)
+        guard let openSystem = library.symbol("sd_bus_open_system", as: cbus_open_system_fn.self),
+            let close = library.symbol("sd_bus_close", as: cbus_close_fn.self),
+            let unref = library.symbol("sd_bus_unref", as: cbus_unref_fn.self),
+            let getDescriptor = library.symbol("sd_bus_get_fd", as: cbus_get_fd_fn.self),
+            let getEvents = library.symbol("sd_bus_get_events", as: cbus_get_events_fn.self),
+            let getTimeout = library.symbol("sd_bus_get_timeout", as: cbus_get_timeout_fn.self),
+            let process = library.symbol("sd_bus_process", as: cbus_process_fn.self),
+            let addFilter = library.symbol("sd_bus_add_filter", as: cbus_add_filter_fn.self),
+            let addMatch = library.symbol("sd_bus_add_match_async", as: cbus_add_match_async_fn.self),
+            let newMethodCall = library.symbol(
+                "sd_bus_message_new_method_call", as: cbus_message_new_method_call_fn.self),
+            let appendBasic = library.symbol("sd_bus_message_append_basic", as: cbus_message_append_basic_fn.self),
+            let callAsync = library.symbol("sd_bus_call_async", as: cbus_call_async_fn.self),
+            let unrefMessage = library.symbol("sd_bus_message_unref", as: cbus_message_unref_fn.self),
+            let readBasic = library.symbol("sd_bus_message_read_basic", as: cbus_message_read_basic_fn.self),
+            let getType = library.symbol("sd_bus_message_get_type", as: cbus_message_get_type_fn.self),
+            let getSender = library.symbol("sd_bus_message_get_sender", as: cbus_message_get_string_fn.self),
+            let getPath = library.symbol("sd_bus_message_get_path", as: cbus_message_get_string_fn.self),
+            let getInterface = library.symbol("sd_bus_message_get_interface", as: cbus_message_get_string_fn.self),
+            let getMember = library.symbol("sd_bus_message_get_member", as: cbus_message_get_string_fn.self),
+            let getError = library.symbol("sd_bus_message_get_error", as: cbus_message_get_error_fn.self)
         else {
-            return .failure(LogindUnavailable("\(soname) lacks a function: \(lastLoaderError())"))
+            return .failure(LogindUnavailable(library.missingFunction.description))
         }
         return .success(
             SDBusLibrary(
@@ -66,10 +67,6 @@ struct SDBusLibrary {
                 callAsync: callAsync, unrefMessage: unrefMessage, readBasic: readBasic, getType: getType,
                 getSender: getSender, getPath: getPath, getInterface: getInterface, getMember: getMember,
                 getError: getError))
-    }
-
-    private static func lastLoaderError() -> String {
-        dlerror().map { String(cString: $0) } ?? "unknown error"
     }
 }
 

@@ -24,27 +24,26 @@ struct PAMLibrary {
     /// Loads libpam. The library is never unloaded: the modules it loads stay
     /// in use, and a cancelled attempt's thread may still be running in it.
     private static func load() throws(AuthenticationError) -> PAMLibrary {
-        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw AuthenticationError(description: "PAM is not available: \(lastLoaderError())")
+        let library: RuntimeLibrary
+        do {
+            library = try RuntimeLibrary(soname)
+        } catch {
+            throw AuthenticationError(description: "PAM is not available: \(error)")
         }
-        func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-            dlsym(library, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let start = symbol("pam_start", as: cauth_pam_start_fn.self),
-            let end = symbol("pam_end", as: cauth_pam_end_fn.self),
-            let authenticate = symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
-            let accountManagement = symbol("pam_acct_mgmt", as: cauth_pam_acct_mgmt_fn.self),
-            let setCredentials = symbol("pam_setcred", as: cauth_pam_setcred_fn.self),
-            let setItem = symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
-            let getItem = symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
-            let strerror = symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
+        guard let start = library.symbol("pam_start", as: cauth_pam_start_fn.self),
+            let end = library.symbol("pam_end", as: cauth_pam_end_fn.self),
+            let authenticate = library.symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
+            let accountManagement = library.symbol("pam_acct_mgmt", as: cauth_pam_acct_mgmt_fn.self),
+            let setCredentials = library.symbol("pam_setcred", as: cauth_pam_setcred_fn.self),
+            let setItem = library.symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
+            let getItem = library.symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
+            let strerror = library.symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
         else {
-            throw AuthenticationError(
-                description: "PAM is not available: \(soname) lacks a function: \(lastLoaderError())")
+            throw AuthenticationError(description: "PAM is not available: \(library.missingFunction)")
         }
         return PAMLibrary(
             start: start,
-            startWithConfigurationDirectory: symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
+            startWithConfigurationDirectory: library.symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
             end: end, authenticate: authenticate, accountManagement: accountManagement,
             setCredentials: setCredentials, setItem: setItem, getItem: getItem, strerror: strerror)
     }
@@ -57,10 +56,6 @@ struct PAMLibrary {
     /// PAM's sentence for `status`, e.g. "Authentication failure".
     func describe(_ status: Int32, handle: OpaquePointer?) -> String {
         strerror(handle, status).map { String(cString: $0) } ?? "PAM error \(status)"
-    }
-
-    private static func lastLoaderError() -> String {
-        dlerror().map { String(cString: $0) } ?? "unknown error"
     }
 }
 

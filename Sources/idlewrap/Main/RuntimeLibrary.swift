@@ -1,0 +1,36 @@
+import Glibc
+
+/// A shared library loaded at run time (libpam, libsystemd), so that it is never
+/// a build dependency. It is never unloaded: what it loads in turn, and threads
+/// that may still run in it, must stay valid.
+struct RuntimeLibrary {
+    let soname: String
+    private let handle: UnsafeMutableRawPointer
+
+    /// Loads `soname`; the error is the loader's own sentence, which names the file.
+    init(_ soname: String) throws(RuntimeLibraryError) {
+        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
+            throw RuntimeLibraryError(description: Self.lastError())
+        }
+        self.soname = soname
+        self.handle = handle
+    }
+
+    /// The function `name` as `type`, or nil when the library lacks it.
+    func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
+        dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+    }
+
+    /// Why a required function is missing, after `symbol` returned nil.
+    var missingFunction: RuntimeLibraryError {
+        RuntimeLibraryError(description: "\(soname) lacks a function: \(Self.lastError())")
+    }
+
+    private static func lastError() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+struct RuntimeLibraryError: Error, CustomStringConvertible {
+    let description: String
+}
