@@ -28,7 +28,10 @@ struct SessionStatus: Equatable, Sendable {
             "locks-in \(locksInSeconds.map(String.init) ?? "none")",
         ].map { $0 + "\n" }.joined()
     }
+}
 
+/// A separate extension keeps the memberwise initializer.
+extension SessionStatus {
     /// Reads a `status` reply; nil when it is not one.
     init?(reply: String) {
         var fields: [Substring: Substring] = [:]
@@ -46,18 +49,5 @@ struct SessionStatus: Equatable, Sendable {
         self.init(
             pid: pid, terminal: String(terminal), user: String(user), command: String(command), idleSeconds: idle,
             locked: state == "locked", locksInSeconds: seconds)
-    }
-
-    init(
-        pid: pid_t, terminal: String, user: String, command: String, idleSeconds: Int, locked: Bool,
-        locksInSeconds: Int?
-    ) {
-        self.pid = pid
-        self.terminal = terminal
-        self.user = user
-        self.command = command
-        self.idleSeconds = idleSeconds
-        self.locked = locked
-        self.locksInSeconds = locksInSeconds
     }
 }
