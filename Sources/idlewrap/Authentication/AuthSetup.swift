@@ -35,7 +35,7 @@ enum AuthSetup {
         }
         switch chosen {
         case .file:
-            let file = try self.passwordFile(passwordFile, environment: lookup)
+            let file = try self.passwordFile(passwordFileOrDefault, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
             return try PAMAuthenticator.make(
