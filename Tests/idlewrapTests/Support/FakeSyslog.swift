@@ -27,6 +27,8 @@ final class FakeSyslog {
         }
         if bound != 0 { close(socket) }
         try #require(bound == 0, "bind \(directory.file("log")) failed: \(errno)")
+        // Anyone may log, as at the real /dev/log.
+        chmod(directory.file("log"), 0o666)
     }
 
     deinit {
@@ -46,27 +48,33 @@ final class FakeSyslog {
     /// tmpfs holding the devices a terminal program needs and this logger as
     /// /dev/log. Exec keeps the process id.
     func listening(_ arguments: [String]) -> [String] {
-        let script = """
-            set -e
-            host=$(mktemp -d "$0/dev.XXXXXX")
-            mount --rbind /dev "$host"
-            mount -t tmpfs -o mode=755 tmpfs /dev
-            for name in null zero full random urandom tty log; do
-                touch "/dev/$name"
-            done
-            for name in null zero full random urandom tty; do
-                mount --bind "$host/$name" "/dev/$name"
-            done
-            mount --bind "$0/log" /dev/log
-            mkdir /dev/pts /dev/shm
-            mount --rbind "$host/pts" /dev/pts
-            mount --rbind "$host/shm" /dev/shm
-            ln -s pts/ptmx /dev/ptmx
-            ln -s /proc/self/fd /dev/fd
-            exec "$@"
-            """
+        let script = "set -e\n" + devicesScript + "exec \"$@\"\n"
         return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, directory.path] + arguments
     }
+
+    /// Shell commands, run in a mount namespace of their own with this
+    /// logger's directory as `$0`, that give the namespace a /dev of its own
+    /// with this logger at /dev/log.
+    let devicesScript = """
+        host=$(mktemp -d "$0/dev.XXXXXX")
+        mount --rbind /dev "$host"
+        mount -t tmpfs -o mode=755 tmpfs /dev
+        for name in null zero full random urandom tty log; do
+            touch "/dev/$name"
+        done
+        for name in null zero full random urandom tty; do
+            mount --bind "$host/$name" "/dev/$name"
+        done
+        mount --bind "$0/log" /dev/log
+        mkdir /dev/pts /dev/shm
+        mount --rbind "$host/pts" /dev/pts
+        mount --rbind "$host/shm" /dev/shm
+        # A ptmx of its own next to pts, as the host's is: pts/ptmx may be
+        # root's only (ptmxmode=000), and other users' programs need terminals.
+        mknod -m 666 /dev/ptmx c 5 2 || ln -s pts/ptmx /dev/ptmx
+        ln -s /proc/self/fd /dev/fd
+
+        """
 
     /// Fills the queue from a client of its own, as a logger that has
     /// stopped reading would leave it; returns how many records that took.
