@@ -141,6 +141,8 @@ int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     return 0;
 }
 
+int cpty_open_flag_path(void) { return O_PATH; }
+
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }
 bool cpty_wifsignaled(int status) { return WIFSIGNALED(status); }
 int cpty_wtermsig(int status) { return WTERMSIG(status); }

@@ -59,6 +59,10 @@ int cpty_accept(int fd);
 /// ucred is declared only under _GNU_SOURCE). Returns 0, or -1.
 int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/// O_PATH (declared only under _GNU_SOURCE): an open flag for a descriptor
+/// that names a file without opening it for reading or writing.
+int cpty_open_flag_path(void);
+
 /// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
 int cpty_set_dumpable(bool dumpable);
 

@@ -1,3 +1,4 @@
+import CPTYShims
 import Glibc
 
 /// The calls on paths that idlewrap needs, each wrapped once.
@@ -32,7 +33,24 @@ public enum FileSystem {
 
     /// The names in the directory at `path`, without `.` and `..`.
     public static func entries(ofDirectory path: String) throws(Errno) -> [String] {
-        let directory = try valueOrErrno({ opendir(path) }, failed: { $0 == nil })!
+        try entries(readingDirectory: try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY))
+    }
+
+    /// The names in the open directory `directory`, without `.` and `..`;
+    /// `directory` stays open (a descriptor of its own is read).
+    public static func entries(of directory: FileDescriptor) throws(Errno) -> [String] {
+        try entries(readingDirectory: try open(".", in: directory, O_RDONLY | O_DIRECTORY))
+    }
+
+    /// Reads the directory open on `descriptor`, which this closes.
+    private static func entries(readingDirectory descriptor: FileDescriptor) throws(Errno) -> [String] {
+        let directory: OpaquePointer
+        do {
+            directory = try valueOrErrno({ fdopendir(descriptor.rawValue) }, failed: { $0 == nil })!
+        } catch {
+            try? descriptor.close()
+            throw error
+        }
         defer { closedir(directory) }
         var names: [String] = []
         // readdir's nil means the end; a read error there ends the list early.
@@ -49,6 +67,47 @@ public enum FileSystem {
 
     public static func removeFile(_ path: String) throws(Errno) {
         _ = try valueOrErrno { unlink(path) }
+    }
+
+    /// Opens `name` in the open directory `directory` (`openat`), never by a
+    /// path from the root: what a name means is decided inside `directory`
+    /// only. The descriptor is close-on-exec.
+    public static func open(_ name: String, in directory: FileDescriptor, _ flags: Int32, mode: mode_t = 0)
+        throws(Errno) -> FileDescriptor
+    {
+        FileDescriptor(rawValue: try valueOrErrno { openat(directory.rawValue, name, flags | O_CLOEXEC, mode) })
+    }
+
+    /// A descriptor naming `name` in the open directory `directory` without
+    /// opening it for reading or writing, and without following it if it is a
+    /// link (`O_PATH | O_NOFOLLOW`): what `status()` then describes is the very
+    /// file a later call through the descriptor reaches.
+    public static func openWithoutFollowing(_ name: String, in directory: FileDescriptor) throws(Errno)
+        -> FileDescriptor
+    {
+        try open(name, in: directory, cpty_open_flag_path() | O_NOFOLLOW)
+    }
+
+    /// What `name` in the open directory `directory` is, the link itself when
+    /// it is one (`fstatat` with `AT_SYMLINK_NOFOLLOW`).
+    public static func status(of name: String, in directory: FileDescriptor) throws(Errno) -> stat {
+        var info = stat()
+        _ = try valueOrErrno { fstatat(directory.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
+        return info
+    }
+
+    /// Removes the entry `name` from the open directory `directory`
+    /// (`unlinkat`); a link is removed, never what it points to.
+    public static func removeFile(_ name: String, in directory: FileDescriptor) throws(Errno) {
+        _ = try valueOrErrno { unlinkat(directory.rawValue, name, 0) }
+    }
+
+    /// Where the symbolic link at `path` points (`readlink`), e.g. for
+    /// /proc/PID/exe.
+    public static func linkTarget(ofPath path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = try valueOrErrno { readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Creates and opens (read-write, mode 0600) a new file

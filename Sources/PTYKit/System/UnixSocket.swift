@@ -52,6 +52,15 @@ public enum UnixSocket {
         return socket
     }
 
+    /// A non-blocking connection to the socket file open on `file` (from
+    /// `FileSystem.openWithoutFollowing`), through its /proc/self/fd link: it reaches
+    /// that very file, whatever its name has come to mean since, so a name in a
+    /// directory someone else controls cannot be turned into a link elsewhere
+    /// between checking the file and connecting.
+    public static func connect(toSocketOpenOn file: FileDescriptor) throws(PTYError) -> FileDescriptor {
+        try connect(to: "/proc/self/fd/\(file.rawValue)")
+    }
+
     /// The next waiting connection on a listening socket, non-blocking, or nil
     /// when none waits.
     public static func accept(on listener: FileDescriptor) throws(PTYError) -> FileDescriptor? {

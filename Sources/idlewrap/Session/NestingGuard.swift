@@ -86,14 +86,10 @@ enum NestingGuard {
         }
         guard let current = try? FileSystem.status(ofPath: "/proc/self/exe") else { return false }
         if outer.st_dev == current.st_dev && outer.st_ino == current.st_ino { return true }
-        guard let outerPath = link("/proc/\(pid)/exe"), let currentPath = link("/proc/self/exe") else { return false }
+        guard let outerPath = try? FileSystem.linkTarget(ofPath: "/proc/\(pid)/exe"),
+            let currentPath = try? FileSystem.linkTarget(ofPath: "/proc/self/exe")
+        else { return false }
         return outerPath == currentPath || outerPath == currentPath + " (deleted)"
-    }
-
-    private static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard let length = try? valueOrErrno({ readlink(path, &buffer, buffer.count - 1) }) else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -68,4 +68,24 @@ import Testing
             #expect(error.underlying == Errno(rawValue: ENAMETOOLONG))
         }
     }
+
+    /// A connection through the open socket file reaches that file, even
+    /// once its name has gone or points elsewhere.
+    @Test func aConnectionThroughTheOpenFileReachesThatFile() throws {
+        let (directory, path) = try socketPath()
+        defer { cleanUp(directory, path) }
+        let listener = try UnixSocket.listen(at: path)
+        defer { try? listener.close() }
+        let parent = try FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY)
+        defer { try? parent.close() }
+        let file = try FileSystem.openWithoutFollowing("s", in: parent)
+        defer { try? file.close() }
+        #expect(rename(path, directory + "/moved") == 0)
+        #expect(symlink("/nonexistent", path) == 0)
+        defer { unlink(directory + "/moved") }
+        let client = try UnixSocket.connect(toSocketOpenOn: file)
+        defer { try? client.close() }
+        let server = try #require(try UnixSocket.accept(on: listener))
+        try? server.close()
+    }
 }
