@@ -18,9 +18,10 @@ enum ControlClient {
 
     enum Outcome: Equatable {
         case reply(String)
-        /// Nobody listened (the session was killed): the socket file was removed.
+        /// Nobody listened and the process it is named by is gone (killed):
+        /// the socket file was removed.
         case stale
-        /// The session ended meanwhile.
+        /// The session ended meanwhile, or is just starting or ending.
         case gone
         case failed(String)
     }
@@ -56,6 +57,10 @@ enum ControlClient {
         } catch {
             switch error.underlying?.rawValue {
             case ECONNREFUSED?:
+                // Only a socket whose process is gone (killed by SIGKILL) is
+                // stale; one whose process lives is a session that is
+                // starting or ending, and is left alone.
+                guard (try? FileSystem.status(ofPath: "/proc/\(pid(of: endpoint))")) == nil else { return .gone }
                 try? FileSystem.removeFile(endpoint.path)
                 return .stale
             case ENOENT?:
@@ -85,9 +90,13 @@ enum ControlClient {
     /// process is gone. A session that ends while it is asked is not an error;
     /// one that is still there and does not answer is.
     private static func hasEnded(_ endpoint: Endpoint) -> Bool {
-        let pid = endpoint.path.split(separator: "/").last.map(String.init) ?? ""
-        return (try? FileSystem.status(ofPath: endpoint.path, followingLinks: false)) == nil
-            || (try? FileSystem.status(ofPath: "/proc/\(pid)")) == nil
+        (try? FileSystem.status(ofPath: endpoint.path, followingLinks: false)) == nil
+            || (try? FileSystem.status(ofPath: "/proc/\(pid(of: endpoint))")) == nil
+    }
+
+    /// The pid the socket is named by.
+    private static func pid(of endpoint: Endpoint) -> String {
+        endpoint.path.split(separator: "/").last.map(String.init) ?? ""
     }
 
     /// Reads until the session closes the connection, at most `patience`.

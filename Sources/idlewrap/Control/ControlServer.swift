@@ -46,14 +46,26 @@ final class ControlServer {
         case .failure(let reason): return .failure(reason)
         }
         let path = "\(directory)/\(pid)"
-        // A socket left by an earlier process with our pid, killed by
-        // SIGKILL: nobody listens on it, and the directory is ours.
-        try? FileSystem.removeFile(path)
+        // Made under another name and renamed once it listens, so that the
+        // socket's name never stands for a socket nobody listens on yet, which
+        // a client would take for a stale one. The rename replaces a socket
+        // left by an earlier process with our pid, killed by SIGKILL.
+        let unready = path + ".new"
+        try? FileSystem.removeFile(unready)
+        let listener: FileDescriptor
         do {
-            return .success(ControlServer(path: path, listener: try UnixSocket.listen(at: path), owner: uid))
+            listener = try UnixSocket.listen(at: unready)
         } catch {
             return .failure(ControlProblem(error.description))
         }
+        do {
+            try FileSystem.rename(unready, to: path)
+        } catch {
+            try? listener.close()
+            try? FileSystem.removeFile(unready)
+            return .failure(ControlProblem("cannot rename \(unready) to \(path): \(error)"))
+        }
+        return .success(ControlServer(path: path, listener: listener, owner: uid))
     }
 
     /// The earliest time a silent client must be cut off, or accepting resume.

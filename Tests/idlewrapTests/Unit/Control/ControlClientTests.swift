@@ -11,12 +11,15 @@ import Testing
 struct ControlClientTests {
     /// A stand-in session: python3 listens at DIRECTORY/ITS-PID, accepts one
     /// connection, unlinks its socket or not, closes the connection unanswered,
-    /// then lingers until the test is done.
+    /// then lingers until the test is done. Like a session, it puts its socket
+    /// under that name only once it listens: the test once found the file
+    /// there before python3 listened, and its connection was refused.
     private func standIn(in directory: TemporaryDirectory, unregisters: Bool) throws -> (ChildProcess, String) {
         let script = """
             import os, socket, sys, time
             path = os.path.join(sys.argv[1], str(os.getpid()))
-            server = socket.socket(socket.AF_UNIX); server.bind(path); server.listen(1)
+            server = socket.socket(socket.AF_UNIX); server.bind(path + ".new"); server.listen(1)
+            os.rename(path + ".new", path)
             connection, _ = server.accept(); connection.recv(64)
             if sys.argv[2] == "yes": os.unlink(path)
             connection.close(); time.sleep(30)
