@@ -23,18 +23,78 @@ enum RuntimeDirectory {
         return make(temporaryDirectory(uid: uid), uid: uid)
     }
 
-    /// The directories where `uid`'s sessions may have registered, that
-    /// exist and are safe, for --lock-all and --list. `environment` is the
-    /// caller's, and counts only for the caller's own sessions.
-    static func candidates(uid: uid_t, environment: Environment?) -> [String] {
-        var directories: [String] = []
+    /// The directories where `uid`'s sessions may have registered, for
+    /// --lock-all and --list: those that exist, opened and checked, and why
+    /// any other that exists cannot be used (someone else's, or open to
+    /// others: maybe planted to keep the user's sessions from registering,
+    /// which the user must hear of). `environment` is the caller's, and counts
+    /// only for the caller's own sessions.
+    static func lookUp(uid: uid_t, environment: Environment?) -> (
+        found: [OpenRuntimeDirectory], problems: [ControlProblem]
+    ) {
+        var paths: [String] = []
         if let environment, let runtime = usableRuntimeDirectory(uid: uid, environment: environment) {
-            directories.append(runtime + "/idlewrap")
+            paths.append(runtime + "/idlewrap")
         }
-        directories.append("\(userRuntimeBase)/\(uid)/idlewrap")
-        directories.append(temporaryDirectory(uid: uid))
-        var seen: Set<String> = []
-        return directories.filter { seen.insert($0).inserted && problem(with: $0, uid: uid) == nil }
+        paths.append("\(userRuntimeBase)/\(uid)/idlewrap")
+        paths.append(temporaryDirectory(uid: uid))
+        var found: [OpenRuntimeDirectory] = []
+        var problems: [ControlProblem] = []
+        var seen: Set<[UInt64]> = []
+        for path in paths {
+            switch open(path, uid: uid) {
+            case .success(let directory?):
+                if seen.insert([UInt64(directory.device), UInt64(directory.inode)]).inserted {
+                    found.append(directory)
+                }
+            case .success(nil): continue
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        return (found, problems)
+    }
+
+    /// The directory at `path`, opened without following a link at its last
+    /// part (where its owner may have put one) and checked on the open
+    /// descriptor; nil when there is none. Root does everything else in it
+    /// through this descriptor.
+    static func open(_ path: String, uid: uid_t) -> Result<OpenRuntimeDirectory?, ControlProblem> {
+        guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else {
+            return .failure(ControlProblem("\(path) is not a directory"))
+        }
+        let parentPath = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        let parent: FileDescriptor
+        do {
+            parent = try FileDescriptor.open(parentPath, O_RDONLY | O_DIRECTORY)
+        } catch .noSuchFile {
+            return .success(nil)
+        } catch {
+            return .failure(ControlProblem("\(parentPath): \(error)"))
+        }
+        defer { try? parent.close() }
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileSystem.open(name, in: parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        } catch .noSuchFile {
+            return .success(nil)
+        } catch {
+            // Not a directory (a link, say), or not the caller's to open: say
+            // which, as lstat sees it.
+            return .failure(ControlProblem(problem(with: path, uid: uid) ?? "\(path): \(error)"))
+        }
+        let info: stat
+        do {
+            info = try descriptor.status()
+        } catch {
+            try? descriptor.close()
+            return .failure(ControlProblem("\(path): \(error)"))
+        }
+        if let problem = problem(with: info, at: path, uid: uid) {
+            try? descriptor.close()
+            return .failure(ControlProblem(problem))
+        }
+        return .success(OpenRuntimeDirectory(path: path, descriptor: descriptor, uid: uid, status: info))
     }
 
     /// Every user who has a directory here, for root's --all-users.
@@ -55,12 +115,16 @@ enum RuntimeDirectory {
 
     /// Why `path` is not a safe directory of `uid`'s, or nil when it is.
     static func problem(with path: String, uid: uid_t) -> String? {
-        let info: stat
         do {
-            info = try FileSystem.status(ofPath: path, followingLinks: false)
+            return problem(with: try FileSystem.status(ofPath: path, followingLinks: false), at: path, uid: uid)
         } catch {
             return "\(path): \(error)"
         }
+    }
+
+    /// Why what is at `path` (`info`, not following a link) is not a safe
+    /// directory of `uid`'s, or nil when it is.
+    static func problem(with info: stat, at path: String, uid: uid_t) -> String? {
         if info.st_mode & S_IFMT != S_IFDIR { return "\(path) is not a directory" }
         if info.st_uid != uid { return "\(path) is not owned by uid \(uid)" }
         if info.st_mode & 0o777 != 0o700 { return "\(path) does not have mode 0700" }
@@ -84,6 +148,30 @@ enum RuntimeDirectory {
         } catch {}
         if let problem = problem(with: path, uid: uid) { return .failure(ControlProblem(problem)) }
         return .success(path)
+    }
+}
+
+/// One of a user's runtime directories, open: what --lock-all and --list
+/// list, connect to and remove in it goes through `descriptor`, so a user who
+/// swaps the directory for a link afterwards changes nothing of what root does.
+final class OpenRuntimeDirectory {
+    let path: String
+    let descriptor: FileDescriptor
+    /// Whose directory it is.
+    let uid: uid_t
+    let device: dev_t
+    let inode: ino_t
+
+    init(path: String, descriptor: FileDescriptor, uid: uid_t, status: stat) {
+        self.path = path
+        self.descriptor = descriptor
+        self.uid = uid
+        device = status.st_dev
+        inode = status.st_ino
+    }
+
+    deinit {
+        try? descriptor.close()
     }
 }
 

@@ -9,18 +9,18 @@ enum SessionCommands {
     static let noSessions: Int32 = 1
 
     static func lockAll(_ options: Options, environment: Environment) -> Int32 {
-        let endpoints: [ControlClient.Endpoint]
+        let found: (endpoints: [ControlClient.Endpoint], problems: [ControlProblem])
         switch users(options) {
-        case .success(let uids): endpoints = ControlClient.endpoints(of: uids, environment: environment)
+        case .success(let uids): found = ControlClient.endpoints(of: uids, environment: environment)
         case .failure(let problem): return fail(problem.description)
         }
-        var locked = 0
         var failed = false
-        for endpoint in endpoints {
-            switch ControlClient.send(.lock, to: endpoint) {
-            case .reply(ControlRequest.lockedReply): locked += 1
-            case .reply(ControlRequest.endingReply), .stale, .gone: break
-            case .reply(let other): failed = report(endpoint, "unexpected answer '\(terminalSafe(other))'")
+        var locked = 0
+        for (endpoint, outcome) in zip(found.endpoints, ControlClient.ask(.lock, found.endpoints)) {
+            switch outcome {
+            case .reply(ControlRequest.lockedReply, _): locked += 1
+            case .reply(ControlRequest.endingReply, _), .stale, .gone, .duplicate: break
+            case .reply(let other, _): failed = report(endpoint, "unexpected answer '\(terminalSafe(other))'")
             case .failed(let reason): failed = report(endpoint, reason)
             }
         }
@@ -30,22 +30,25 @@ enum SessionCommands {
     }
 
     static func list(_ options: Options, environment: Environment) -> Int32 {
-        let endpoints: [ControlClient.Endpoint]
+        let found: (endpoints: [ControlClient.Endpoint], problems: [ControlProblem])
         switch users(options) {
-        case .success(let uids): endpoints = ControlClient.endpoints(of: uids, environment: environment)
+        case .success(let uids): found = ControlClient.endpoints(of: uids, environment: environment)
         case .failure(let problem): return fail(problem.description)
         }
-        var sessions: [SessionStatus] = []
         var failed = false
-        for endpoint in endpoints {
-            switch ControlClient.send(.status, to: endpoint) {
-            case .reply(let reply):
-                if let status = SessionStatus(reply: reply) {
+        var sessions: [SessionStatus] = []
+        for (endpoint, outcome) in zip(found.endpoints, ControlClient.ask(.status, found.endpoints)) {
+            switch outcome {
+            case .reply(let reply, let peer):
+                if var status = SessionStatus(reply: reply) {
+                    // What the kernel says, not what the session claims.
+                    status.pid = peer.pid
+                    status.user = userName(endpoint.uid)
                     sessions.append(status)
                 } else {
                     failed = report(endpoint, "unexpected answer '\(terminalSafe(reply))'")
                 }
-            case .stale, .gone: break
+            case .stale, .gone, .duplicate: break
             case .failed(let reason): failed = report(endpoint, reason)
             }
         }
@@ -77,6 +80,12 @@ enum SessionCommands {
     private static func fail(_ message: String) -> Int32 {
         Diagnostics.error(message)
         return ExitStatus.failure
+    }
+
+    /// The name of `uid`'s account, or the number when it has none.
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
+        return String(cString: name)
     }
 
     /// Names the session that did not answer; always true (something failed).

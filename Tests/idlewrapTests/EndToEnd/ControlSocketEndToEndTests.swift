@@ -50,6 +50,150 @@ extension EndToEnd {
             return driver
         }
 
+        @Test func rootNeverDeletesThroughADirectoryTheUserSwappedForALink() throws {
+            let alice = try TestUser(password: nil)
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path])
+            // A root-owned directory with a file named like a session's socket.
+            let victim = "/tmp/victim"
+            #expect(mkdir(namespace.hostPath(victim), 0o755) == 0)
+            let file = namespace.hostPath("\(victim)/4194000")
+            #expect(creat(file, 0o644) >= 0)
+            // Alice's first socket accepts and stays silent; once root is on
+            // it, her directory becomes a link to the victim, in which root's
+            // next connection meets a file that refuses it.
+            let attacker = try program(
+                of: alice, in: namespace,
+                """
+                import os, socket, sys, time
+                directory = "/tmp/idlewrap-%d" % os.getuid()
+                os.mkdir(directory, 0o700)
+                silent = socket.socket(socket.AF_UNIX); silent.bind(directory + "/1"); silent.listen(8)
+                left = socket.socket(socket.AF_UNIX); left.bind(directory + "/4194000"); left.close()
+                print("ready", flush=True)
+                connection, _ = silent.accept()
+                os.rename(directory, directory + ".old")
+                os.symlink(sys.argv[1], directory)
+                print("swapped", flush=True)
+                time.sleep(60)
+                """, [victim])
+            let locked = try asRoot(["--lock-all", "--all-users"], in: namespace)
+            #expect(attacker.expect("swapped", timeout: 5), "\(attacker.text)")
+            #expect(access(file, F_OK) == 0, "root deleted \(victim)/4194000: \(locked.text)")
+            #expect(locked.status == .exited(125), "\(locked.text)")
+        }
+
+        @Test func silentSocketsOfOneUserDoNotHoldUpAnother() throws {
+            let alice = try TestUser(password: nil)
+            let bob = try TestUser(password: nil)
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path, bob.directory.path])
+            // Alice's uid comes first: she is asked first.
+            #expect(alice.uid < bob.uid)
+            let bobs = try session(of: bob, in: namespace)
+            // Six sockets that accept and never answer.
+            let silent = try program(
+                of: alice, in: namespace,
+                """
+                import os, socket, time
+                directory = "/tmp/idlewrap-%d" % os.getuid()
+                os.mkdir(directory, 0o700)
+                listeners = []
+                for name in range(1, 7):
+                    s = socket.socket(socket.AF_UNIX); s.bind("%s/%d" % (directory, name)); s.listen(8)
+                    listeners.append(s)
+                print("ready", flush=True)
+                time.sleep(120)
+                """)
+            let started = MonotonicInstant.now()
+            let locker = try TerminalDriver(
+                namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
+            #expect(bobs.expect("Password for \(bob.name):", timeout: 20))
+            let seconds = Double(MonotonicInstant.now() - started) / 1e9
+            // Before, each silent socket had 3 s of patience, one after another.
+            #expect(seconds < ControlTiming.oneWait, "Bob's session locked only after \(seconds) s")
+            #expect(locker.waitForExit() == .exited(125), "\(locker.text)")
+            silent.signal(SIGTERM)
+        }
+
+        @Test func stoppedSessionsAreAskedAtOnceUnderOneDeadline() throws {
+            let alice = try TestUser(password: nil)
+            let bob = try TestUser(password: nil)
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path, bob.directory.path])
+            #expect(alice.uid < bob.uid)
+            var stopped: [TerminalDriver] = []
+            for _ in 0..<6 { stopped.append(try session(of: alice, in: namespace)) }
+            for terminal in stopped { terminal.signal(SIGSTOP) }
+            defer { for terminal in stopped { terminal.signal(SIGCONT) } }
+            let bobs = try session(of: bob, in: namespace)
+            let started = MonotonicInstant.now()
+            let locker = try TerminalDriver(
+                namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
+            #expect(bobs.expect("Password for \(bob.name):", timeout: 30))
+            let seconds = Double(MonotonicInstant.now() - started) / 1e9
+            #expect(seconds < ControlTiming.oneWait, "Bob's session locked only after \(seconds) s")
+            #expect(locker.waitForExit(timeout: 60) == .exited(125), "\(locker.text)")
+            let total = Double(MonotonicInstant.now() - started) / 1e9
+            // One deadline for all, not one for each of the six.
+            #expect(total < 2 * ControlTiming.oneWait, "--lock-all took \(total) s")
+            let text = locker.text.replacing("\r\n", with: "\n")
+            #expect(text.contains("locked 1 session\n"), "\(text)")
+            for terminal in stopped {
+                #expect(text.contains("/\(terminal.process.pid): no answer within 3 s"), "\(text)")
+            }
+        }
+
+        @Test func rootTakesTheUserAndThePidFromTheKernelNotFromTheReply() throws {
+            let alice = try TestUser(password: nil)
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path])
+            _ = try namespace.makeUserRuntimeDirectory(of: alice)
+            // A program named idlewrap (a copy of python3) that claims to be
+            // root's session, under its own pid in both of Alice's directories
+            // and under two more names.
+            let fake = alice.directory.file("idlewrap-fake/idlewrap")
+            #expect(mkdir(alice.directory.file("idlewrap-fake"), 0o755) == 0)
+            #expect(TestUser.run(["/bin/cp", "/usr/bin/python3", fake]))
+            let script = try alice.directory.write(
+                "fake.py",
+                """
+                import os, select, socket, time
+                pid = os.getpid()
+                names = []
+                for directory in ["/tmp/idlewrap-%d" % os.getuid(), "/run/user/%d/idlewrap" % os.getuid()]:
+                    os.mkdir(directory, 0o700)
+                    names.append("%s/%d" % (directory, pid))
+                names += ["/tmp/idlewrap-%d/1" % os.getuid(), "/tmp/idlewrap-%d/2" % os.getuid()]
+                listeners = []
+                for name in names:
+                    s = socket.socket(socket.AF_UNIX); s.bind(name); s.listen(8); listeners.append(s)
+                print("ready", flush=True)
+                status = "pid 1\\nterminal /dev/pts/99\\nuser root\\ncommand sshd\\nidle 0\\nstate unlocked\\nlocks-in none\\n"
+                while True:
+                    for s in select.select(listeners, [], [])[0]:
+                        connection, _ = s.accept()
+                        try:
+                            request = connection.recv(64)
+                            connection.sendall(b"locked\\n" if request == b"lock\\n" else status.encode())
+                        except OSError:
+                            pass
+                        connection.close()
+                """, mode: 0o644)
+            let program = try alice.terminal(in: namespace, [fake, script])
+            try #require(program.expect("ready"), "\(program.text)")
+            let pid = program.process.pid
+
+            let list = try asRoot(["--list", "--all-users"], in: namespace)
+            let rows = list.text.split(separator: "\n").filter { !$0.hasPrefix("idlewrap:") }.dropFirst()
+            #expect(rows.count == 1, "\(list.text)")
+            let fields = rows.first?.split(separator: " ").map(String.init) ?? []
+            #expect(fields.first == String(pid), "\(list.text)")
+            #expect(fields.count > 2 && fields[2] == alice.name, "\(list.text)")
+            #expect(!list.text.contains(" root "), "\(list.text)")
+            #expect(list.text.contains("/tmp/idlewrap-\(alice.uid)/1: "), "\(list.text)")
+            #expect(list.status == .exited(125))
+
+            let locked = try asRoot(["--lock-all", "--all-users"], in: namespace)
+            #expect(locked.text.contains("locked 1 session\n"), "\(locked.text)")
+        }
+
         @Test func aSocketOfALiveProcessThatDoesNotListenYetIsNotRemoved() throws {
             let alice = try TestUser(password: nil)
             let namespace = try PrivateRuntime(keeping: [alice.directory.path])
@@ -71,4 +215,10 @@ extension EndToEnd {
             #expect(access(socket, F_OK) == 0, "the socket of a live process was removed as stale")
         }
     }
+}
+
+/// How long root's --lock-all waits for sessions, in seconds, as the tests
+/// measure it.
+enum ControlTiming {
+    static let oneWait = Double(ControlClient.patience) / 1e9
 }

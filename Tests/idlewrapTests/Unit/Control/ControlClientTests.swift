@@ -12,8 +12,9 @@ struct ControlClientTests {
     /// A stand-in session: python3 listens at DIRECTORY/ITS-PID, accepts one
     /// connection, unlinks its socket or not, closes the connection unanswered,
     /// then lingers until the test is done. Like a session, it puts its socket
-    /// under that name only once it listens: the test once found the file
-    /// there before python3 listened, and its connection was refused.
+    /// under that name only once it listens: a socket file that is there while
+    /// nobody listens yet was once refused as stale, a race the test lost
+    /// under load.
     private func standIn(in directory: TemporaryDirectory, unregisters: Bool) throws -> (ChildProcess, String) {
         let script = """
             import os, socket, sys, time
@@ -25,8 +26,11 @@ struct ControlClientTests {
             connection.close(); time.sleep(30)
             """
         let program = try directory.write("session.py", script)
+        // Named idlewrap, as root's client wants the program behind a socket to be.
+        let python = directory.file("idlewrap")
+        try #require(TestUser.run(["/bin/cp", "/usr/bin/python3", python]))
         let process = try ChildProcess.spawnDetachedShell(
-            "exec /usr/bin/python3 \(program) \(directory.path) \(unregisters ? "yes" : "no")", environment: [])
+            "exec \(python) \(program) \(directory.path) \(unregisters ? "yes" : "no")", environment: [])
         // `exec` keeps the pid, which names the socket.
         let path = directory.file(String(process.pid))
         let deadline = MonotonicInstant.now() + 20_000_000_000
@@ -43,17 +47,25 @@ struct ControlClientTests {
         while (try? process.reapIfExited()) == nil && MonotonicInstant.now() < deadline { usleep(10_000) }
     }
 
+    /// The outcome of asking the one session in `directory`.
+    private func ask(_ request: ControlRequest, in directory: TemporaryDirectory) throws -> ControlClient.Outcome? {
+        let opened = try #require(try RuntimeDirectory.open(directory.path, uid: getuid()).get())
+        let endpoints = ControlClient.endpoints(in: opened)
+        try #require(endpoints.count == 1)
+        return ControlClient.ask(request, endpoints).first
+    }
+
     @Test func aSessionThatUnregisteredWhileAskedIsGone() throws {
         let directory = try TemporaryDirectory()
-        let (process, path) = try standIn(in: directory, unregisters: true)
+        let (process, _) = try standIn(in: directory, unregisters: true)
         defer { end(process) }
-        #expect(ControlClient.send(.lock, to: .init(path: path, uid: getuid())) == .gone)
+        #expect(try ask(.lock, in: directory) == .gone)
     }
 
     @Test func aRunningSessionThatDoesNotAnswerIsAFailure() throws {
         let directory = try TemporaryDirectory()
-        let (process, path) = try standIn(in: directory, unregisters: false)
+        let (process, _) = try standIn(in: directory, unregisters: false)
         defer { end(process) }
-        #expect(ControlClient.send(.lock, to: .init(path: path, uid: getuid())) == .failed("closed without an answer"))
+        #expect(try ask(.lock, in: directory) == .failed("closed without an answer"))
     }
 }
