@@ -4,7 +4,8 @@ import PTYKit
 /// `--lock-all` and `--list`: what they do with the sessions `ControlClient`
 /// reaches, what they print, and their exit status (pkill's convention):
 /// 0 when they found sessions and every one answered; 1 when there were none;
-/// 125 on bad usage or when a session could not be reached (named on stderr).
+/// 125 on bad usage, when a session could not be reached, or when a directory
+/// where sessions register cannot be used (each named on stderr).
 enum SessionCommands {
     static let noSessions: Int32 = 1
 
@@ -14,7 +15,7 @@ enum SessionCommands {
         case .success(let uids): found = ControlClient.endpoints(of: uids, environment: environment)
         case .failure(let problem): return fail(problem.description)
         }
-        var failed = false
+        var failed = report(found.problems)
         var locked = 0
         for (endpoint, outcome) in zip(found.endpoints, ControlClient.ask(.lock, found.endpoints)) {
             switch outcome {
@@ -35,7 +36,7 @@ enum SessionCommands {
         case .success(let uids): found = ControlClient.endpoints(of: uids, environment: environment)
         case .failure(let problem): return fail(problem.description)
         }
-        var failed = false
+        var failed = report(found.problems)
         var sessions: [SessionStatus] = []
         for (endpoint, outcome) in zip(found.endpoints, ControlClient.ask(.status, found.endpoints)) {
             switch outcome {
@@ -86,6 +87,12 @@ enum SessionCommands {
     private static func userName(_ uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
         return String(cString: name)
+    }
+
+    /// Names each directory that cannot be used; true when there was any.
+    private static func report(_ problems: [ControlProblem]) -> Bool {
+        for problem in problems { Diagnostics.error(problem.description) }
+        return !problems.isEmpty
     }
 
     /// Names the session that did not answer; always true (something failed).

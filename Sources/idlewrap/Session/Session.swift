@@ -90,8 +90,11 @@ final class Session: RelayDelegate {
         case .success(let server):
             control = server
         case .failure(let reason):
-            // Registering is a convenience: the session is locked all the same.
-            Diagnostics.notice("not registering for --lock-all and --list: \(reason)", quiet: options.quiet)
+            // The session is locked all the same, but --lock-all would miss it:
+            // said even with -q, and logged, since a directory someone else
+            // made in this user's name is one way to get there.
+            Diagnostics.error("not registering for --lock-all and --list: \(reason)")
+            log.record("session not registered for --lock-all and --list: \(reason)", priority: LOG_WARNING)
         }
     }
 

@@ -194,6 +194,45 @@ extension EndToEnd {
             #expect(locked.text.contains("locked 1 session\n"), "\(locked.text)")
         }
 
+        @Test func aPlantedRuntimeDirectoryIsSaidLoudly() throws {
+            let alice = try TestUser(password: nil)
+            let bob = try TestUser(password: nil)
+            let logger = try FakeSyslog()
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path, bob.directory.path], syslog: logger)
+            // Bob makes Alice's directory first.
+            let planted = namespace.hostPath(alice.runtimeDirectory)
+            #expect(mkdir(planted, 0o700) == 0 && chown(planted, bob.uid, bob.gid) == 0)
+            let problem = "\(alice.runtimeDirectory) is not owned by uid \(alice.uid)"
+
+            // -q does not hide it.
+            let terminal = try alice.terminal(
+                in: namespace, [alice.idlewrap, "-q", "--auth", "ask", "-t", "0", "--", "cat"])
+            try #require(terminal.expect("Lock password:"), "\(terminal.text)")
+            try terminal.type("pw\r")
+            try #require(terminal.expect("Repeat password:"))
+            try terminal.type("pw\r")
+            #expect(terminal.expect("not registering for --lock-all and --list: \(problem)"), "\(terminal.text)")
+            var records: [String] = []
+            #expect(
+                terminal.waitUntil {
+                    records += logger.messages()
+                    return records.contains {
+                        $0.hasPrefix("<84>") && $0.contains("not registered for --lock-all and --list: \(problem)")
+                    }
+                }, "\(records)")
+
+            for command in ["--lock-all", "--list"] {
+                let result = try alice.runToEnd(in: namespace, [alice.idlewrap, command])
+                #expect(result.status == .exited(125), "\(command): \(result.text)")
+                #expect(result.text.contains("idlewrap: \(problem)"), "\(command): \(result.text)")
+            }
+            let rootsList = try asRoot(["--list", "--all-users"], in: namespace)
+            #expect(rootsList.status == .exited(125), "\(rootsList.text)")
+            #expect(rootsList.text.contains(problem), "\(rootsList.text)")
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+        }
+
         @Test func aSocketOfALiveProcessThatDoesNotListenYetIsNotRemoved() throws {
             let alice = try TestUser(password: nil)
             let namespace = try PrivateRuntime(keeping: [alice.directory.path])
