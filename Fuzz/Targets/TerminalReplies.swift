@@ -1,19 +1,32 @@
 import PTYKit
 
-// What the reply classifier decides about a read must not depend on how the
-// terminal's answers were cut into reads, where that is meaningful:
+// What the reply scanner decides must not depend on how the terminal's
+// answers were cut into reads:
+// - however input is cut into reads, it holds keys in some read exactly when
+//   it holds keys as one read, and ends inside a reply or not alike;
 // - replies put together are replies (two reads that are each only replies
 //   are only replies when they arrive as one read);
-// - a reply cut short is not a reply (dropping the last byte of a read of
-//   replies leaves an unfinished reply);
-// - a read of keys a person typed is never only replies, alone or next to
-//   replies.
+// - a reply cut short is on its way, not a key: the reads so far hold no key;
+// - a read of keys a person typed is never only replies, alone, next to
+//   replies, or in the middle of one (a key no reply can go on with: a
+//   control character other than ESC and BEL, or DEL).
 //
-// Input: one byte choosing the mode. Raw mode: a cut position, then bytes.
+// Input: one byte choosing the mode. Raw mode: chunk lengths, then bytes.
 // Keys mode: key choices from a keyboard's vocabulary.
 
 private func isOnlyReplies(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { TerminalReplies.consistsOnlyOfReplies($0) }
+}
+
+/// Whether `reads`, one after another, hold a key; and whether the last ends
+/// inside a reply.
+private func scan(_ reads: [ArraySlice<UInt8>], from start: TerminalReplyScanner = TerminalReplyScanner())
+    -> (keys: Bool, inside: Bool)
+{
+    var scanner = start
+    var keys = false
+    for read in reads where read.withUnsafeBytes({ scanner.holdsKeys($0) }) { keys = true }
+    return (keys, scanner.isInsideReply)
 }
 
 private let escape: [UInt8] = [0x1B]
@@ -83,16 +96,26 @@ private let sampleReplies: [[UInt8]] = [
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
     if input.choice(2) == 0 {
-        let cut = Int(input.byte())
+        let choices = input.take(1 + input.choice(4))
         let bytes = input.rest()
-        let whole = isOnlyReplies(bytes)
-        if whole {
-            require(bytes.first == 0x1B, "a read of replies starts with ESC")
-            require(!isOnlyReplies(Array(bytes.dropLast())), "a reply cut short still counts as a reply")
+        let whole = scan([bytes[...]])
+        var reads: [ArraySlice<UInt8>] = []
+        var start = 0
+        for length in chunkLengths(total: bytes.count, choices: choices) {
+            reads.append(bytes[start..<(start + length)])
+            start += length
         }
-        let left = Array(bytes.prefix(cut)), right = Array(bytes.dropFirst(cut))
-        if isOnlyReplies(left) && isOnlyReplies(right) {
-            require(whole, "two reads of replies are not replies as one read")
+        let split = scan(reads)
+        require(split.keys == whole.keys, "cut into reads, keys \(split.keys) instead of \(whole.keys)")
+        require(
+            split.inside == whole.inside, "cut into reads, inside a reply \(split.inside) instead of \(whole.inside)")
+        if isOnlyReplies(bytes) {
+            require(bytes.first == 0x1B, "a read of replies starts with ESC")
+            let cut = scan([bytes.dropLast()])
+            require(!cut.keys && cut.inside, "a reply cut short is taken for keys")
+        }
+        if reads.count == 2 && isOnlyReplies(Array(reads[0])) && isOnlyReplies(Array(reads[1])) {
+            require(isOnlyReplies(bytes), "two reads of replies are not replies as one read")
         }
         return 0
     }
@@ -106,5 +129,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     require(isOnlyReplies(reply), "a sample reply is not recognised")
     require(!isOnlyReplies(reply + keys), "keys after a reply taken for replies")
     require(!isOnlyReplies(keys + reply), "keys before a reply taken for replies")
+    let cut = 1 + input.choice(reply.count - 1)
+    var control = UInt8(input.choice(0x21))
+    if control == 0x1B || control == 0x07 || control == 0x20 { control = 0x7F }
+    let middle = scan([reply[..<cut], ([control] + keys)[...], reply[cut...]])
+    require(middle.keys, "a key typed in the middle of a reply taken for part of it")
     return 0
 }

@@ -21,6 +21,13 @@
 ///   XTGETTCAP
 /// - `APC G text ST` kitty graphics replies
 ///
+/// A terminal's reply may reach a program in several reads (a 20 KB clipboard in
+/// 4 KiB reads), so `TerminalReplyScanner` follows a reply across reads: a reply cut
+/// across reads is still a reply, and a key typed in the middle of one (any byte the
+/// reply cannot go on with) is still a key, as are the bytes of the reply so far.
+/// What ends a read in the middle of a reply counts only once the next read says
+/// what it was: a lone ESC (the Escape key) counts when the next key comes.
+///
 /// ST is `ESC \`; OSC replies may end with BEL as xterm allows. 8-bit C1 introducers
 /// (0x9B, 0x9D, 0x90, 0x9C) are not treated as replies: terminals send them only when
 /// asked to, and in UTF-8 input those bytes are parts of characters. No key sends
@@ -31,12 +38,260 @@ public enum TerminalReplies {
     /// sends by itself in answer to a query (not keys typed by a person). Empty chunk: false.
     /// Does not allocate.
     public static func consistsOnlyOfReplies(_ chunk: UnsafeRawBufferPointer) -> Bool {
-        var scanner = ReplyScanner(bytes: chunk)
-        guard !scanner.atEnd else { return false }
-        while !scanner.atEnd {
-            guard scanner.scanReply() else { return false }
+        var scanner = TerminalReplyScanner()
+        return !chunk.isEmpty && !scanner.holdsKeys(chunk) && !scanner.isInsideReply
+    }
+}
+
+/// Tells keys from the terminal's replies in input read a chunk at a time, keeping
+/// its place inside a reply from one read to the next: a state machine over the
+/// replies `TerminalReplies` lists, in which each byte goes on with a reply,
+/// completes one, or is a key. Does not allocate.
+public struct TerminalReplyScanner: Sendable {
+    private var state = State.ground
+    /// The control sequence being read.
+    private var sequence = ControlSequence()
+    /// The number being read: a parameter, or an OSC reply's kind.
+    private var number = 0
+
+    public init() {}
+
+    /// Reads the next chunk of input; true when it holds a key: a byte that is not
+    /// part of a reply, or one that shows that what looked like the start of a reply
+    /// (in this read or earlier ones) was not one.
+    public mutating func holdsKeys(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        var keys = false
+        var index = 0
+        while index < chunk.count {
+            if state == .ground {
+                // Up to the next ESC, everything is keys.
+                guard let escape = chunk[index...].firstIndex(of: ReplyByte.escape) else { return true }
+                if escape > index { keys = true }
+                state = .escape
+                index = escape + 1
+                continue
+            }
+            if step(chunk[index]) { keys = true }
+            index += 1
         }
+        return keys
+    }
+
+    /// Whether the input so far ended inside what may still be a reply.
+    public var isInsideReply: Bool { state != .ground }
+
+    /// Forgets a reply in progress: the input went elsewhere meanwhile.
+    public mutating func reset() {
+        state = .ground
+    }
+
+    private enum State: Equatable, Sendable {
+        case ground
+        /// ESC: the introducer of a reply may follow.
+        case escape
+        /// After CSI; after its private marker; in a parameter; after `;`; after
+        /// the intermediate byte.
+        case csiEntry, csiMarker, csiParameter, csiSeparator, csiIntermediate
+        /// After OSC; in the number that says which reply; in a title report.
+        case oscEntry, oscKind, oscTitle
+        /// OSC 52: in the selections; in the base64 contents.
+        case clipboardSelections, clipboardData
+        /// OSC 4 and 5: before a colour's index; in it.
+        case paletteIndexStart, paletteIndex
+        /// In a colour value (`rgb:` or `rgba:` then hex digits and `/`), of a
+        /// palette list (OSC 4, 5) or a dynamic one (OSC 10-19).
+        case colour(ColourPart, palette: Bool)
+        /// After DCS; after `DCS !` or `DCS >`; after `DCS 0` or `DCS 1`, and its
+        /// `$` or `+`; in DA3's hex; in XTVERSION's, DECRQSS' or XTGETTCAP's text.
+        case dcsEntry, dcsBang, dcsGreater, dcsSelector, dcsSelectorMark, da3Text, dcsText
+        /// After APC; in a kitty graphics reply's text.
+        case apcEntry, apcText
+        /// ESC where a string reply may end (ST is `ESC \`).
+        case stringTerminator
+    }
+
+    private enum ColourPart: Equatable, Sendable {
+        case r, g, b, alphaOrColon, colon, firstDigit, digits
+    }
+
+    /// The byte after the current state; true when it shows a key.
+    private mutating func step(_ byte: UInt8) -> Bool {
+        switch state {
+        case .ground:
+            // Not reached: `holdsKeys` skips ground bytes itself.
+            guard byte == ReplyByte.escape else { return true }
+            state = .escape
+        case .escape:
+            switch Unicode.Scalar(byte) {
+            case "[":
+                sequence = ControlSequence()
+                state = .csiEntry
+            case "]": state = .oscEntry
+            case "P": state = .dcsEntry
+            case "_": state = .apcEntry
+            default: return broken(at: byte)
+            }
+        case .csiEntry, .csiMarker, .csiParameter, .csiSeparator, .csiIntermediate:
+            return controlSequence(byte)
+        case .oscEntry:
+            if byte == UInt8(ascii: "l") || byte == UInt8(ascii: "L") {
+                state = .oscTitle
+            } else if ReplyByte.isDigit(byte) {
+                number = digit(byte)
+                state = .oscKind
+            } else {
+                return broken(at: byte)
+            }
+        case .oscKind:
+            if ReplyByte.isDigit(byte) {
+                number = accumulate(number, byte)
+            } else if byte == UInt8(ascii: ";") {
+                switch number {
+                case 52: state = .clipboardSelections
+                case 4, 5: state = .paletteIndexStart
+                case 10...19: state = .colour(.r, palette: false)
+                default: return broken(at: byte)
+                }
+            } else {
+                return broken(at: byte)
+            }
+        case .oscTitle:
+            // Text without controls, UTF-8 included.
+            guard byte < 0x20 || byte == 0x7F else { return false }
+            return stringEnd(byte, bellEnds: true)
+        case .clipboardSelections:
+            if byte == UInt8(ascii: ";") {
+                state = .clipboardData
+            } else if !ReplyByte.isSelection(byte) {
+                return broken(at: byte)
+            }
+        case .clipboardData:
+            guard !ReplyByte.isBase64(byte) else { return false }
+            return stringEnd(byte, bellEnds: true)
+        case .paletteIndexStart:
+            guard ReplyByte.isDigit(byte) else { return broken(at: byte) }
+            state = .paletteIndex
+        case .paletteIndex:
+            if byte == UInt8(ascii: ";") {
+                state = .colour(.r, palette: true)
+            } else if !ReplyByte.isDigit(byte) {
+                return broken(at: byte)
+            }
+        case .colour(let part, let palette):
+            return colour(byte, part, palette: palette)
+        case .dcsEntry:
+            switch Unicode.Scalar(byte) {
+            case "!": state = .dcsBang
+            case ">": state = .dcsGreater
+            case "0", "1": state = .dcsSelector
+            default: return broken(at: byte)
+            }
+        case .dcsBang, .dcsGreater:
+            guard byte == UInt8(ascii: "|") else { return broken(at: byte) }
+            state = state == .dcsBang ? .da3Text : .dcsText
+        case .dcsSelector:
+            guard byte == UInt8(ascii: "$") || byte == UInt8(ascii: "+") else { return broken(at: byte) }
+            state = .dcsSelectorMark
+        case .dcsSelectorMark:
+            guard byte == UInt8(ascii: "r") else { return broken(at: byte) }
+            state = .dcsText
+        case .da3Text:
+            guard !ReplyByte.isHexDigit(byte) else { return false }
+            return stringEnd(byte, bellEnds: false)
+        case .dcsText, .apcText:
+            guard !ReplyByte.isPrintable(byte) else { return false }
+            return stringEnd(byte, bellEnds: false)
+        case .apcEntry:
+            guard byte == UInt8(ascii: "G") else { return broken(at: byte) }
+            state = .apcText
+        case .stringTerminator:
+            guard byte == UInt8(ascii: "\\") else { return broken(at: byte) }
+            state = .ground
+        }
+        return false
+    }
+
+    /// A CSI sequence whose parameters are numbers separated by `;`, none empty, with
+    /// at most one intermediate byte; judged by `ControlSequence.isReply` at its end.
+    private mutating func controlSequence(_ byte: UInt8) -> Bool {
+        if ReplyByte.isDigit(byte), state != .csiIntermediate {
+            if state != .csiParameter {
+                sequence.parameterCount += 1
+                number = 0
+            }
+            number = accumulate(number, byte)
+            if sequence.parameterCount == 1 { sequence.firstParameter = number }
+            state = .csiParameter
+        } else if byte == UInt8(ascii: ";"), state == .csiParameter {
+            state = .csiSeparator
+        } else if (UInt8(ascii: "<")...UInt8(ascii: "?")).contains(byte), state == .csiEntry {
+            sequence.marker = Unicode.Scalar(byte)
+            state = .csiMarker
+        } else if (0x20...0x2F).contains(byte), state != .csiSeparator, state != .csiIntermediate {
+            sequence.intermediate = Unicode.Scalar(byte)
+            state = .csiIntermediate
+        } else if (0x40...0x7E).contains(byte), state != .csiSeparator {
+            sequence.final = Unicode.Scalar(byte)
+            state = .ground
+            return !sequence.isReply
+        } else {
+            return broken(at: byte)
+        }
+        return false
+    }
+
+    /// `rgb:` or `rgba:` and hex digits with `/` between components; then `;` and
+    /// the next colour (of a palette list: its index first), or the end.
+    private mutating func colour(_ byte: UInt8, _ part: ColourPart, palette: Bool) -> Bool {
+        let next: ColourPart
+        switch part {
+        case .r where byte == UInt8(ascii: "r"): next = .g
+        case .g where byte == UInt8(ascii: "g"): next = .b
+        case .b where byte == UInt8(ascii: "b"): next = .alphaOrColon
+        case .alphaOrColon where byte == UInt8(ascii: "a"): next = .colon
+        case .alphaOrColon where byte == UInt8(ascii: ":"), .colon where byte == UInt8(ascii: ":"):
+            next = .firstDigit
+        case .firstDigit where ReplyByte.isHexDigit(byte) || byte == UInt8(ascii: "/"),
+            .digits where ReplyByte.isHexDigit(byte) || byte == UInt8(ascii: "/"):
+            next = .digits
+        case .digits where byte == UInt8(ascii: ";"):
+            state = palette ? .paletteIndexStart : .colour(.r, palette: false)
+            return false
+        case .digits:
+            return stringEnd(byte, bellEnds: true)
+        default:
+            return broken(at: byte)
+        }
+        state = .colour(next, palette: palette)
+        return false
+    }
+
+    /// At the end of a string reply's text: BEL (where allowed) ends it, ESC may
+    /// start ST; any other byte is a key.
+    private mutating func stringEnd(_ byte: UInt8, bellEnds: Bool) -> Bool {
+        if bellEnds && byte == ReplyByte.bell {
+            state = .ground
+            return false
+        }
+        guard byte == ReplyByte.escape else { return broken(at: byte) }
+        state = .stringTerminator
+        return false
+    }
+
+    /// `byte` cannot go on with the reply begun: it was no reply, and this byte is a
+    /// key, or (ESC) the start of what may be the next reply.
+    private mutating func broken(at byte: UInt8) -> Bool {
+        state = byte == ReplyByte.escape ? .escape : .ground
         return true
+    }
+
+    private func digit(_ byte: UInt8) -> Int {
+        Int(byte - UInt8(ascii: "0"))
+    }
+
+    /// A huge value saturates rather than overflowing.
+    private func accumulate(_ value: Int, _ byte: UInt8) -> Int {
+        min(value * 10 + digit(byte), 1_000_000)
     }
 }
 
@@ -78,7 +333,7 @@ private enum ReplyByte {
 }
 
 /// A control sequence's parts, as far as replies need them.
-private struct ControlSequence {
+private struct ControlSequence: Sendable {
     var marker: Unicode.Scalar = "\0"  // a private-use prefix (< = > ?) or none
     var parameterCount = 0
     var firstParameter = 0
@@ -114,157 +369,5 @@ private struct ControlSequence {
         default:
             return false
         }
-    }
-}
-
-private struct ReplyScanner {
-    let bytes: UnsafeRawBufferPointer
-    var position = 0
-
-    init(bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-    }
-
-    var atEnd: Bool { position == bytes.count }
-
-    private var current: UInt8? { atEnd ? nil : bytes[position] }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-        guard current == byte else { return false }
-        position += 1
-        return true
-    }
-
-    private mutating func take(_ character: Unicode.Scalar) -> Bool {
-        take(UInt8(ascii: character))
-    }
-
-    /// Skips bytes while `matches` holds; returns how many.
-    private mutating func skip(while matches: (UInt8) -> Bool) -> Int {
-        let start = position
-        while let byte = current, matches(byte) { position += 1 }
-        return position - start
-    }
-
-    /// Decimal digits, at least one; a huge value saturates rather than overflowing.
-    private mutating func scanNumber() -> Int? {
-        var value = 0
-        var digits = 0
-        while let byte = current, ReplyByte.isDigit(byte) {
-            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
-            digits += 1
-            position += 1
-        }
-        return digits > 0 ? value : nil
-    }
-
-    /// One complete reply from the current position; false (position undefined) if the
-    /// bytes there are anything else.
-    mutating func scanReply() -> Bool {
-        guard take(ReplyByte.escape), let introducer = current else { return false }
-        position += 1
-        switch Unicode.Scalar(introducer) {
-        case "[": return scanControlSequence()?.isReply ?? false
-        case "]": return scanOperatingSystemReply()
-        case "P": return scanDeviceControlReply()
-        case "_": return scanGraphicsReply()
-        default: return false
-        }
-    }
-
-    /// The rest of a CSI sequence whose parameters are numbers separated by `;`, none
-    /// empty; nil for anything else, including a sequence cut short.
-    private mutating func scanControlSequence() -> ControlSequence? {
-        var sequence = ControlSequence()
-        if let byte = current, (UInt8(ascii: "<")...UInt8(ascii: "?")).contains(byte) {
-            sequence.marker = Unicode.Scalar(byte)
-            position += 1
-        }
-        if let byte = current, ReplyByte.isDigit(byte) {
-            repeat {
-                guard let value = scanNumber() else { return nil }
-                if sequence.parameterCount == 0 { sequence.firstParameter = value }
-                sequence.parameterCount += 1
-            } while take(";")
-        }
-        if let byte = current, (0x20...0x2F).contains(byte) {
-            sequence.intermediate = Unicode.Scalar(byte)
-            position += 1
-        }
-        guard let final = current, (0x40...0x7E).contains(final) else { return nil }
-        position += 1
-        sequence.final = Unicode.Scalar(final)
-        return sequence
-    }
-
-    /// A colour, clipboard or title report, ended by BEL or ST.
-    private mutating func scanOperatingSystemReply() -> Bool {
-        let isReply = take("l") || take("L") ? scanTitleReport() : scanNumberedReply()
-        return isReply && (take(ReplyByte.bell) || scanStringTerminator())
-    }
-
-    /// A title as xterm reports it: text without controls, UTF-8 included.
-    private mutating func scanTitleReport() -> Bool {
-        _ = skip(while: { $0 >= 0x20 && $0 != 0x7F })
-        return true
-    }
-
-    /// OSC 4/5 (palette) or 10-19 (dynamic colours) carrying colour values, or OSC 52
-    /// carrying the clipboard (empty when it is).
-    private mutating func scanNumberedReply() -> Bool {
-        guard let selector = scanNumber(), take(";") else { return false }
-        switch selector {
-        case 52:
-            _ = skip(while: ReplyByte.isSelection)
-            guard take(";") else { return false }
-            _ = skip(while: ReplyByte.isBase64)
-        case 4, 5:
-            repeat {
-                guard scanNumber() != nil, take(";"), scanColour() else { return false }
-            } while take(";")
-        case 10...19:
-            repeat {
-                guard scanColour() else { return false }
-            } while take(";")
-        default:
-            return false
-        }
-        return true
-    }
-
-    /// `rgb:` or `rgba:` and hex digits with `/` between components.
-    private mutating func scanColour() -> Bool {
-        guard take("r"), take("g"), take("b") else { return false }
-        _ = take("a")
-        guard take(":") else { return false }
-        return skip(while: { ReplyByte.isHexDigit($0) || $0 == UInt8(ascii: "/") }) > 0
-    }
-
-    /// DA3, XTVERSION, DECRQSS or XTGETTCAP.
-    private mutating func scanDeviceControlReply() -> Bool {
-        if take("!") {
-            guard take("|") else { return false }
-            _ = skip(while: ReplyByte.isHexDigit)
-        } else if take(">") {
-            guard take("|") else { return false }
-            _ = skip(while: ReplyByte.isPrintable)
-        } else if take("0") || take("1") {
-            guard take("$") || take("+"), take("r") else { return false }
-            _ = skip(while: ReplyByte.isPrintable)
-        } else {
-            return false
-        }
-        return scanStringTerminator()
-    }
-
-    /// A kitty graphics protocol answer: `APC G key=value…;message ST`.
-    private mutating func scanGraphicsReply() -> Bool {
-        guard take("G") else { return false }
-        _ = skip(while: ReplyByte.isPrintable)
-        return scanStringTerminator()
-    }
-
-    private mutating func scanStringTerminator() -> Bool {
-        take(ReplyByte.escape) && take("\\")
     }
 }

@@ -62,6 +62,8 @@ final class LockController {
 
     private(set) var state = LockState.active
     private var parser = OutputParser()
+    /// Where the terminal's input stands between reads: inside a reply or not.
+    private var replies = TerminalReplyScanner()
     /// The output since the parser was last at a boundary.
     private var openSequence = OpenSequence()
     /// The start of the sequence the lock cut short, sent again before the held output.
@@ -166,8 +168,9 @@ final class LockController {
     func handleInput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active, .locking:
-            // A terminal answering a program's query is not a person at the keyboard.
-            if state == .active && !TerminalReplies.consistsOnlyOfReplies(bytes) {
+            // A terminal answering a program's query is not a person at the
+            // keyboard, also when its answer comes in several reads.
+            if state == .active && replies.holdsKeys(bytes) {
                 idle.restart(at: clock.now())
                 if warning.wanted != nil {
                     warning.hide()
@@ -404,6 +407,9 @@ final class LockController {
         if isAbandoned { return }
         if modesAtLock.alternateScreen { host.nudgeRedraw() }
         state = .active
+        // What came in since the lock was not followed; a reply that began
+        // before it counts no more.
+        replies.reset()
         // The parser is at the boundary the cut made, where the prefix began.
         let (prefix, released) = (cutPrefix, held)
         cutPrefix = []

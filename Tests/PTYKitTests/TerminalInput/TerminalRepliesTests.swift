@@ -9,6 +9,10 @@ private func isReplies(_ text: String) -> Bool {
     isReplies(Array(text.utf8))
 }
 
+private func holdsKeys(_ scanner: inout TerminalReplyScanner, _ bytes: ArraySlice<UInt8>) -> Bool {
+    bytes.withUnsafeBytes { scanner.holdsKeys($0) }
+}
+
 private let escape = "\u{1B}"
 private let csi = "\u{1B}["
 private let osc = "\u{1B}]"
@@ -182,6 +186,54 @@ struct TerminalRepliesTests {
         ])
     func nearMisses(text: String) {
         #expect(!isReplies(text))
+    }
+
+    @Test("a reply cut across reads is a reply, wherever it is cut", arguments: replies)
+    func acrossReads(reply: String) {
+        let bytes = Array(reply.utf8)
+        for cut in 1..<bytes.count {
+            var scanner = TerminalReplyScanner()
+            #expect(!holdsKeys(&scanner, bytes[..<cut]), "\(reply.debugDescription) cut at \(cut)")
+            #expect(scanner.isInsideReply)
+            #expect(!holdsKeys(&scanner, bytes[cut...]), "\(reply.debugDescription) cut at \(cut)")
+            #expect(!scanner.isInsideReply)
+        }
+        var byByte = TerminalReplyScanner()
+        #expect(!bytes.contains { holdsKeys(&byByte, [$0][...]) }, "\(reply.debugDescription) byte by byte")
+        #expect(!byByte.isInsideReply)
+    }
+
+    @Test("a key typed in the middle of a reply is a key", arguments: replies)
+    func keyInTheMiddle(reply: String) {
+        let bytes = Array(reply.utf8)
+        // Keys no reply can go on with.
+        for key in ["\r", "\u{3}", "\u{7F}", "\u{4}"] {
+            for cut in 1..<bytes.count {
+                var scanner = TerminalReplyScanner()
+                _ = holdsKeys(&scanner, bytes[..<cut])
+                #expect(
+                    holdsKeys(&scanner, Array(key.utf8)[...]), "\(key.debugDescription) in \(reply.debugDescription)")
+            }
+        }
+    }
+
+    @Test("what may still be a reply counts once the next read tells")
+    func pendingUntilTheNextRead() {
+        var scanner = TerminalReplyScanner()
+        // The Escape key, then a letter: both keys, known at the letter.
+        #expect(!holdsKeys(&scanner, Array("\u{1B}".utf8)[...]))
+        #expect(holdsKeys(&scanner, Array("j".utf8)[...]))
+        // Alt+[ then a whole reply: Alt+[ was a key.
+        #expect(!holdsKeys(&scanner, Array("\(csi)".utf8)[...]))
+        #expect(holdsKeys(&scanner, Array("\(csi)24;80R".utf8)[...]))
+        #expect(!scanner.isInsideReply)
+        // A reply begun after keys in the same read goes on in the next.
+        #expect(holdsKeys(&scanner, Array("x\(osc)52;c;aGVs".utf8)[...]))
+        #expect(!holdsKeys(&scanner, Array("bG8=\(st)".utf8)[...]))
+        // Forgotten after a reset: the rest of it is keys.
+        #expect(!holdsKeys(&scanner, Array("\(osc)52;c;aGVs".utf8)[...]))
+        scanner.reset()
+        #expect(holdsKeys(&scanner, Array("bG8=\(st)".utf8)[...]))
     }
 
     @Test("a key encoded exactly like a reply counts as a reply (the safe side)")

@@ -120,5 +120,32 @@ extension EndToEnd {
             #expect(terminal.hasShown("Locked"))
             #expect(answered >= 3)
         }
+
+        @Test func aLongReplyInManyReadsDoesNotKeepTheSessionUnlocked() throws {
+            // The clipboard holds 20 KB: each answer reaches idlewrap in 4 KiB
+            // reads, none of them a whole reply.
+            let password = try makePasswordFile(in: directory)
+            let terminal = try TerminalDriver(
+                idlewrap: [
+                    "--password-file", password, "-t", "3", "--", "sh", "-c",
+                    "while :; do printf '\\033]52;c;?\\007'; sleep 0.5; done",
+                ])
+            let clipboard = String(repeating: "c2VjcmV0IGNsaXBib2FyZA==", count: 850)
+            let reply = Array("\u{1b}]52;c;\(clipboard)\u{1b}\\".utf8)
+            let reads = stride(from: 0, to: reply.count, by: 4096).map {
+                Array(reply[$0..<min($0 + 4096, reply.count)])
+            }
+            #expect(reads.count == 5)
+            var answered = 0
+            let deadline = MonotonicInstant.now() + 20_000_000_000
+            while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
+                if terminal.expect("\u{1b}]52;c;?\u{7}", timeout: 1) {
+                    #expect(try terminal.typeInSeparateReads(reads))
+                    answered += 1
+                }
+            }
+            #expect(terminal.hasShown("Locked"), "\(answered) answers")
+            #expect(answered >= 4)
+        }
     }
 }

@@ -144,6 +144,22 @@ final class TerminalDriver {
         }
     }
 
+    /// Types each of `reads` so that the program reads it alone: the next is
+    /// typed only once the terminal's input queue is empty (FIONREAD on the
+    /// replica), as a terminal's long reply reaches a program in 4 KiB reads.
+    /// False if the program stopped reading for `timeout` seconds.
+    func typeInSeparateReads(_ reads: [[UInt8]], timeout: Double = defaultTimeout) throws -> Bool {
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        defer { try? replica.close() }
+        for read in reads {
+            try type(read)
+            var queued: Int32 = 1
+            guard waitUntil(timeout: timeout, { ioctl(replica.rawValue, UInt(FIONREAD), &queued) == 0 && queued == 0 })
+            else { return false }
+        }
+        return true
+    }
+
     /// Types `byte` over and over until the terminal takes no more for
     /// `patience` seconds (everything on the way in is full), and returns how
     /// many it took.

@@ -121,6 +121,21 @@ struct LockControllerTests {
         #expect(host.forwardedText == "l\u{1b}[12;40R\u{1b}]11;rgb:0000/0000/0000\u{1b}\\")
     }
 
+    @Test func aReplyInSeveralReadsIsNoActivityButAKeyInItIs() {
+        let lock = makeLock(timeout: 10)
+        let startedAt = clock.current
+        clock.advance(seconds: 5)
+        type(lock, "\u{1b}]52;c;c2VjcmV0")
+        type(lock, "IGNsaXBib2FyZA==")
+        type(lock, "\u{1b}\\")
+        #expect(lock.nextDeadline == startedAt + 10_000_000_000)
+        // Enter in the middle of a reply: no reply, and typed by someone.
+        type(lock, "\u{1b}]52;c;c2Vj")
+        clock.advance(seconds: 1)
+        type(lock, "\r")
+        #expect(lock.nextDeadline == clock.current + 10_000_000_000)
+    }
+
     @Test func zeroTimeoutNeverLocksOnIdleButLocksOnDemand() {
         let lock = makeLock(timeout: 0)
         #expect(lock.nextDeadline == nil)
