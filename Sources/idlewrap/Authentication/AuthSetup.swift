@@ -12,10 +12,11 @@ enum AuthSetup {
     /// should know about the set-up but that does not stop it.
     ///
     /// PAM with the system's configuration is never used for an account whose
-    /// login password is locked or empty (see `LoginPassword`): a lock nobody
-    /// can open. Chosen by default, `ask` replaces it, with a notice; asked
-    /// for with `-a pam`, it is refused. A stack from `--pam-confdir` is the
-    /// caller's own and may not check the login password at all.
+    /// login password is locked or empty (see `LoginPassword`), nor any stack
+    /// whose account phase refuses the user at start: a lock nobody can open.
+    /// Chosen by default, `ask` replaces it, with a notice; asked for with
+    /// `-a pam`, it is refused. A stack from `--pam-confdir` is the caller's
+    /// own and may not check the login password at all.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
@@ -38,9 +39,19 @@ enum AuthSetup {
             let file = try self.passwordFile(passwordFileOrDefault, environment: lookup)
             return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
         case .pam:
-            return try PAMAuthenticator.make(
+            let pam = try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,
                 terminal: terminal, environment: lookup, notice: notice)
+            guard let problem = pam.accountProblem else { return pam }
+            // The same no-lock-out rule as for a login password that is not usable.
+            guard method == nil else {
+                throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
+            }
+            guard policy.allows(.ask) else {
+                throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
+            }
+            notice("\(problem); asking for a lock password for this session instead (--auth ask)")
+            return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }

@@ -146,7 +146,7 @@ extension EndToEnd {
         @Test func pamDenyAloneSaysCannotCheckAndCountsNoFailure() throws {
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)
-            try directory.write("pam.d/idlewrap-deny", "auth required pam_deny.so\n")
+            try directory.write("pam.d/idlewrap-deny", "auth required pam_deny.so\naccount required pam_permit.so\n")
             let terminal = try TerminalDriver(idlewrap: [
                 "-a", "pam", "--pam-service", "idlewrap-deny", "--pam-confdir", confdir, "-t", "0", "--", "cat",
             ])
@@ -183,7 +183,7 @@ extension EndToEnd {
         @Test func pamWithoutAServiceFileSaysSoAndRuns() throws {
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)
-            try directory.write("pam.d/other", "auth required pam_unix.so\n")
+            try directory.write("pam.d/other", "auth required pam_unix.so\naccount required pam_permit.so\n")
             let terminal = try TerminalDriver(idlewrap: [
                 "-a", "pam", "--pam-confdir", confdir, "-t", "0", "--", "sh", "-c", "echo command-started; exec cat",
             ])
@@ -198,7 +198,8 @@ extension EndToEnd {
         @Test func pamThatCannotCheckStaysLockedAndSaysWhy() throws {
             let confdir = directory.file("pam.d")
             mkdir(confdir, 0o700)
-            _ = try directory.write("pam.d/idlewrap-broken", "auth required pam_no_such_module.so\n")
+            _ = try directory.write(
+                "pam.d/idlewrap-broken", "auth required pam_no_such_module.so\naccount required pam_permit.so\n")
             let terminal = try TerminalDriver(idlewrap: [
                 "-a", "pam", "--pam-service", "idlewrap-broken", "--pam-confdir", confdir, "-t", "0", "--", "cat",
             ])

@@ -44,6 +44,39 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        /// Linux-PAM refuses pam_acct_mgmt for a service with no `account`
+        /// lines: every right password would meet "Permission denied" at the
+        /// lock screen, for ever. Found at start instead.
+        @Test func aStackWhoseAccountPhaseCanNeverPassIsFoundAtStart() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let confdir = try user.privateDirectory("pam.d")
+            let service = try user.directory.write("pam.d/auth-only", "auth required pam_unix.so\n", mode: 0o644)
+            #expect(chown(service, user.uid, user.gid) == 0)
+            let refusal =
+                "PAM service auth-only refuses \(user.name)'s account (pam_acct_mgmt: Permission denied), so the lock could never be opened"
+            // Asked for: refused before the command runs.
+            let explicit = try user.terminal([
+                user.idlewrap, "-a", "pam", "--pam-service", "auth-only", "--pam-confdir", confdir, "-t", "0", "--",
+                "sh", "-c", "echo command-started",
+            ])
+            #expect(explicit.waitForExit() == .exited(125))
+            #expect(explicit.hasShown("idlewrap: \(refusal)"), "\(explicit.text)")
+            #expect(!explicit.hasShown("command-started"))
+            // By default: a lock password for this session instead, as for an
+            // account without a usable password.
+            let byDefault = try user.terminal([
+                user.idlewrap, "--pam-service", "auth-only", "--pam-confdir", confdir, "-t", "0", "--",
+                "sh", "-c", "echo command-started",
+            ])
+            #expect(byDefault.expect("\(refusal); asking for a lock password for this session instead (--auth ask)"))
+            #expect(byDefault.expect("Lock password:"))
+            try byDefault.type("stand-in\r")
+            #expect(byDefault.expect("Repeat password:"))
+            try byDefault.type("stand-in\r")
+            #expect(byDefault.expect("command-started"))
+            #expect(byDefault.waitForExit() == .exited(0))
+        }
+
         /// pam_unix's account phase answers PAM_NEW_AUTHTOK_REQD once an
         /// administrator forces a change (`chage -d 0`): the right password
         /// does not unlock, and the lock screen says why.

@@ -36,17 +36,25 @@ final class PAMAuthenticator: Authenticator {
 
     private let library: PAMLibrary
     private let settings: Settings
+    /// Why the stack's account phase refused the user at start, or nil: PAM
+    /// would then refuse every right password, so the caller must not lock
+    /// with this authenticator.
+    let accountProblem: String?
 
-    init(library: PAMLibrary, settings: Settings) {
+    init(library: PAMLibrary, settings: Settings, accountProblem: String? = nil) {
         self.library = library
         self.settings = settings
+        self.accountProblem = accountProblem
     }
 
     /// Loads libpam and checks that the service can be started, so that a
     /// broken setup is reported before the command runs. A service with no
     /// file of its own is reported through `notice`; if PAM would then fall
     /// back to an `other` stack that denies everyone, it is refused: a lock
-    /// nobody can open must not start.
+    /// nobody can open must not start. The account phase (pam_acct_mgmt, which
+    /// needs no password) runs once too: a stack that refuses it (a service
+    /// file without `account` lines, an expired or disabled account) would
+    /// refuse every unlock; `accountProblem` then says why.
     static func make(
         service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
         environment lookup: (String) -> String?, notice: (String) -> Void
@@ -80,13 +88,33 @@ final class PAMAuthenticator: Authenticator {
             terminalName: terminal.terminalPath(),
             remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
+        let accountProblem: String?
         switch transaction.start() {
         case .success(let handle):
-            transaction.end(handle, status: PAMConstant.success)
+            let status = library.accountManagement(handle, PAMConstant.silent)
+            accountProblem = describeAccountRefusal(status, handle: handle, library: library, settings: settings)
+            transaction.end(handle, status: status)
         case .failure(let failure):
             throw AuthenticationError(description: "PAM is not available: \(failure.reason)")
         }
-        return PAMAuthenticator(library: library, settings: settings)
+        return PAMAuthenticator(library: library, settings: settings, accountProblem: accountProblem)
+    }
+
+    /// Why the account phase's `status` at start means no unlock could ever
+    /// pass, or nil when it passed.
+    private static func describeAccountRefusal(
+        _ status: Int32, handle: OpaquePointer, library: PAMLibrary, settings: Settings
+    ) -> String? {
+        switch status {
+        case PAMConstant.success:
+            return nil
+        case PAMConstant.newAuthenticationTokenRequired:
+            return "\(settings.user)'s password has expired (PAM service \(settings.service)), so the lock could not be"
+                + " opened until it is changed; change it (passwd) first"
+        default:
+            return "PAM service \(settings.service) refuses \(settings.user)'s account (pam_acct_mgmt:"
+                + " \(library.describe(status, handle: handle))), so the lock could never be opened"
+        }
     }
 
     func beginAttempt() -> AuthConversation {

@@ -85,6 +85,8 @@ enum PAMConstant {
 
     /// pam_authenticate flag: an empty password never authenticates.
     static let disallowNullAuthenticationToken: Int32 = 1
+    /// Flag: modules show no messages.
+    static let silent: Int32 = 0x8000
     /// pam_setcred flag: extend the lifetime of existing credentials.
     static let refreshCredentials: Int32 = 0x0010
 

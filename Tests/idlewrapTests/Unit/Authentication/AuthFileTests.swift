@@ -69,7 +69,11 @@ import Testing
 
     @Test func defaultsToPAMWithoutAFile() throws {
         let directory = try TemporaryDirectory()
-        let authenticator = try setup(method: nil, passwordFile: nil, environment: ["HOME": directory.path])
+        // A stack whose account phase lets alice (no such account here) in.
+        try directory.write("idlewrap", "auth required pam_unix.so\naccount required pam_permit.so\n")
+        let authenticator = try AuthSetup.makeAuthenticator(
+            method: nil, passwordFile: nil, pamService: "idlewrap", pamConfigDirectory: directory.path,
+            user: "alice", terminal: .standardInput, environment: { ["HOME": directory.path][$0] })
         #expect(authenticator is PAMAuthenticator, "libpam.so.0 is installed here")
     }
 

@@ -136,14 +136,18 @@ struct AuthPAMTests {
     }
 
     @Test func accountPhaseRefusalStaysLockedAndSaysWhy() throws {
+        // The account is open at start and closed afterwards (it expired).
         let stack = try Stack(
             """
             auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_deny.so
+            account [success=done default=ignore] pam_exec.so quiet DIR/open.sh
             account required pam_echo.so Account closed for %u
             account requisite pam_deny.so
             """)
+        try stack.directory.write("open.sh", "#!/bin/sh\n[ ! -e \"$(dirname \"$0\")/closed\" ]\n", mode: 0o755)
         let authenticator = try stack.authenticator()
+        try stack.directory.write("closed", "")
         let conversation = authenticator.beginAttempt()
         #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
         conversation.answer(secret("right horse"))
@@ -154,9 +158,30 @@ struct AuthPAMTests {
         #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
     }
 
+    @Test func anAccountPhaseThatCanNeverPassIsRefusedAtStart() throws {
+        // Linux-PAM denies pam_acct_mgmt for a service without account lines.
+        for (account, refusal) in [
+            ("", "Permission denied"), ("account requisite pam_deny.so", "Authentication failure"),
+        ] {
+            let stack = try Stack(
+                """
+                auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
+                auth requisite pam_deny.so
+                \(account)
+                """)
+            #expect(
+                throws: AuthenticationError(
+                    description:
+                        "PAM service \(Self.service) refuses root's account (pam_acct_mgmt: \(refusal)), so the lock"
+                        + " could never be opened; use --auth ask or --auth file")
+            ) { try stack.authenticator() }
+        }
+    }
+
     @Test func accountPhaseRunsOnlyAfterTheRightPassword() throws {
-        // The account phase is what resets failure tallies: it must not run
-        // for a wrong password.
+        // The account phase is what resets failure tallies: apart from the
+        // check at start (which needs no password), it must not run for a
+        // wrong password.
         let stack = try Stack(
             """
             \(Self.checkedPassword)
@@ -165,10 +190,11 @@ struct AuthPAMTests {
         try stack.directory.write(
             "account.sh", "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/account-log\"\n", mode: 0o755)
         let authenticator = try stack.authenticator()
-        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
-        #expect(stack.directory.read("account-log") == nil)
-        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
         #expect(stack.directory.read("account-log") == "ran\n")
+        #expect(try run(authenticator, answers: ["wrong horse"]) == .failed(message: "Wrong password"))
+        #expect(stack.directory.read("account-log") == "ran\n")
+        #expect(try run(authenticator, answers: ["right horse"]) == .succeeded)
+        #expect(stack.directory.read("account-log") == "ran\nran\n")
     }
 
     @Test func setsTheTerminalAndRemoteHost() throws {
@@ -200,6 +226,7 @@ struct AuthPAMTests {
             """
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth required pam_exec.so quiet /bin/false
+            account required pam_permit.so
             """)
         let authenticator = try stack.authenticator()
         let step = try run(authenticator, answers: ["right horse"])
@@ -225,7 +252,7 @@ struct AuthPAMTests {
     }
 
     @Test func neverUnlocksWithoutAPassword() throws {
-        let stack = try Stack("auth required pam_permit.so")
+        let stack = try Stack("auth required pam_permit.so\naccount required pam_permit.so")
         let authenticator = try stack.authenticator()
         let step = try run(authenticator, answers: [])
         guard case .unavailable(let reason) = step else {
@@ -254,6 +281,7 @@ struct AuthPAMTests {
             auth [default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth optional pam_exec.so quiet /usr/bin/touch DIR/ended
             auth requisite pam_deny.so
+            account required pam_permit.so
             """)
         let authenticator = try stack.authenticator()
         var conversation: AuthConversation? = authenticator.beginAttempt()
@@ -268,7 +296,7 @@ struct AuthPAMTests {
     }
 
     @Test func aStackThatFailsWithoutAskingCannotCheckAndCountsNoFailure() throws {
-        let stack = try Stack("auth required pam_deny.so\n")
+        let stack = try Stack("auth required pam_deny.so\naccount required pam_permit.so\n")
         let authenticator = try stack.authenticator()
         for _ in 0..<2 {
             var prompts: [AuthStep] = []
@@ -284,7 +312,7 @@ struct AuthPAMTests {
 
     @Test func aMissingServiceFileIsANoticeWhenOtherCanAsk() throws {
         let directory = try TemporaryDirectory()
-        try directory.write("other", "auth required pam_unix.so\n")
+        try directory.write("other", "auth required pam_unix.so\naccount required pam_permit.so\n")
         var notices: [String] = []
         _ = try AuthSetup.makeAuthenticator(
             method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
