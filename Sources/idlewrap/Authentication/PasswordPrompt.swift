@@ -7,6 +7,9 @@ import PTYKit
 /// still off, and lines are edited by `PasswordLineEditor` (the lock
 /// screen's rules). Input typed ahead of the prompt, and after the Enter that
 /// ends it, is discarded: nothing typed at the prompt reaches anyone else.
+/// After a stop (SIGCONT), the shell that brought idlewrap back has set the
+/// terminal its own way, echo on: the settings are applied again, what was
+/// typed of the line is dropped, and the prompt is shown again.
 struct PasswordPrompt {
     enum Failure: Error, Equatable, CustomStringConvertible {
         /// ^C, ^\, or ^D on an empty line.
@@ -52,7 +55,7 @@ struct PasswordPrompt {
         do throws(Failure) {
             let signals: SignalSource
             do {
-                signals = try SignalSource([SIGHUP, SIGTERM, SIGINT, SIGQUIT])
+                signals = try SignalSource([SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGCONT])
             } catch {
                 throw Failure.system(error.underlying ?? .ioError)
             }
@@ -67,9 +70,10 @@ struct PasswordPrompt {
 
     private func ask(_ prompt: String, watching signals: SignalSource) throws(Failure) -> SecretBuffer {
         let saved: TerminalAttributes
+        var quiet: TerminalAttributes
         do {
             saved = try TerminalAttributes.of(terminal)
-            var quiet = saved
+            quiet = saved
             quiet.termios.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
             withUnsafeMutableBytes(of: &quiet.termios.c_cc) { controlCharacters in
                 controlCharacters[Int(VMIN)] = 1
@@ -88,7 +92,17 @@ struct PasswordPrompt {
         } catch {
             throw .system(error)
         }
-        return try readLine(watching: signals)
+        let settings = quiet
+        return try readLine(watching: signals) { () throws(Failure) in
+            // Continued after a stop. What was typed since the shell took the
+            // terminal back was echoed: it is flushed with the settings.
+            do throws(Errno) {
+                try settings.apply(to: terminal, when: TCSAFLUSH)
+                try output.writeAll("\r\n" + prompt + " ")
+            } catch {
+                throw .system(error)
+            }
+        }
     }
 
     /// Asks for a new password with `question`, then for it again, until both
@@ -119,12 +133,25 @@ struct PasswordPrompt {
         throw .differed
     }
 
-    private func readLine(watching signals: SignalSource) throws(Failure) -> SecretBuffer {
+    /// Reads one line; `continued` runs when idlewrap was continued after a stop,
+    /// and the line starts again.
+    private func readLine(watching signals: SignalSource, continued: () throws(Failure) -> Void) throws(Failure)
+        -> SecretBuffer
+    {
         var editor = PasswordLineEditor()
         var byte: UInt8 = 0
         defer { explicit_bzero(&byte, 1) }
         while true {
-            guard try readByte(into: &byte, watching: signals) else { throw .hungUp }
+            switch try readByte(into: &byte, watching: signals) {
+            case .endOfFile:
+                throw .hungUp
+            case .continued:
+                editor.reset()
+                try continued()
+                continue
+            case .byte:
+                break
+            }
             switch byte {
             case 0x03, 0x1C:  // ^C, ^\
                 throw .cancelled
@@ -140,8 +167,14 @@ struct PasswordPrompt {
         }
     }
 
-    /// False at end of file.
-    private func readByte(into byte: inout UInt8, watching signals: SignalSource) throws(Failure) -> Bool {
+    private enum Read {
+        case byte
+        case endOfFile
+        /// SIGCONT: idlewrap was stopped and is going on.
+        case continued
+    }
+
+    private func readByte(into byte: inout UInt8, watching signals: SignalSource) throws(Failure) -> Read {
         var slots = [
             pollfd(fd: terminal.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
@@ -149,6 +182,7 @@ struct PasswordPrompt {
         while true {
             _ = try? slots.withUnsafeMutableBufferPointer { (slots) throws(Errno) in try poll(slots, timeout: -1) }
             if slots[1].revents != 0, let signal = try? signals.next() {
+                if signal == SIGCONT { return .continued }
                 throw .signaled(signal)
             }
             guard slots[0].revents != 0 else { continue }
@@ -156,7 +190,7 @@ struct PasswordPrompt {
                 let count = try withUnsafeMutableBytes(of: &byte) { (buffer) throws(Errno) in
                     try terminal.read(into: buffer)
                 }
-                return count == 1
+                return count == 1 ? .byte : .endOfFile
             } catch .wouldBlock {
                 continue
             } catch {

@@ -79,6 +79,43 @@ extension EndToEnd {
                     || directory.read("interactive")?.hasPrefix("$6$") == true)
         }
 
+        /// At the prompt, idlewrap is stopped and brought back with `fg` from a
+        /// real bash in tmux, which has turned echo back on meanwhile.
+        @Test(arguments: [["-a", "ask", "-t", "0", "--", "cat"], ["--set-password", "PASSWORD-FILE"]])
+        func aPromptStoppedAndContinuedFromBashEchoesNothing(_ arguments: [String]) throws {
+            let idlewrap = ([TerminalDriver.idlewrap] + arguments).map {
+                "'" + ($0 == "PASSWORD-FILE" ? directory.file("password") : $0) + "'"
+            }
+            let screen = try TmuxDriver(["env", "PS1=$ ", "bash", "--norc", "--noprofile", "-i"])
+            try screen.type(idlewrap.joined(separator: " ") + "\r")
+            let prompt = arguments.contains("--set-password") ? "New password:" : "Lock password:"
+            #expect(try screen.waitForText(prompt))
+            let shell = try screen.panePid()
+            let children = readText("/proc/\(shell)/task/\(shell)/children") ?? ""
+            let prompting = try #require(pid_t(children.split(separator: " ").first ?? ""), "no child of bash")
+            kill(prompting, SIGSTOP)
+            #expect(try screen.waitForText("Stopped"))
+            try screen.type("fg\r")
+            // The pane's terminal, to see its settings as idlewrap leaves them.
+            let pane = try FileDescriptor.open(try screen.format("#{pane_tty}"), O_RDWR | O_NOCTTY | O_NONBLOCK)
+            defer { try? pane.close() }
+            let echoOff = TerminalDriver.waitFor(timeout: 10) {
+                guard processState(prompting) != "T", let now = try? TerminalAttributes.of(pane) else { return false }
+                return now.termios.c_lflag & tcflag_t(ECHO) == 0
+            }
+            #expect(echoOff, "echo is on again after fg")
+            try screen.type("typed-after-fg")
+            let echoed = try screen.waitForText("typed-after-fg", timeout: 2)
+            let afterFg = try screen.screen()
+            #expect(!echoed, "\(afterFg)")
+            try screen.type("\r")
+            #expect(try screen.waitForText("Repeat password:"))
+            try screen.type("typed-after-fg\r")
+            let shown = try screen.screen()
+            #expect(!shown.contains("typed-after-fg"), "\(shown)")
+            kill(prompting, SIGTERM)
+        }
+
         @Test func setPasswordRefusesAnEmptyPasswordAndWritesNothing() throws {
             let path = directory.file("empty")
             let terminal = try TerminalDriver([

@@ -196,6 +196,17 @@ final class TerminalDriver {
         }
     }
 
+    /// Waits for `condition`, checking it every 10 ms until `timeout` seconds
+    /// have passed; for tests with no terminal of their own to read.
+    static func waitFor(timeout: Double = defaultTimeout, _ condition: () -> Bool) -> Bool {
+        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        while MonotonicInstant.now() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
     /// Waits for `condition` (something outside the terminal) while reading
     /// the terminal, so a writing program is never blocked by the test.
     func waitUntil(timeout: Double = defaultTimeout, _ condition: () -> Bool) -> Bool {
