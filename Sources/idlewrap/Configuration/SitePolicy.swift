@@ -13,7 +13,8 @@ extension Settings {
             $0.killAfter = $1
         }
         try checkMethodIsAllowed()
-        try checkPAMStackIsAllowed()
+        try checkPAMStackIsAllowed("pam-confdir")
+        try checkPAMStackIsAllowed("pam-service")
     }
 
     /// `--set-password` writes a file for the `file` method: pointless, and misleading,
@@ -54,19 +55,21 @@ extension Settings {
     }
 
     /// A PAM stack from `--pam-confdir` is whatever its writer put there (`pam_permit`
-    /// opens the lock with any password): where the site names the methods that may
-    /// unlock, only the system file may choose it, unless the method is not PAM anyway.
-    private func checkPAMStackIsAllowed() throws(UsageError) {
-        let confdir = OptionTable.named("pam-confdir")
-        let at = source(of: confdir)
-        guard options.pamConfigDirectory != nil, at.precedence > .systemFile,
+    /// opens the lock with any password), and so is any service `--pam-service` names
+    /// (one that asks nothing, or checks another password): where the site names the
+    /// methods that may unlock, only the system file may choose either (`key`), unless
+    /// the method is not PAM anyway.
+    private func checkPAMStackIsAllowed(_ key: String) throws(UsageError) {
+        let option = OptionTable.named(key)
+        let at = source(of: option)
+        guard at.precedence > .systemFile,
             source(of: OptionTable.named("auth-methods")) != .defaultValue,
             options.auth != .file, options.auth != .ask
         else { return }
         throw UsageError(
-            message: "\(at.messagePrefix)\(at.name(of: confdir)) is not allowed by site policy, which sets the"
+            message: "\(at.messagePrefix)\(at.name(of: option)) is not allowed by site policy, which sets the"
                 + " methods that may unlock (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))",
-            auditRecord: "refused --pam-confdir from \(at.label): auth-methods is set")
+            auditRecord: "refused --\(key) from \(at.label): auth-methods is set")
     }
 
     /// "only pam, file may be used (auth-methods, /etc/idlewrap/config:3)".

@@ -135,6 +135,33 @@ extension EndToEnd {
             #expect(!terminal.hasShown("started"))
         }
 
+        @Test func authMethodsLeavesThePAMServiceToTheSystemFile() throws {
+            // Any service a user names could be a stack that asks nothing
+            // (login on some systems, a service of pam_permit): as for
+            // --pam-confdir, only the system file chooses it.
+            try systemFile("auth-methods = pam\n")
+            let refused = try idlewrap(["--pam-service", "other", "--", "sh", "-c", "echo started"])
+            #expect(refused.waitForExit() == .exited(125))
+            #expect(
+                refused.hasShown(
+                    "idlewrap: --pam-service is not allowed by site policy, which sets the methods that may unlock (auth-methods, \(directory.file("system-config")):1)"
+                ), "\(refused.text)")
+            #expect(!refused.hasShown("started"))
+            try userFile("pam-service = other\n")
+            let fromUserFile = try idlewrap(["--", "sh", "-c", "echo started"])
+            #expect(fromUserFile.waitForExit() == .exited(125))
+            #expect(
+                fromUserFile.hasShown(
+                    "idlewrap: \(directory.file("home/idlewrap/config")):1: pam-service is not allowed by site policy"),
+                "\(fromUserFile.text)")
+            #expect(!fromUserFile.hasShown("started"))
+            // The system file's own choice is the site's.
+            try userFile("")
+            try systemFile("auth-methods = pam, file\npam-service = other\n")
+            let shown = try shownLine("pam-service")
+            #expect(shown == "pam-service = other  # \(directory.file("system-config")):2")
+        }
+
         @Test func minPasswordLengthRefusesAShortSetPassword() throws {
             try systemFile("min-password-length = 12\n")
             let path = directory.file("new-password")

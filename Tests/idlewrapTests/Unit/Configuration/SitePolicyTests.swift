@@ -124,6 +124,24 @@ struct SitePolicyTests {
         #expect(try run(system: "max-timeout = 15m", ["--pam-confdir", "/p"]).pamConfigDirectory == "/p")
     }
 
+    @Test("a PAM service of the user's choice (--pam-service) is refused where the site sets auth-methods")
+    func ownPAMService() throws {
+        let policy = "auth-methods = pam"
+        let refused = try #require(refusal(system: policy, ["--pam-service", "login"]))
+        #expect(
+            refused.message
+                == "--pam-service is not allowed by site policy, which sets the methods that may unlock (auth-methods, /etc/idlewrap/config:1)"
+        )
+        #expect(refused.auditRecord == "refused --pam-service from --pam-service: auth-methods is set")
+        #expect(throws: UsageError.self) { try run(system: policy, user: "pam-service = login", []) }
+        #expect(throws: UsageError.self) {
+            try run(system: policy + "\npam-service = sshd", ["--pam-service", "sshd"])
+        }
+        #expect(try run(system: policy + "\npam-service = sshd", []).pamService == "sshd")
+        #expect(try run(system: "auth-methods = pam, file", ["-a", "file", "--pam-service", "login"]).auth == .file)
+        #expect(try run(system: "max-timeout = 15m", ["--pam-service", "login"]).pamService == "login")
+    }
+
     @Test("--set-password is refused where the file method is not allowed")
     func setPasswordNeedsTheFileMethod() throws {
         let refused = try #require(refusal(system: "auth-methods = pam, ask", ["--set-password"]))
