@@ -9,7 +9,9 @@ enum AuthSetup {
     /// allows (the parser has refused a `method` it does not). `ask` prompts on
     /// `terminal` (a terminal) now, for a password of at least
     /// `minimumPasswordLength` characters. `notice` receives what the user
-    /// should know about the set-up but that does not stop it.
+    /// should know about the set-up but that does not stop it; `policyRecord`
+    /// what site policy would have refused but cannot: a right password from
+    /// the password file that is shorter than `minimumPasswordLength`.
     ///
     /// PAM with the system's configuration is never used for an account whose
     /// login password is locked or empty (see `LoginPassword`), nor any stack
@@ -20,7 +22,8 @@ enum AuthSetup {
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
-        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in }
+        policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in },
+        policyRecord: @escaping (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
         let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
         var chosen = method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
@@ -37,7 +40,10 @@ enum AuthSetup {
         switch chosen {
         case .file:
             let file = try self.passwordFile(passwordFileOrDefault, environment: lookup)
-            return try AuthFile.makeAuthenticator(passwordFile: file, user: user)
+            let rule =
+                minimumPasswordLength > 1
+                ? ShortPasswordRule(minimumLength: minimumPasswordLength, record: policyRecord) : nil
+            return try AuthFile.makeAuthenticator(passwordFile: file, user: user, shortPassword: rule)
         case .pam:
             let pam = try PAMAuthenticator.make(
                 service: pamService, configurationDirectory: pamConfigDirectory, user: user.value,

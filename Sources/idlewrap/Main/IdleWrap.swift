@@ -143,7 +143,8 @@ enum IdleWrap {
                 pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
                 terminal: .standardInput, environment: { environment[$0] },
                 policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength,
-                notice: { Diagnostics.notice($0, quiet: options.quiet) })
+                notice: { Diagnostics.notice($0, quiet: options.quiet) },
+                policyRecord: { AuditLog.recordPolicy($0, environment: environment) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure

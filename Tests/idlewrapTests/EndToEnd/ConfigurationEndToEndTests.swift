@@ -162,6 +162,34 @@ extension EndToEnd {
             #expect(shown == "pam-service = other  # \(directory.file("system-config")):2")
         }
 
+        @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))
+        func aRightPasswordShorterThanThePolicyUnlocksAndIsLogged() throws {
+            // The password file was written by hand (or before the policy):
+            // min-password-length never saw "open sesame", 11 characters.
+            let logger = try FakeSyslog()
+            try systemFile("min-password-length = 12\n")
+            let terminal = try idlewrap(["--password-file", password, "-t", "0", "--", "cat"], logger: logger)
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"), "the right password must still unlock")
+            var records: [String] = []
+            #expect(
+                terminal.waitUntil {
+                    records += logger.messages()
+                    // authpriv is facility 10: <85> is notice.
+                    return records.contains {
+                        $0.hasPrefix("<85>")
+                            && $0.contains(
+                                "site policy: unlocked with a password shorter than min-password-length (12): user=")
+                    }
+                }, "\(records)")
+            #expect(!records.joined().contains("open sesame"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
         @Test func minPasswordLengthRefusesAShortSetPassword() throws {
             try systemFile("min-password-length = 12\n")
             let path = directory.file("new-password")
