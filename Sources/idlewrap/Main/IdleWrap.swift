@@ -177,7 +177,7 @@ enum IdleWrap {
         if verdict == .unclaimed { return nil }
         let log = AuditLog(
             user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
-            command: plan.displayName, sshConnection: environment["SSH_CONNECTION"])
+            command: plan.programName, sshConnection: environment["SSH_CONNECTION"])
         switch verdict {
         case .unclaimed:
             return nil

@@ -3,9 +3,17 @@ import PTYKit
 
 /// Lock events for the system log (authpriv), naming who, where and what;
 /// never a password.
+///
+/// What is the program's name only (`command='bash'`), as on the lock screen
+/// and in --list: arguments may hold secrets (`mysql -pPASSWORD`, a token),
+/// and authpriv records are kept for long and often sent to a central log
+/// that more people read than could see the session. The user, the terminal
+/// and the pid in the record's tag tell which session it was; process
+/// accounting or auditd record full command lines where a site needs them.
 struct AuditLog {
     let user: UserName
     let terminal: String
+    /// The program's name, never its arguments.
     let command: String
     let sshConnection: String?
 

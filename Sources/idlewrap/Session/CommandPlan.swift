@@ -64,14 +64,9 @@ struct CommandPlan: Equatable {
         return (try? FileSystem.resolvedPath(path)) == own
     }
 
-    /// How the command is named in messages and the log.
-    var displayName: String {
-        arguments.joined(separator: " ")
-    }
-
-    /// The program's name for the lock screen: the last part of argv[0],
-    /// without a login shell's "-" and without the arguments, which may hold
-    /// secrets.
+    /// The program's name for the lock screen, --list and the log: the last
+    /// part of argv[0], without a login shell's "-" and without the arguments,
+    /// which may hold secrets.
     var programName: String {
         let name = arguments.first?.split(separator: "/").last.map(String.init) ?? ""
         let plain = name.hasPrefix("-") && name.count > 1 ? String(name.dropFirst()) : name

@@ -76,7 +76,7 @@ final class Session: RelayDelegate {
         terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
         commandName = plan.programName
         log = AuditLog(
-            user: user, terminal: terminalPath, command: plan.displayName,
+            user: user, terminal: terminalPath, command: plan.programName,
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)

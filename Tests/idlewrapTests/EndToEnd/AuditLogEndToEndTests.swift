@@ -37,6 +37,32 @@ extension EndToEnd {
             #expect(!log.contains("open sesame"))
         }
 
+        /// The arguments may hold secrets, as the lock screen knows: the
+        /// record names the program, as the lock screen and --list do.
+        @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))
+        func recordsNameTheProgramNotItsArguments() throws {
+            let logger = try FakeSyslog()
+            let directory = try TemporaryDirectory()
+            let password = try makePasswordFile(in: directory)
+            let terminal = try TerminalDriver(
+                logger.listening([
+                    TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--",
+                    "/bin/sh", "-c", "exec cat", "sh", "--token=HUNTER2",
+                ]))
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+            let messages = logger.messages()
+            #expect(
+                messages.contains { $0.contains("session locked: user=") && $0.contains("command='sh'") }, "\(messages)"
+            )
+            #expect(!messages.joined().contains("HUNTER2"), "\(messages)")
+        }
+
         @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))
         func nestingSkipsAndFakedClaimsAreLogged() throws {
             let logger = try FakeSyslog()
