@@ -9,7 +9,10 @@ extension EndToEnd {
     /// that other users control: real users (useradd), hostile programs of
     /// theirs, and the real binary, all in a mount namespace of the test's own
     /// whose /tmp and /run/user only they use (`PrivateRuntime`).
-    @Suite(.enabled(if: TestUser.canBeMade && PrivateRuntime.isAvailable, "needs root and mount namespaces"))
+    @Suite(
+        .enabled(
+            if: TestUser.canBeMade && PrivateRuntime.isAvailable,
+            "needs root, and mount namespaces with unshare and nsenter (util-linux)"))
     struct ControlSocket {
         let idlewrap = TerminalDriver.idlewrap
 

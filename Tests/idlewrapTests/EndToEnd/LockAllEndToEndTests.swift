@@ -53,13 +53,7 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(143))
         }
 
-        /// The number in `locked N sessions`.
-        func lockedCount(_ text: String) -> Int? {
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("locked ") }) else { return nil }
-            return Int(line.split(separator: " ")[1])
-        }
-
-        @Test(.enabled(if: PrivateRuntime.isAvailable, "needs mount namespaces"))
+        @Test(.enabled(if: PrivateRuntime.isAvailable, "needs mount namespaces with unshare and nsenter (util-linux)"))
         func lockAllLocksEverySessionOfTheUserAndNoOneElses() throws {
             let alice = try TestUser(password: nil)
             let bob = try TestUser(password: nil)
