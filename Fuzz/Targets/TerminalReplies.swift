@@ -90,6 +90,7 @@ private let sampleReplies: [[UInt8]] = [
     "\u{1b}[12;40R", "\u{1b}[?1;2c", "\u{1b}[>41;380;0c", "\u{1b}[0n", "\u{1b}[?2004;1$y",
     "\u{1b}[I", "\u{1b}[?5u", "\u{1b}[8;24;80t", "\u{1b}]11;rgb:0000/0000/0000\u{1b}\\",
     "\u{1b}]4;1;rgb:cd/00/00\u{07}", "\u{1b}P>|XTerm(380)\u{1b}\\", "\u{1b}_Gi=1;OK\u{1b}\\",
+    "\u{1b}]52;c;c2VjcmV0IGNsaXBib2FyZA==\u{1b}\\", "\u{1b}]lsome title\u{07}", "\u{1b}P1$r0m\u{1b}\\",
 ].map { Array($0.utf8) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
