@@ -7,6 +7,18 @@ import Testing
 extension EndToEnd {
     /// What reaches the system logger (see `FakeSyslog`).
     @Suite struct AuditLogging {
+        /// Locks the wrapped `cat` with SIGUSR1, unlocks it with the right
+        /// password, and ends it with ^D.
+        func lockUnlockAndEnd(_ terminal: TerminalDriver) throws {
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            terminal.signal(SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
         @Test(.enabled(if: FakeSyslog.isAvailable, "no mount namespaces here"))
         func lockEventsAreLoggedToAuthprivWithoutThePassword() throws {
             let logger = try FakeSyslog()
@@ -49,13 +61,7 @@ extension EndToEnd {
                     TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--",
                     "/bin/sh", "-c", "exec cat", "sh", "--token=HUNTER2",
                 ]))
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            terminal.signal(SIGUSR1)
-            #expect(terminal.expect("Password for"))
-            try terminal.type("open sesame\r")
-            #expect(terminal.expect("\u{1b}[?1049l"))
-            try terminal.type("\u{04}")
-            #expect(terminal.waitForExit() == .exited(0))
+            try lockUnlockAndEnd(terminal)
             let messages = logger.messages()
             #expect(
                 messages.contains { $0.contains("session locked: user=") && $0.contains("command='sh'") }, "\(messages)"
@@ -96,13 +102,7 @@ extension EndToEnd {
             let password = try makePasswordFile(in: directory)
             let terminal = try TerminalDriver(
                 logger.listening([TerminalDriver.idlewrap, "--password-file", password, "-t", "0", "--", "cat"]))
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            terminal.signal(SIGUSR1)
-            #expect(terminal.expect("Password for"))
-            try terminal.type("open sesame\r")
-            #expect(terminal.expect("\u{1b}[?1049l"))
-            try terminal.type("\u{04}")
-            #expect(terminal.waitForExit() == .exited(0))
+            try lockUnlockAndEnd(terminal)
             #expect(!logger.messages().contains { $0.contains("idlewrap[") }, "the logger was meant to be full")
         }
     }

@@ -43,6 +43,19 @@ extension EndToEnd {
             return (status, driver.text.replacing("\r\n", with: "\n"), Double(MonotonicInstant.now() - started) / 1e9)
         }
 
+        /// Starts root's `--lock-all --all-users` in `namespace` and waits for
+        /// `session` of `user` to lock: how many seconds that took, and the
+        /// --lock-all, still running or not.
+        func lockAllAsRoot(in namespace: PrivateRuntime, waitingFor session: TerminalDriver, of user: TestUser)
+            throws -> (seconds: Double, locker: TerminalDriver)
+        {
+            let started = MonotonicInstant.now()
+            let locker = try TerminalDriver(
+                namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
+            #expect(session.expect("Password for \(user.name):", timeout: 30))
+            return (Double(MonotonicInstant.now() - started) / 1e9, locker)
+        }
+
         /// A python3 program of `user`'s in `namespace`, started, once it printed `ready`.
         func program(of user: TestUser, in namespace: PrivateRuntime, _ script: String, _ arguments: [String] = [])
             throws -> TerminalDriver
@@ -106,11 +119,7 @@ extension EndToEnd {
                 print("ready", flush=True)
                 time.sleep(120)
                 """)
-            let started = MonotonicInstant.now()
-            let locker = try TerminalDriver(
-                namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
-            #expect(bobs.expect("Password for \(bob.name):", timeout: 20))
-            let seconds = Double(MonotonicInstant.now() - started) / 1e9
+            let (seconds, locker) = try lockAllAsRoot(in: namespace, waitingFor: bobs, of: bob)
             // Before, each silent socket had 3 s of patience, one after another.
             #expect(seconds < ControlTiming.oneWait, "Bob's session locked only after \(seconds) s")
             #expect(locker.waitForExit() == .exited(125), "\(locker.text)")
@@ -128,10 +137,7 @@ extension EndToEnd {
             defer { for terminal in stopped { terminal.signal(SIGCONT) } }
             let bobs = try session(of: bob, in: namespace)
             let started = MonotonicInstant.now()
-            let locker = try TerminalDriver(
-                namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
-            #expect(bobs.expect("Password for \(bob.name):", timeout: 30))
-            let seconds = Double(MonotonicInstant.now() - started) / 1e9
+            let (seconds, locker) = try lockAllAsRoot(in: namespace, waitingFor: bobs, of: bob)
             #expect(seconds < ControlTiming.oneWait, "Bob's session locked only after \(seconds) s")
             #expect(locker.waitForExit(timeout: 60) == .exited(125), "\(locker.text)")
             let total = Double(MonotonicInstant.now() - started) / 1e9
