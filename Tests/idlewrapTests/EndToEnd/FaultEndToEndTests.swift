@@ -46,7 +46,7 @@ extension EndToEnd {
             return (true, body.count / block.count)
         }
 
-        @Test func tenMegabytePasteReachesASlowReaderCompleteAndInOrder() throws {
+        @Test(.requires(.perl)) func tenMegabytePasteReachesASlowReaderCompleteAndInOrder() throws {
             let size = 10 * 1024 * 1024
             let received = directory.file("received")
             // At most 4 KiB a read and a pause after each: idlewrap has to hold

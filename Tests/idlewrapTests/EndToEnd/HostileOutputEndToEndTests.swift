@@ -36,11 +36,13 @@ extension EndToEnd {
         }
 
         /// printf formats of strings tmux ends only at `ESC \`, left open.
-        @Test(arguments: [
-            #"\033Pq\033x"#,  // ESC followed by anything else
-            #"\033Pq#0;2;0;0;0\030"#,  // CAN
-            #"\033Ptmux;\033\033_Ga=T,f=100;AAAA\033\033\\"#,  // tmux passthrough of kitty graphics
-        ])
+        @Test(
+            .requires(.tmux),
+            arguments: [
+                #"\033Pq\033x"#,  // ESC followed by anything else
+                #"\033Pq#0;2;0;0;0\030"#,  // CAN
+                #"\033Ptmux;\033\033_Ga=T,f=100;AAAA\033\033\\"#,  // tmux passthrough of kitty graphics
+            ])
         func aStringTmuxKeepsOpenDoesNotSwallowTheLockScreen(format: String) throws {
             let screen = try wrapped(script: "printf 'SCREEN-SECRET\\n'; printf '\(format)'; exec cat\n")
             #expect(try screen.waitForText("SCREEN-SECRET"))
@@ -56,11 +58,13 @@ extension EndToEnd {
             var testDescription: String { "\(format) \(variable)" }
         }
 
-        @Test(arguments: [
-            TitleCase(format: #"\033_%s\033\\"#, variable: "#{pane_title}"),  // APC: tmux's pane title
-            TitleCase(format: #"\033]2;%s\030"#, variable: "#{pane_title}"),  // OSC 2 cut by CAN
-            TitleCase(format: #"\033k%s\033\\"#, variable: "#{window_name}"),  // tmux's window name
-        ])
+        @Test(
+            .requires(.tmux),
+            arguments: [
+                TitleCase(format: #"\033_%s\033\\"#, variable: "#{pane_title}"),  // APC: tmux's pane title
+                TitleCase(format: #"\033]2;%s\030"#, variable: "#{pane_title}"),  // OSC 2 cut by CAN
+                TitleCase(format: #"\033k%s\033\\"#, variable: "#{window_name}"),  // tmux's window name
+            ])
         func titlesAreHiddenWhileLocked(_ title: TitleCase) throws {
             let screen = try wrapped(
                 script: "printf '\(title.format)' \"TITLE-SECRET-$((6*7))\"; echo titled; exec cat\n",
@@ -76,7 +80,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
+        @Test(.requires(.tmux)) func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
             let printed = directory.file("printed")
             let go = directory.file("go")
             let screen = try wrapped(

@@ -84,7 +84,7 @@ extension EndToEnd {
             #expect(session.waitForExit() == .exited(0))
         }
 
-        @Test func commandLeadsItsSessionInTheForeground() throws {
+        @Test(.requires(.perl)) func commandLeadsItsSessionInTheForeground() throws {
             // Field 6 of /proc/self/stat is the session id: a session leader's is its own pid.
             let check =
                 #"open(F, "/proc/self/stat"); @f = split(/ /, <F>); print((getpgrp() == POSIX::tcgetpgrp(0) && $f[5] == $$) ? "foreground\n" : "background\n")"#

@@ -3,6 +3,13 @@ import PTYKit
 
 @testable import idlewrap
 
+/// The checkout the tests are in: this file is Tests/idlewrapTests/Support/Fixtures.swift.
+let packageDirectory: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(4)
+    return parts.joined(separator: "/")
+}()
+
 extension TemporaryDirectory {
     /// The contents of `name`, or nil when it cannot be read.
     func read(_ name: String) -> String? {

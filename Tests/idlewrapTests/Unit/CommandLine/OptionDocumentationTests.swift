@@ -2,14 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-/// The checkout this test file is in: Tests/idlewrapTests/Unit/CommandLine/ is four
-/// folders below it.
-private let packageDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)
-    return parts.joined(separator: "/")
-}()
-
 @Suite("Every option is documented")
 struct OptionDocumentationTests {
     @Test("each option has an item in the manual page's option list, with every spelling")

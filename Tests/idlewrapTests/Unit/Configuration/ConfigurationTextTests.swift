@@ -163,11 +163,3 @@ struct ConfigurationTextTests {
         #expect(result.options.lockSSHCommands)
     }
 }
-
-/// The checkout this file is in: Tests/idlewrapTests/Unit/Configuration/ is four
-/// folders below it.
-private let packageDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)
-    return parts.joined(separator: "/")
-}()

@@ -7,7 +7,7 @@ import Testing
 /// What a client makes of a session that closes the connection without a word:
 /// a session that ended meanwhile is not an error (a machine-wide --lock-all
 /// races with sessions ending), one that is still running is.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .requires(.python3))
 struct ControlClientTests {
     /// A stand-in session: python3 listens at DIRECTORY/ITS-PID, accepts one
     /// connection, unlinks its socket or not, closes the connection unanswered,
