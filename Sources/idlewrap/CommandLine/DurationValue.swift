@@ -118,3 +118,24 @@ private struct DecimalNumber {
 private func digitValue(_ byte: UInt8) -> Int? {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
 }
+
+/// A DURATION as `parseDuration` reads it back exactly: `off`, `15m`, `1h30m`, `250ms`,
+/// `1.5s`.
+func formatDuration(_ duration: Nanoseconds) -> String {
+    guard duration > 0 else { return "off" }
+    let second: Nanoseconds = 1_000_000_000
+    let millisecond: Nanoseconds = 1_000_000
+    var text = ""
+    var rest = duration
+    for (unit, name) in [(3600 * second, "h"), (60 * second, "m")] where rest >= unit {
+        text += "\(rest / unit)\(name)"
+        rest %= unit
+    }
+    if rest == 0 { return text }
+    if rest % second == 0 { return text + "\(rest / second)s" }
+    if rest < second && rest % millisecond == 0 { return text + "\(rest / millisecond)ms" }
+    var fraction = String(rest % second)
+    fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+    while fraction.last == "0" { fraction.removeLast() }
+    return text + "\(rest / second).\(fraction)s"
+}

@@ -8,10 +8,8 @@ extension Settings {
     /// authentication method that `auth-methods` leaves out. Call it once, after every
     /// source has been applied.
     mutating func enforcePolicy() throws(UsageError) {
-        lower("timeout", to: "max-timeout", current: options.timeout, limit: options.maxTimeout) { $0.timeout = $1 }
-        lower("kill-after", to: "max-kill-after", current: options.killAfter, limit: options.maxKillAfter) {
-            $0.killAfter = $1
-        }
+        lower(OptionTable.timeout, \.timeout, to: OptionTable.maxTimeout, \.maxTimeout)
+        lower(OptionTable.killAfter, \.killAfter, to: OptionTable.maxKillAfter, \.maxKillAfter)
         try checkMethodIsAllowed()
         try checkPAMStackIsAllowed()
     }
@@ -25,26 +23,29 @@ extension Settings {
             auditRecord: "refused --set-password: the file method is not allowed (auth-methods)")
     }
 
+    /// Lowers the duration `option` sets (`field`) to the one `limitOption` sets
+    /// (`limitField`), if that is not off.
     private mutating func lower(
-        _ key: String, to limitKey: String, current: Nanoseconds, limit: Nanoseconds,
-        _ update: (inout Options, Nanoseconds) -> Void
+        _ option: OptionDefinition, _ field: WritableKeyPath<Options, Nanoseconds>,
+        to limitOption: OptionDefinition, _ limitField: KeyPath<Options, Nanoseconds>
     ) {
+        let current = options[keyPath: field]
+        let limit = options[keyPath: limitField]
         guard limit > 0, current == 0 || current > limit else { return }
-        let option = OptionTable.named(key)
         let change = PolicyChange(
-            key: key, requested: formatDuration(current), requestedAt: source(of: option),
-            allowed: formatDuration(limit), limitKey: limitKey, limitAt: source(of: OptionTable.named(limitKey)))
-        enforce(change) { update(&$0, limit) }
+            key: option.long, requested: formatDuration(current), requestedAt: source(of: option),
+            allowed: formatDuration(limit), limitKey: limitOption.long, limitAt: source(of: limitOption))
+        enforce(change) { $0[keyPath: field] = limit }
     }
 
     private func checkMethodIsAllowed() throws(UsageError) {
         guard let method = options.auth, !options.authPolicy.allows(method) else { return }
-        let auth = OptionTable.named("auth")
+        let auth = OptionTable.auth
         var at = source(of: auth)
         var asked = "\(at.name(of: auth)) \(method.rawValue)"
         if at == .defaultValue {
             // Only --password-file sets the method without --auth.
-            let passwordFile = OptionTable.named("password-file")
+            let passwordFile = OptionTable.passwordFile
             at = source(of: passwordFile)
             asked = "\(at.name(of: passwordFile)) (which means auth file)"
         }
@@ -57,22 +58,22 @@ extension Settings {
     /// opens the lock with any password): where the site names the methods that may
     /// unlock, only the system file may choose it, unless the method is not PAM anyway.
     private func checkPAMStackIsAllowed() throws(UsageError) {
-        let confdir = OptionTable.named("pam-confdir")
+        let confdir = OptionTable.pamConfigDirectory
         let at = source(of: confdir)
         guard options.pamConfigDirectory != nil, at.precedence > .systemFile,
-            source(of: OptionTable.named("auth-methods")) != .defaultValue,
+            source(of: OptionTable.authMethods) != .defaultValue,
             options.auth != .file, options.auth != .ask
         else { return }
         throw UsageError(
             message: "\(at.messagePrefix)\(at.name(of: confdir)) is not allowed by site policy, which sets the"
-                + " methods that may unlock (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))",
+                + " methods that may unlock (auth-methods, \(source(of: OptionTable.authMethods).label))",
             auditRecord: "refused --pam-confdir from \(at.label): auth-methods is set")
     }
 
     /// "only pam, file may be used (auth-methods, /etc/idlewrap/config:3)".
     private var allowedMethods: String {
         let methods = options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
-        return "only \(methods) may be used (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))"
+        return "only \(methods) may be used (auth-methods, \(source(of: OptionTable.authMethods).label))"
     }
 }
 

@@ -38,7 +38,9 @@ enum IdleWrap {
             try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
             return ExitStatus.success
         case .showConfig(let settings):
-            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings))
+            let defaults = ShowConfig.authenticationDefaults(
+                of: settings, user: .runningUser, environment: { environment[$0] })
+            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings, defaults: defaults))
             return ExitStatus.success
         case .completion(let shell):
             try? FileDescriptor.standardOutput.writeAll(shell.script())

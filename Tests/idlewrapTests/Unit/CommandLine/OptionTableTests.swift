@@ -3,7 +3,7 @@ import Testing
 @testable import idlewrap
 
 private let second: Nanoseconds = 1_000_000_000
-private let timeout = OptionTable.named("timeout")
+private let timeout = OptionTable.timeout
 private let systemFile = ValueSource.file(.system, path: "/etc/idlewrap/config", line: 3)
 private let userFile = ValueSource.file(.user, path: "/home/alice/.config/idlewrap/config", line: 7)
 private let environment = ValueSource.environment(variable: "IDLEWRAP_TIMEOUT")
@@ -35,7 +35,7 @@ struct OptionTableTests {
             #expect(!option.help.isEmpty, "\(option.long)")
             // A command-line-only setting only modifies an action (--list's --json).
             let modifiesAnAction = ["json", "user", "all-users"].contains(option.long)
-            #expect(option.effect.isAction == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
+            #expect((option.setting == nil) == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
         }
     }
 
@@ -51,7 +51,7 @@ struct OptionTableTests {
         #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
         #expect(OptionTable.option(configKey: "max-timeout")?.scope == .systemFile)
         #expect(OptionTable.commandLineOption(long: "max-timeout") == nil)
-        #expect(OptionTable.commandLineOption(long: "show-config")?.effect.isAction == true)
+        #expect(OptionTable.commandLineOption(long: "show-config")?.setting == nil)
     }
 
     @Test("value kinds, with the choices completions offer")
@@ -72,7 +72,7 @@ struct OptionTableTests {
         #expect(ValueKind.method.choices == ["pam", "ask", "file"])
         #expect(ValueKind.switch.choices == ["yes", "no"])
         #expect(ValueKind.duration.choices.isEmpty)
-        #expect(OptionTable.named("timeout").environmentVariable == "IDLEWRAP_TIMEOUT")
+        #expect(OptionTable.timeout.environmentVariable == "IDLEWRAP_TIMEOUT")
         #expect(OptionTable.all.filter { $0.environmentVariable != nil }.count == 1)
     }
 
@@ -132,7 +132,7 @@ struct OptionTableTests {
     func parseOverFiles() throws {
         var files = Settings()
         try files.apply(timeout, value: "15m", from: systemFile)
-        try files.apply(OptionTable.named("quiet"), value: "yes", from: userFile)
+        try files.apply(OptionTable.option(configKey: "quiet")!, value: "yes", from: userFile)
         func parsed(_ arguments: [String], _ variable: String?) throws -> Options {
             let invocation = try Options.parse(arguments, environment: { _ in variable }, startingFrom: files)
             guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
@@ -148,12 +148,12 @@ struct OptionTableTests {
     @Test("a value from a file: the option's grammar, yes or no for a switch, FILE:LINE in errors")
     func fileValues() throws {
         var settings = Settings()
-        let wipe = OptionTable.named("wipe-scrollback")
+        let wipe = OptionTable.option(configKey: "wipe-scrollback")!
         try settings.apply(wipe, value: "yes", from: userFile)
         #expect(settings.options.wipeScrollback)
         try settings.apply(wipe, value: "no", from: userFile)
         #expect(!settings.options.wipeScrollback)
-        try settings.apply(OptionTable.named("hold-limit"), value: "64k", from: systemFile)
+        try settings.apply(OptionTable.option(configKey: "hold-limit")!, value: "64k", from: systemFile)
         #expect(settings.options.holdLimit == 65_536)
         #expect(
             try rejection("wipe-scrollback", "maybe", from: userFile)
@@ -188,8 +188,8 @@ struct OptionTableTests {
 
     @Test("--password-file and --auth from different sources: the higher one wins")
     func passwordFileAcrossSources() throws {
-        let auth = OptionTable.named("auth")
-        let passwordFile = OptionTable.named("password-file")
+        let auth = OptionTable.auth
+        let passwordFile = OptionTable.passwordFile
 
         var fileOverAuth = Settings()
         try fileOverAuth.apply(auth, value: "pam", from: systemFile)

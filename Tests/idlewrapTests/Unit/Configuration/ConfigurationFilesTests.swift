@@ -104,7 +104,7 @@ struct ConfigurationFilesTests {
         #expect(settings.options.message == "site")
         #expect(settings.options.maxTimeout == 3_600_000_000_000)
         #expect(
-            settings.source(of: OptionTable.named("timeout"))
+            settings.source(of: OptionTable.timeout)
                 == .file(.user, path: directory.file("home/idlewrap/config"), line: 1))
     }
 }

@@ -46,8 +46,9 @@ struct ConfigurationTextTests {
         #expect(result.options.wipeScrollback)
         #expect(result.options.holdLimit == 65_536)
         #expect(result.options.lockKey == 0x1D)
-        #expect(result.source(of: OptionTable.named("timeout")) == .file(.system, path: systemPath, line: 3))
-        #expect(result.source(of: OptionTable.named("message")) == .file(.system, path: systemPath, line: 10))
+        #expect(result.source(of: OptionTable.timeout) == .file(.system, path: systemPath, line: 3))
+        #expect(
+            result.source(of: OptionTable.option(configKey: "message")!) == .file(.system, path: systemPath, line: 10))
         #expect(try settings("").options == Options())
         #expect(try settings("message =").options.message == nil)
     }
