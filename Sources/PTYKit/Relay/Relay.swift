@@ -177,7 +177,7 @@ public final class Relay {
     /// Discards what was typed but not read yet. The terminal's input slot may
     /// already have reported it in this round, so that report is dropped too:
     /// a blocking read of the emptied terminal would stall the loop.
-    public func discardTypedInput() {
+    public func discardTypedAhead() {
         try? terminalInput.discardPendingInput()
         slots[Slot.input.rawValue].revents = 0
     }

@@ -28,7 +28,7 @@ final class Session: RelayDelegate {
     }
 
     private let terminal = FileDescriptor.standardInput
-    private let screen = FileDescriptor.standardOutput
+    private let terminalOutput = FileDescriptor.standardOutput
     private let options: Options
     private let plan: CommandPlan
     private let pseudoTerminal: PseudoTerminal
@@ -70,7 +70,7 @@ final class Session: RelayDelegate {
         self.pseudoTerminal = pseudoTerminal
         self.command = command
         relay = Relay(
-            terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
+            terminalInput: terminal, terminalOutput: terminalOutput, master: pseudoTerminal.master,
             signals: signals, command: command)
         let user = UserName.runningUser
         terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
@@ -432,7 +432,7 @@ extension Session: LockHost {
     }
 
     func discardTypedAhead() {
-        relay.discardTypedInput()
+        relay.discardTypedAhead()
     }
 
     var windowSize: WindowSize {
