@@ -57,11 +57,12 @@ private func durationSpelling(_ text: String, _ index: Int) -> String {
     }
 }
 
-/// DURATION texts for a number of nanoseconds, written two more ways than formatDuration's;
-/// each must parse back to exactly that number.
+/// DURATION texts written two more ways than formatDuration's; each must parse back to
+/// exactly the same duration.
 
 /// Seconds with a nine-digit fraction: `90.000000000s`, or `0` for off.
-func secondsText(_ nanoseconds: Int64) -> String {
+func secondsText(_ duration: Duration) -> String {
+    let nanoseconds = duration.wholeNanoseconds
     guard nanoseconds != 0 else { return "0" }
     let fraction = String(nanoseconds % 1_000_000_000)
     let padded = String(repeating: "0", count: 9 - fraction.count) + fraction
@@ -69,9 +70,9 @@ func secondsText(_ nanoseconds: Int64) -> String {
 }
 
 /// Every unit once, largest first: `1h2m3s4.000005ms`, `off` for off.
-func unitsText(_ nanoseconds: Int64) -> String {
-    guard nanoseconds != 0 else { return "off" }
-    var left = nanoseconds
+func unitsText(_ duration: Duration) -> String {
+    guard duration != .zero else { return "off" }
+    var left = duration.wholeNanoseconds
     var text = ""
     for (unit, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000)] {
         text += "\(left / size)\(unit)"

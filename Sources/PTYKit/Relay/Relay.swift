@@ -23,7 +23,7 @@ public final class Relay {
     public var isReadingOutput = true {
         didSet {
             if isReadingOutput && !oldValue && commandStatus != nil {
-                quietUntil = MonotonicInstant.now() + Relay.quietSpell
+                quietUntil = MonotonicInstant.now() + quietSpell
             }
         }
     }
@@ -47,8 +47,9 @@ public final class Relay {
     public private(set) var inputEnded = false
 
     /// How long output must stay quiet after the command exited before the
-    /// relay calls it over.
-    public static let quietSpell: Int64 = 200_000_000
+    /// relay calls it over: a background job may keep the pseudo-terminal
+    /// open for ever, and output still in flight must not be cut off.
+    public let quietSpell: Duration
 
     static let bufferSize = 64 * 1024
 
@@ -84,13 +85,15 @@ public final class Relay {
         terminalOutput: FileDescriptor,
         master: FileDescriptor,
         signals: SignalSource,
-        command: ChildProcess
+        command: ChildProcess,
+        quietSpell: Duration = .milliseconds(200)
     ) {
         self.terminalInput = terminalInput
         self.terminalOutput = terminalOutput
         self.master = master
         self.signals = signals
         self.command = command
+        self.quietSpell = quietSpell
         slotCapacity = Relay.fixedSlots + 4
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: slotCapacity)
@@ -245,7 +248,7 @@ public final class Relay {
     /// early and spins.
     private func pollTimeout() -> Int32 {
         guard let wake = nextWake else { return -1 }
-        let left = wake - MonotonicInstant.now()
+        let left = wake.nanoseconds &- MonotonicInstant.now().nanoseconds
         if left <= 0 { return 0 }
         return Int32(clamping: (left + 999_999) / 1_000_000)
     }
@@ -273,7 +276,7 @@ public final class Relay {
     private func reapCommand(_ delegate: any RelayDelegate) throws(PTYError) {
         guard commandStatus == nil, let status = try command.reapIfExited() else { return }
         commandStatus = status
-        quietUntil = MonotonicInstant.now() + Relay.quietSpell
+        quietUntil = MonotonicInstant.now() + quietSpell
         delegate.relay(self, commandDidExit: status)
     }
 
@@ -295,7 +298,7 @@ public final class Relay {
         // The quiet spell starts once the terminal has taken the output: a
         // slow terminal must not make the command look quiet.
         if commandStatus != nil {
-            quietUntil = MonotonicInstant.now() + Relay.quietSpell
+            quietUntil = MonotonicInstant.now() + quietSpell
         }
     }
 

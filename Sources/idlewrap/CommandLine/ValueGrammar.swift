@@ -33,7 +33,7 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     }
 }
 
-extension ValueGrammar where Value == Nanoseconds {
+extension ValueGrammar where Value == Duration {
     static let duration = ValueGrammar(
         .duration,
         parse: { text throws(ValueProblem) in

@@ -26,12 +26,12 @@ extension Settings {
     /// Lowers the duration `option` sets (`field`) to the one `limitOption` sets
     /// (`limitField`), if that is not off.
     private mutating func lower(
-        _ option: OptionDefinition, _ field: WritableKeyPath<Options, Nanoseconds>,
-        to limitOption: OptionDefinition, _ limitField: KeyPath<Options, Nanoseconds>
+        _ option: OptionDefinition, _ field: WritableKeyPath<Options, Duration>,
+        to limitOption: OptionDefinition, _ limitField: KeyPath<Options, Duration>
     ) {
         let current = options[keyPath: field]
         let limit = options[keyPath: limitField]
-        guard limit > 0, current == 0 || current > limit else { return }
+        guard limit > .zero, current == .zero || current > limit else { return }
         let change = PolicyChange(
             key: option.long, requested: formatDuration(current), requestedAt: source(of: option),
             allowed: formatDuration(limit), limitKey: limitOption.long, limitAt: source(of: limitOption))

@@ -6,7 +6,7 @@ import PTYKit
 enum ControlClient {
     /// How long a session has to answer. A wrapping idlewrap answers at once;
     /// one that is stopped (^Z on an outer shell) does not.
-    static let patience: Int64 = 3_000_000_000
+    static let patience: Duration = .seconds(3)
     /// The longest reply read; a `status` reply is far shorter.
     static let maximumReply = 4096
 
@@ -97,11 +97,13 @@ enum ControlClient {
         var buffer = [UInt8](repeating: 0, count: 1024)
         while reply.count < maximumReply {
             let left = deadline - MonotonicInstant.now()
-            guard left > 0 else { return .failed("no answer within \(patience / 1_000_000_000) s") }
+            guard left > .zero else { return .failed("no answer within \(patience.components.seconds) s") }
             var slot = pollfd(fd: connection.rawValue, events: Int16(POLLIN), revents: 0)
             let ready = withUnsafeMutablePointer(to: &slot) { slot in
                 Result { () throws(Errno) in
-                    try poll(UnsafeMutableBufferPointer(start: slot, count: 1), timeout: Int32(left / 1_000_000 + 1))
+                    try poll(
+                        UnsafeMutableBufferPointer(start: slot, count: 1),
+                        timeout: Int32(left.wholeNanoseconds / 1_000_000 + 1))
                 }
             }
             guard case .success(let count) = ready else { return .failed("poll failed") }

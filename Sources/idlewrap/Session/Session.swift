@@ -7,7 +7,7 @@ import PTYKit
 final class Session: RelayDelegate {
     static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
     /// How long a hung-up command may linger before SIGKILL.
-    static let hangupGrace: Int64 = 10_000_000_000
+    static let hangupGrace: Duration = .seconds(10)
 
     private enum HangupReason {
         /// idlewrap got this signal, or the terminal hung up (SIGHUP).
@@ -321,7 +321,7 @@ final class Session: RelayDelegate {
                 // idlewrap leaves rather than hang with it.
                 relay.stop()
             } else {
-                ending = .hangingUp(reason, killAt: now + 1_000_000_000, killed: true)
+                ending = .hangingUp(reason, killAt: now + .seconds(1), killed: true)
                 signalSession(SIGKILL)
             }
         case .hangingUp:
@@ -371,12 +371,11 @@ final class Session: RelayDelegate {
     }
 
     private func status(at now: MonotonicInstant) -> SessionStatus {
-        let second: Int64 = 1_000_000_000
-        let idle = lock.lastActivity.map { max(0, now - $0) / second } ?? 0
-        let locksIn = lock.idleLockDeadline.map { (max(0, $0 - now) + second - 1) / second }
+        let idle = lock.lastActivity.map { (now - $0).wholeSeconds } ?? 0
         return SessionStatus(
             pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: commandName,
-            idleSeconds: Int(idle), locked: lock.isLockingOrLocked, locksInSeconds: locksIn.map { Int($0) })
+            idleSeconds: idle, locked: lock.isLockingOrLocked,
+            locksInSeconds: lock.idleLockDeadline.map { ($0 - now).secondsRoundedUp })
     }
 
     private func closeControlConnection(_ connection: FileDescriptor) {
@@ -462,7 +461,7 @@ extension Session: LockHost {
         relay.inputIsSecret = true
         log.record("session locked")
         hooks.locked()
-        if options.killAfter > 0 { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
+        if options.killAfter > .zero { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
     }
 
     func lockDidRelease() {

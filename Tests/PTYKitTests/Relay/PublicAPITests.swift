@@ -81,7 +81,7 @@ import Testing
         let (relay, terminal) = try makeRelay(["head", "-c", "4"], input: input, output: output)
         defer { terminal.close() }
         try input.write.writeAll("ping")
-        relay.deadline = MonotonicInstant.now() + 20_000_000_000
+        relay.deadline = MonotonicInstant.now() + .seconds(20)
         let delegate = Forwarder()
         try relay.run(delegate: delegate)
         #expect(delegate.outputEnded)
@@ -102,7 +102,7 @@ import Testing
         defer { terminal.close() }
         let events = try EventCounter()
         relay.watch(events.descriptor)
-        relay.deadline = MonotonicInstant.now() + 20_000_000_000
+        relay.deadline = MonotonicInstant.now() + .seconds(20)
         let delegate = Forwarder(events: events)
         let signaller = Thread { events.signal() }
         try relay.run(delegate: delegate)

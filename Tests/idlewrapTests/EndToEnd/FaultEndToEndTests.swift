@@ -214,7 +214,7 @@ extension EndToEnd {
             // stdin reads end of file, and it gets SIGHUP.
             terminal.terminal.close()
             var status: TerminationStatus?
-            let deadline = MonotonicInstant.now() + 30_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(30)
             while status == nil && MonotonicInstant.now() < deadline {
                 status = try terminal.process.reapIfExited()
                 var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)

@@ -114,7 +114,7 @@ extension EndToEnd {
                     "while :; do printf '\\033]52;c;?\\007'; sleep 0.3; done",
                 ])
             var answered = 0
-            let deadline = MonotonicInstant.now() + 15_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(15)
             while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
                 if terminal.expect("\u{1b}]52;c;?\u{7}", timeout: 1) {
                     try terminal.type("\u{1b}]52;c;c2VjcmV0IGNsaXBib2FyZA==\u{7}")

@@ -2,7 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
 private let timeout = OptionTable.timeout
 private let systemFile = ValueSource.file(.system, path: "/etc/idlewrap/config", line: 3)
 private let userFile = ValueSource.file(.user, path: "/home/alice/.config/idlewrap/config", line: 7)
@@ -117,7 +116,7 @@ struct OptionTableTests {
                 for (source, value) in order {
                     try settings.apply(timeout, value: value, from: source)
                 }
-                #expect(settings.options.timeout == Nanoseconds(count) * 60 * second)
+                #expect(settings.options.timeout == .seconds(60 * count))
                 #expect(settings.source(of: timeout) == sources[count - 1].0)
             }
         }
@@ -125,7 +124,7 @@ struct OptionTableTests {
         #expect(settings.source(of: timeout) == .defaultValue)
         try settings.apply(timeout, value: "5m", from: commandLine)
         try settings.apply(timeout, value: "6m", from: commandLine)
-        #expect(settings.options.timeout == 360 * second, "within one source, the last value wins")
+        #expect(settings.options.timeout == .seconds(360), "within one source, the last value wins")
     }
 
     @Test("the command line and IDLEWRAP_TIMEOUT override what the files set")
@@ -138,11 +137,11 @@ struct OptionTableTests {
             guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
             return options
         }
-        #expect(try parsed([], nil).timeout == 900 * second)
+        #expect(try parsed([], nil).timeout == .seconds(900))
         #expect(try parsed([], nil).quiet)
-        #expect(try parsed([], "2m").timeout == 120 * second)
-        #expect(try parsed(["-t", "1m"], "2m").timeout == 60 * second)
-        #expect(try parsed(["-t", "1m"], "garbage").timeout == 60 * second)
+        #expect(try parsed([], "2m").timeout == .seconds(120))
+        #expect(try parsed(["-t", "1m"], "2m").timeout == .seconds(60))
+        #expect(try parsed(["-t", "1m"], "garbage").timeout == .seconds(60))
     }
 
     @Test("a value from a file: the option's grammar, yes or no for a switch, FILE:LINE in errors")
@@ -182,7 +181,7 @@ struct OptionTableTests {
         try settings.apply(timeout, value: "1m", from: commandLine)
         #expect(try rejection("timeout", "bad", from: userFile) != nil)
         try settings.apply(timeout, value: "9m", from: userFile)
-        #expect(settings.options.timeout == 60 * second)
+        #expect(settings.options.timeout == .seconds(60))
         #expect(settings.source(of: timeout) == commandLine)
     }
 

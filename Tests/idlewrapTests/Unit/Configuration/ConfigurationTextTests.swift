@@ -2,7 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
 private let systemPath = "/etc/idlewrap/config"
 private let userPath = "/home/alice/.config/idlewrap/config"
 
@@ -40,8 +39,8 @@ struct ConfigurationTextTests {
               # an indented comment
             message = two # the last value wins
             """)
-        #expect(result.options.timeout == 900 * second)
-        #expect(result.options.killAfter == 3600 * second)
+        #expect(result.options.timeout == .seconds(900))
+        #expect(result.options.killAfter == .seconds(3600))
         #expect(result.options.message == "two # the last value wins")
         #expect(result.options.wipeScrollback)
         #expect(result.options.holdLimit == 65_536)
@@ -64,9 +63,9 @@ struct ConfigurationTextTests {
             shell = /bin/bash
             lock-ssh-commands = no
             """)
-        #expect(result.options.maxTimeout == 900 * second)
+        #expect(result.options.maxTimeout == .seconds(900))
         #expect(result.options.authPolicy.allowed == [.pam, .file])
-        #expect(result.options.maxKillAfter == 3600 * second)
+        #expect(result.options.maxKillAfter == .seconds(3600))
         #expect(result.options.minPasswordLength == 12)
         #expect(result.options.shell == "/bin/bash")
         #expect(!result.options.lockSSHCommands)
@@ -154,10 +153,10 @@ struct ConfigurationTextTests {
     func sample() throws {
         let text = try readFile(packageDirectory + "/etc/config.sample")
         let result = try settings(text)
-        #expect(result.options.timeout == 900 * second)
-        #expect(result.options.maxTimeout == 900 * second)
-        #expect(result.options.killAfter == 3600 * second)
-        #expect(result.options.maxKillAfter == 3600 * second)
+        #expect(result.options.timeout == .seconds(900))
+        #expect(result.options.maxTimeout == .seconds(900))
+        #expect(result.options.killAfter == .seconds(3600))
+        #expect(result.options.maxKillAfter == .seconds(3600))
         #expect(result.options.wipeScrollback)
         #expect(!result.options.authPolicy.allows(.ask))
         #expect(result.options.minPasswordLength >= 8)

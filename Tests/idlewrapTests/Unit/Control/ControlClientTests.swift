@@ -26,7 +26,7 @@ struct ControlClientTests {
             "exec /usr/bin/python3 \(program) \(directory.path) \(unregisters ? "yes" : "no")", environment: [])
         // `exec` keeps the pid, which names the socket.
         let path = directory.file(String(process.pid))
-        let deadline = MonotonicInstant.now() + 20_000_000_000
+        let deadline = MonotonicInstant.now() + .seconds(20)
         while (try? FileSystem.status(ofPath: path, followingLinks: false)) == nil && MonotonicInstant.now() < deadline
         {
             usleep(10_000)
@@ -36,7 +36,7 @@ struct ControlClientTests {
 
     private func end(_ process: ChildProcess) {
         process.send(SIGKILL)
-        let deadline = MonotonicInstant.now() + 10_000_000_000
+        let deadline = MonotonicInstant.now() + .seconds(10)
         while (try? process.reapIfExited()) == nil && MonotonicInstant.now() < deadline { usleep(10_000) }
     }
 
