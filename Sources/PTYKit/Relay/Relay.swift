@@ -31,11 +31,15 @@ public final class Relay {
     /// While false typed bytes stay in the terminal.
     public var isReadingInput = true
 
-    /// While true, what is typed is for the delegate alone (a lock screen
-    /// reading a password): the terminal is read even while earlier bytes
-    /// still wait for the command (normally it is not: backpressure), and the
-    /// read buffer is zeroed after each use.
-    public var inputIsSecret = false
+    /// While true, the terminal is read even while earlier typed bytes still
+    /// wait for the command; normally it is not (backpressure), so that a slow
+    /// command gets all its input later. For a delegate that keeps what is
+    /// typed to itself for a while (idlewrap's lock screen).
+    public var readsInputAhead = false
+
+    /// While true, the input buffer is zeroed after each chunk, so that no copy
+    /// of what was typed (a password) stays in the relay's memory.
+    public var clearsInputAfterUse = false
 
     /// The extra descriptors watched for reading, in the order they were added.
     public private(set) var watched: [FileDescriptor] = []
@@ -223,7 +227,7 @@ public final class Relay {
         if isReadingOutput && !outputEnded { masterEvents |= Int16(POLLIN) }
         if pendingStart < pendingInput.count { masterEvents |= Int16(POLLOUT) }
         set(.master, master, masterEvents)
-        let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
+        let wantsInput = isReadingInput && !inputEnded && (readsInputAhead || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
         if let commandExit {
             set(.commandExit, commandExit, commandStatus == nil ? Int16(POLLIN) : 0)
@@ -335,8 +339,8 @@ public final class Relay {
     private func handleInput(_ delegate: any RelayDelegate) throws(PTYError) {
         guard revents(.input) != 0 else { return }
         // Read before the signals and the call: a session ending on a signal,
-        // or the chunk that unlocks, ends the secrecy.
-        let wasSecret = inputIsSecret
+        // or the chunk that unlocks, turns the clearing off.
+        let clears = clearsInputAfterUse
         try receiveSignals(delegate)
         guard revents(.input) != 0 else { return }
         guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal")
@@ -349,7 +353,7 @@ public final class Relay {
             return
         }
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
-        if wasSecret || inputIsSecret {
+        if clears || clearsInputAfterUse {
             UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(
                 as: UInt8.self, repeating: 0)
         }

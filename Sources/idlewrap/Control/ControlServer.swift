@@ -73,6 +73,11 @@ final class ControlServer {
         connections[descriptor] != nil
     }
 
+    /// When `connection` must have sent its request.
+    func deadline(of connection: FileDescriptor) -> MonotonicInstant? {
+        connections[connection]?.deadline
+    }
+
     /// Takes the waiting connections, and returns those the relay should
     /// now watch. Peers that are neither our user nor root, and any beyond
     /// `maximumConnections`, are closed at once. When accept fails, accepting
