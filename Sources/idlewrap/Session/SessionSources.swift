@@ -12,10 +12,14 @@ extension Relay: SourcePoller {}
 
 /// A session's sources, in the order they were added, and the poller's view of them:
 /// after every event `update` drops the finished ones, has the poller watch what the
-/// others want watched, and sets its deadline to the earliest of theirs.
+/// others want watched, and sets its deadline to the earliest of theirs. A source's
+/// deadline is taken as it was then: one computed from the clock (the warning's next
+/// second) may move on as soon as it is reached, and is due all the same.
 final class SessionSources {
     private unowned let poller: SourcePoller
     private(set) var sources: [SessionSource] = []
+    /// Each source's deadline at the last update, what the poller sleeps until.
+    private var deadlines: [MonotonicInstant?] = []
     /// The descriptors the poller watches for the sources, and a spare for the next
     /// update, so that an update allocates nothing.
     private var watched: [FileDescriptor] = []
@@ -41,14 +45,16 @@ final class SessionSources {
         for descriptor in watched where !stillWatched.contains(descriptor) { poller.unwatch(descriptor) }
         swap(&watched, &stillWatched)
         for source in finished { source.dropped() }
-        poller.deadline = MonotonicInstant.earliest(of: sources.lazy.map(\.deadline))
+        deadlines.removeAll(keepingCapacity: true)
+        for source in sources { deadlines.append(source.deadline) }
+        poller.deadline = MonotonicInstant.earliest(of: deadlines)
     }
 
-    /// Every source whose deadline has come, in order; one may move another's, so each
-    /// is asked only when its turn comes.
+    /// Every source whose deadline at the last update has come, in the order they were
+    /// added (the session adds its ending before the lock, so a hang-up comes first).
     func deadlinePassed(at now: MonotonicInstant) {
-        for source in sources {
-            if let due = source.deadline, due <= now { source.deadlinePassed(at: now) }
+        for (source, due) in zip(sources, deadlines) {
+            if let due, due <= now { source.deadlinePassed(at: now) }
         }
         update()
     }
@@ -67,6 +73,7 @@ final class SessionSources {
         watched = []
         for source in sources.reversed() { source.dropped() }
         sources = []
+        deadlines = []
         poller.deadline = nil
     }
 }

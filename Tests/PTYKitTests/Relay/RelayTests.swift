@@ -219,6 +219,32 @@ final class RecordingDelegate: RelayDelegate {
         finish(relay, terminal, [])
         try? input.close()
     }
+
+    /// A background job keeps the pseudo-terminal open after the command exited: its
+    /// output is over once it has been quiet for the spell the caller chose.
+    @Test(arguments: [(Duration.milliseconds(50), true), (.seconds(60), false)])
+    func theQuietSpellIsTheCallers(spell: Duration, ends: Bool) throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
+        let input = FileDescriptor(rawValue: fds[0])
+        defer {
+            try? input.close()
+            try? FileDescriptor(rawValue: fds[1]).close()
+        }
+        let output = try FileDescriptor.open("/dev/null", O_WRONLY)
+        defer { try? output.close() }
+        let session = try PseudoTerminalSession.start(
+            ["sh", "-c", "trap \"\" HUP; sleep 30 & echo started"], environment: { _ in ["PATH=/usr/bin:/bin"] },
+            terminalInput: input, terminalOutput: output, replica: .raw, signals: [SIGCHLD], quietSpell: spell)
+        defer { session.signalCommand(SIGKILL) }
+        #expect(session.relay.quietSpell == spell)
+        session.relay.deadline = MonotonicInstant.now() + .seconds(3)
+        let delegate = RecordingDelegate()
+        try session.relay.run(delegate: delegate)
+        #expect(delegate.exitStatus == .exited(0))
+        #expect(delegate.outputEnded == ends)
+        #expect(delegate.deadlines == (ends ? 0 : 1))
+    }
 }
 
 /// Records the order of events; raises SIGWINCH for the relay's own thread

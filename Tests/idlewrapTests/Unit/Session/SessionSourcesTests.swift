@@ -102,19 +102,35 @@ import Testing
         #expect(second.log == ["ready"])
     }
 
-    @Test func dueSourcesAreAskedInOrderAndOneMayMoveAnothersDeadline() {
+    @Test func dueSourcesAreAskedInOrder() {
         let poller = Poller()
         let sources = SessionSources(polledBy: poller)
+        var order: [String] = []
         let ending = Source("ending", deadline: now)
-        let lock = Source("lock", deadline: now)
+        let lock = Source("lock", deadline: now - .seconds(1))
         let later = Source("later", deadline: now + .seconds(1))
-        ending.onDeadline = { lock.deadline = nil }  // hanging up abandons the lock
+        ending.onDeadline = { order.append("ending") }
+        lock.onDeadline = { order.append("lock") }
         for source in [ending, lock, later] { sources.add(source) }
+        sources.update()
         sources.deadlinePassed(at: now)
-        #expect(ending.log == ["deadline"])
-        #expect(lock.log.isEmpty, "its deadline went before its turn")
+        #expect(order == ["ending", "lock"])
         #expect(later.log.isEmpty)
-        #expect(poller.deadline == now)
+        #expect(poller.deadline == now - .seconds(1), "until the sources move their deadlines")
+    }
+
+    /// The warning's next second is computed from the clock: once reached, it is a
+    /// second later. Due it was, and due it stays.
+    @Test func aDeadlineThatMovesOnOnceReachedIsStillDue() {
+        let poller = Poller()
+        let sources = SessionSources(polledBy: poller)
+        let countdown = Source("countdown", deadline: now)
+        sources.add(countdown)
+        sources.update()
+        countdown.deadline = now + .seconds(1)
+        sources.deadlinePassed(at: now)
+        #expect(countdown.log == ["deadline"])
+        #expect(poller.deadline == now + .seconds(1))
     }
 
     @Test func removingAllUnwatchesAndDropsTheLastAddedFirst() {
