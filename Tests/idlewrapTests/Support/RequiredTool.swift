@@ -43,8 +43,21 @@ struct RequiredTool: Sendable, CustomStringConvertible {
     /// The environment variable that turns a missing tool into a failure.
     static let strictVariable = "IDLEWRAP_TESTS_NEED_EVERY_TOOL"
 
+    /// A regular file at one of `paths`, and for a program one this user may run; a
+    /// path with something else there (`without-optional-tools` mounts /dev/null over
+    /// each tool it hides) does not count.
     var isInstalled: Bool {
-        paths.contains { access($0, F_OK) == 0 }
+        paths.contains { path in
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+            return !isProgram || access(path, X_OK) == 0
+        }
+    }
+
+    /// Whether the tool is run (rather than read, as bash-completion's script and
+    /// python's modules are).
+    var isProgram: Bool {
+        !paths.allSatisfy { $0.hasPrefix("/usr/share/") || $0.hasPrefix("/usr/lib/python3/") }
     }
 
     var description: String { "\(name) (Debian package \(package))" }
