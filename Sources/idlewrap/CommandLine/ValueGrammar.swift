@@ -33,23 +33,28 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     }
 }
 
+extension ValueGrammar {
+    /// A grammar whose parser gives nil for what it does not accept: "invalid `name`".
+    fileprivate static func checked(
+        _ kind: ValueKind, _ name: String, parse: @escaping @Sendable (String) -> Value?,
+        format: @escaping @Sendable (Value) -> String
+    ) -> ValueGrammar {
+        ValueGrammar(
+            kind,
+            parse: { text throws(ValueProblem) in
+                guard let value = parse(text) else { throw .invalid("invalid \(name)") }
+                return value
+            }, format: format)
+    }
+}
+
 extension ValueGrammar where Value == Duration {
-    static let duration = ValueGrammar(
-        .duration,
-        parse: { text throws(ValueProblem) in
-            guard let duration = parseDuration(text) else { throw .invalid("invalid duration") }
-            return duration
-        }, format: { formatDuration($0) })
+    static let duration = checked(.duration, "duration", parse: { parseDuration($0) }, format: { formatDuration($0) })
 }
 
 extension ValueGrammar where Value == Int {
     /// Bytes, with an optional K, M or G.
-    static let size = ValueGrammar(
-        .size,
-        parse: { text throws(ValueProblem) in
-            guard let size = parseSize(text) else { throw .invalid("invalid size") }
-            return size
-        }, format: { formatSize($0) })
+    static let size = checked(.size, "size", parse: { parseSize($0) }, format: { formatSize($0) })
 
     /// A whole number from 1 to `PasswordLineEditor.maximumLength`.
     static let count = ValueGrammar(
