@@ -3,8 +3,8 @@ struct CommandLineParser {
     private let arguments: [String]
     private var index = 0
     private var settings: Settings
-    /// The actions asked for that do not answer at once.
-    private var actions: Set<Action> = []
+    /// The actions asked for that do not answer at once, each once.
+    private var actions: [Action] = []
     private var attachedPasswordFile: String?  // --set-password=FILE
     private var operands: ArraySlice<String> = []
 
@@ -122,13 +122,14 @@ struct CommandLineParser {
             }
             return .completion(shell)
         case .action(let action):
-            actions.insert(action)
+            if !actions.contains(action) { actions.append(action) }
         }
         return nil
     }
 
     private func invocation() throws(UsageError) -> Invocation {
-        let asked = Action.allCases.filter(actions.contains)
+        // In the order of the cases, whatever the order given.
+        let asked = actions.count > 1 ? Action.allCases.filter(actions.contains) : actions
         if asked.count > 1 {
             throw UsageError(message: "\(spelling(of: asked[0])) and \(spelling(of: asked[1])) cannot be used together")
         }

@@ -12,7 +12,7 @@ enum OptionTable {
                 "Before an idle lock, count down this long in the",
                 "window title and ring once (default: off).",
             ],
-            setting: Setting(\.warn, .duration)),
+            setting: Setting(.duration, get: { $0.warn }, set: { $0.warn = $1 })),
         auth,
         passwordFile,
         OptionDefinition(
@@ -25,27 +25,27 @@ enum OptionTable {
         OptionDefinition(
             long: "pam-service", valueName: "NAME",
             help: ["PAM service name (default: idlewrap)."],
-            setting: Setting(\.pamService, .name)),
+            setting: Setting(.name, get: { $0.pamService }, set: { $0.pamService = $1 })),
         pamConfigDirectory,
         OptionDefinition(
             long: "message", short: "m", valueName: "TEXT",
             help: ["An extra line shown on the lock screen."],
-            setting: Setting(\.message, .text)),
+            setting: Setting(.text, get: { $0.message }, set: { $0.message = $1 })),
         OptionDefinition(
             long: "lock-key", short: "k", valueName: "KEY",
             help: [
                 "A control key that locks at once, in caret notation",
                 "(^], ^\\, ^@; not ^[). Default: none.",
             ],
-            setting: Setting(\.lockKey, ValueGrammar.key.optional)),
+            setting: Setting(ValueGrammar.key.optional, get: { $0.lockKey }, set: { $0.lockKey = $1 })),
         OptionDefinition(
             long: "on-lock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session locks."],
-            setting: Setting(\.onLock, .text)),
+            setting: Setting(.text, get: { $0.onLock }, set: { $0.onLock = $1 })),
         OptionDefinition(
             long: "on-unlock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session unlocks."],
-            setting: Setting(\.onUnlock, .text)),
+            setting: Setting(.text, get: { $0.onUnlock }, set: { $0.onUnlock = $1 })),
         killAfter,
         OptionDefinition(
             long: "hold-limit", valueName: "SIZE",
@@ -53,31 +53,31 @@ enum OptionTable {
                 "Most output held while locked, in bytes with an",
                 "optional K, M or G (default: 8M).",
             ],
-            setting: Setting(\.holdLimit, .size)),
+            setting: Setting(.size, get: { $0.holdLimit }, set: { $0.holdLimit = $1 })),
         OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
-            setting: Setting(\.wipeScrollback, .switch)),
+            setting: Setting(.switch, get: { $0.wipeScrollback }, set: { $0.wipeScrollback = $1 })),
         OptionDefinition(
             long: "bell-on-exit",
             help: ["Ring once when the command exits while locked."],
-            setting: Setting(\.bellOnExit, .switch)),
+            setting: Setting(.switch, get: { $0.bellOnExit }, set: { $0.bellOnExit = $1 })),
         OptionDefinition(
             long: "login", short: "l",
             help: ["Run the default shell as a login shell."],
-            setting: Setting(\.login, .switch)),
+            setting: Setting(.switch, get: { $0.login }, set: { $0.login = $1 })),
         OptionDefinition(
             long: "nested",
             help: ["Wrap even when already inside idlewrap."],
-            setting: Setting(\.nested, .switch)),
+            setting: Setting(.switch, get: { $0.nested }, set: { $0.nested = $1 })),
         OptionDefinition(
             long: "quiet", short: "q",
             help: ["Print no notices on stderr."],
-            setting: Setting(\.quiet, .switch)),
+            setting: Setting(.switch, get: { $0.quiet }, set: { $0.quiet = $1 })),
         OptionDefinition(
             long: "verbose",
             help: ["Also say whether idlewrap follows logind's Lock."],
-            setting: Setting(\.verbose, .switch)),
+            setting: Setting(.switch, get: { $0.verbose }, set: { $0.verbose = $1 })),
         OptionDefinition(
             long: "show-config",
             help: ["Show the settings in effect, where each came from,", "and exit."],
@@ -99,15 +99,15 @@ enum OptionTable {
         OptionDefinition(
             long: "json",
             help: ["With --list: print a JSON array instead of columns."],
-            scope: .commandLine, setting: Setting(\.json, .switch)),
+            scope: .commandLine, setting: Setting(.switch, get: { $0.json }, set: { $0.json = $1 })),
         OptionDefinition(
             long: "user", valueName: "NAME",
             help: ["With --lock-all or --list, as root: NAME's sessions."],
-            scope: .commandLine, setting: Setting(\.user, ValueGrammar.name.optional)),
+            scope: .commandLine, setting: Setting(ValueGrammar.name.optional, get: { $0.user }, set: { $0.user = $1 })),
         OptionDefinition(
             long: "all-users",
             help: ["With --lock-all or --list, as root: every user's."],
-            scope: .commandLine, setting: Setting(\.allUsers, .switch)),
+            scope: .commandLine, setting: Setting(.switch, get: { $0.allUsers }, set: { $0.allUsers = $1 })),
         OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
@@ -127,15 +127,17 @@ enum OptionTable {
         OptionDefinition(
             long: "min-password-length", valueName: "N",
             help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
-            scope: .systemFile, setting: Setting(\.minPasswordLength, .count)),
+            scope: .systemFile,
+            setting: Setting(.count, get: { $0.minPasswordLength }, set: { $0.minPasswordLength = $1 })),
         OptionDefinition(
             long: "shell", valueName: "PATH",
             help: ["The real shell in login-shell mode (default: /bin/sh)."],
-            scope: .systemFile, setting: Setting(\.shell, ValueGrammar.path.optional)),
+            scope: .systemFile, setting: Setting(ValueGrammar.path.optional, get: { $0.shell }, set: { $0.shell = $1 })),
         OptionDefinition(
             long: "lock-ssh-commands",
             help: ["Whether a session started for an ssh command locks too (default: yes)."],
-            scope: .systemFile, setting: Setting(\.lockSSHCommands, .switch)),
+            scope: .systemFile, setting: Setting(.switch, get: { $0.lockSSHCommands }, set: { $0.lockSSHCommands = $1 })
+        ),
     ]
 
     /// The keys of the configuration files: every setting but those only the command
@@ -182,7 +184,8 @@ extension OptionTable {
             "else 5m). DURATION: off; seconds (90, 1.5); or terms",
             "with units h, m, s, ms (1h30m, 250ms). 0, off: never.",
         ],
-        setting: Setting(\.timeout, .duration), environmentVariable: "IDLEWRAP_TIMEOUT")
+        setting: Setting(.duration, get: { $0.timeout }, set: { $0.timeout = $1 }),
+        environmentVariable: "IDLEWRAP_TIMEOUT")
 
     static let auth = OptionDefinition(
         long: "auth", short: "a", valueName: "METHOD",
@@ -191,7 +194,7 @@ extension OptionTable {
             "(a password asked at start) or file (default: file",
             "if the password file exists, else pam, else ask).",
         ],
-        setting: Setting(\.auth, ValueGrammar.method.optional))
+        setting: Setting(ValueGrammar.method.optional, get: { $0.auth }, set: { $0.auth = $1 }))
 
     static let passwordFile = OptionDefinition(
         long: "password-file", valueName: "FILE",
@@ -199,30 +202,32 @@ extension OptionTable {
             "Password hash for --auth file; implies it (default:",
             "$XDG_CONFIG_HOME/idlewrap/password).",
         ],
-        setting: Setting(\.passwordFile, ValueGrammar.path.optional))
+        setting: Setting(ValueGrammar.path.optional, get: { $0.passwordFile }, set: { $0.passwordFile = $1 }))
 
     static let pamConfigDirectory = OptionDefinition(
         long: "pam-confdir", valueName: "DIR",
         help: ["Directory of PAM configuration (default: /etc/pam.d)."],
-        setting: Setting(\.pamConfigDirectory, ValueGrammar.directory.optional))
+        setting: Setting(
+            ValueGrammar.directory.optional, get: { $0.pamConfigDirectory }, set: { $0.pamConfigDirectory = $1 }))
 
     static let killAfter = OptionDefinition(
         long: "kill-after", valueName: "DURATION",
         help: ["End the session once locked this long (default: off)."],
-        setting: Setting(\.killAfter, .duration))
+        setting: Setting(.duration, get: { $0.killAfter }, set: { $0.killAfter = $1 }))
 
     static let maxTimeout = OptionDefinition(
         long: "max-timeout", valueName: "DURATION",
         help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
-        scope: .systemFile, setting: Setting(\.maxTimeout, .duration))
+        scope: .systemFile, setting: Setting(.duration, get: { $0.maxTimeout }, set: { $0.maxTimeout = $1 }))
 
     static let authMethods = OptionDefinition(
         long: "auth-methods", valueName: "METHODS",
         help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
-        scope: .systemFile, setting: Setting(\.authPolicy.allowed, .methods))
+        scope: .systemFile,
+        setting: Setting(.methods, get: { $0.authPolicy.allowed }, set: { $0.authPolicy.allowed = $1 }))
 
     static let maxKillAfter = OptionDefinition(
         long: "max-kill-after", valueName: "DURATION",
         help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
-        scope: .systemFile, setting: Setting(\.maxKillAfter, .duration))
+        scope: .systemFile, setting: Setting(.duration, get: { $0.maxKillAfter }, set: { $0.maxKillAfter = $1 }))
 }

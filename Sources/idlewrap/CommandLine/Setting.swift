@@ -7,12 +7,18 @@ struct Setting: Sendable {
     private let store: @Sendable (String?, inout Options) throws(ValueProblem) -> Void
     private let show: @Sendable (Options) -> String
 
-    init<Value: Sendable>(_ field: WritableKeyPath<Options, Value> & Sendable, _ grammar: ValueGrammar<Value>) {
+    /// The field is reached through `get` and `set` rather than a key path: making a key
+    /// path costs the runtime tens of thousands of instructions at its first use, which
+    /// every start of idlewrap would pay.
+    init<Value: Sendable>(
+        _ grammar: ValueGrammar<Value>, get: @escaping @Sendable (Options) -> Value,
+        set: @escaping @Sendable (inout Options, Value) -> Void
+    ) {
         kind = grammar.kind
         store = { text, options throws(ValueProblem) in
-            options[keyPath: field] = try grammar.value(of: text)
+            set(&options, try grammar.value(of: text))
         }
-        show = { options in grammar.format(options[keyPath: field]) }
+        show = { options in grammar.format(get(options)) }
     }
 
     /// Sets the field from `text` in the setting's grammar. `text` is nil only for a

@@ -8,8 +8,10 @@ extension Settings {
     /// authentication method that `auth-methods` leaves out. Call it once, after every
     /// source has been applied.
     mutating func enforcePolicy() throws(UsageError) {
-        lower(OptionTable.timeout, \.timeout, to: OptionTable.maxTimeout, \.maxTimeout)
-        lower(OptionTable.killAfter, \.killAfter, to: OptionTable.maxKillAfter, \.maxKillAfter)
+        lower(OptionTable.timeout, options.timeout, to: OptionTable.maxTimeout, options.maxTimeout) { $0.timeout = $1 }
+        lower(OptionTable.killAfter, options.killAfter, to: OptionTable.maxKillAfter, options.maxKillAfter) {
+            $0.killAfter = $1
+        }
         try checkMethodIsAllowed()
         try checkPAMStackIsAllowed()
     }
@@ -23,19 +25,17 @@ extension Settings {
             auditRecord: "refused --set-password: the file method is not allowed (auth-methods)")
     }
 
-    /// Lowers the duration `option` sets (`field`) to the one `limitOption` sets
-    /// (`limitField`), if that is not off.
+    /// Lowers `current`, the duration `option` set, to `limit`, the one `limitOption` set,
+    /// unless that is off; `update` stores it.
     private mutating func lower(
-        _ option: OptionDefinition, _ field: WritableKeyPath<Options, Duration>,
-        to limitOption: OptionDefinition, _ limitField: KeyPath<Options, Duration>
+        _ option: OptionDefinition, _ current: Duration, to limitOption: OptionDefinition, _ limit: Duration,
+        _ update: (inout Options, Duration) -> Void
     ) {
-        let current = options[keyPath: field]
-        let limit = options[keyPath: limitField]
         guard limit > .zero, current == .zero || current > limit else { return }
         let change = PolicyChange(
             key: option.long, requested: formatDuration(current), requestedAt: source(of: option),
             allowed: formatDuration(limit), limitKey: limitOption.long, limitAt: source(of: limitOption))
-        enforce(change) { $0[keyPath: field] = limit }
+        enforce(change) { update(&$0, limit) }
     }
 
     private func checkMethodIsAllowed() throws(UsageError) {

@@ -124,8 +124,8 @@ final class Session: RelayDelegate {
 
     // MARK: - Sources
 
-    /// The ending's and the lock's deadlines (the ending first: once --kill-after has
-    /// ended the session, the lock has nothing due), then what listens outside: logind,
+    /// The ending's and the lock's deadlines (the ending first: when --kill-after ends
+    /// the session, the lock it abandons has nothing left to do), then what listens outside: logind,
     /// whose Lock locks as SIGUSR1 does, and the control socket. Connecting and binding
     /// say why they could not on stderr, so this comes before raw mode.
     private func startSources() {

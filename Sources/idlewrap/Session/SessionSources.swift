@@ -27,6 +27,11 @@ final class SessionSources {
 
     init(polledBy poller: SourcePoller) {
         self.poller = poller
+        // Room for the usual few (the ending, the lock, logind, the control socket and
+        // a connection or two) from the start.
+        watched.reserveCapacity(8)
+        stillWatched.reserveCapacity(8)
+        deadlines.reserveCapacity(8)
     }
 
     func add(_ source: SessionSource) {
