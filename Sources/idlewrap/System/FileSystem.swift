@@ -1,10 +1,11 @@
 import Glibc
+import PTYKit
 
 /// The calls on paths that idlewrap needs, each wrapped once.
-public enum FileSystem {
+enum FileSystem {
     /// What is at `path`: `stat`, or with `followingLinks: false` `lstat`
     /// (the link itself).
-    public static func status(ofPath path: String, followingLinks: Bool = true) throws(Errno) -> stat {
+    static func status(ofPath path: String, followingLinks: Bool = true) throws(Errno) -> stat {
         var info = stat()
         if followingLinks {
             _ = try valueOrErrno { stat(path, &info) }
@@ -15,23 +16,23 @@ public enum FileSystem {
     }
 
     /// The absolute path of `path` with every symbolic link resolved.
-    public static func resolvedPath(_ path: String) throws(Errno) -> String {
+    static func resolvedPath(_ path: String) throws(Errno) -> String {
         let resolved = try valueOrErrno({ realpath(path, nil) }, failed: { $0 == nil })!
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    public static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
+    static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
         _ = try valueOrErrno { mkdir(path, mode) }
     }
 
     /// Replaces whatever is at `destination`, atomically.
-    public static func rename(_ source: String, to destination: String) throws(Errno) {
+    static func rename(_ source: String, to destination: String) throws(Errno) {
         _ = try valueOrErrno { Glibc.rename(source, destination) }
     }
 
     /// The names in the directory at `path`, without `.` and `..`.
-    public static func entries(ofDirectory path: String) throws(Errno) -> [String] {
+    static func entries(ofDirectory path: String) throws(Errno) -> [String] {
         let directory = try valueOrErrno({ opendir(path) }, failed: { $0 == nil })!
         defer { closedir(directory) }
         var names: [String] = []
@@ -47,13 +48,13 @@ public enum FileSystem {
         return names
     }
 
-    public static func removeFile(_ path: String) throws(Errno) {
+    static func removeFile(_ path: String) throws(Errno) {
         _ = try valueOrErrno { unlink(path) }
     }
 
     /// Creates and opens (read-write, mode 0600) a new file
     /// named `prefix` followed by six random characters: `mkstemp`.
-    public static func makeUniqueFile(prefix: String) throws(Errno) -> (FileDescriptor, path: String) {
+    static func makeUniqueFile(prefix: String) throws(Errno) -> (FileDescriptor, path: String) {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let descriptor = FileDescriptor(rawValue: try valueOrErrno { mkstemp(&template) })
         return (descriptor, string(fromNulTerminated: template))
