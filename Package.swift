@@ -28,7 +28,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "idlewrap",
-            dependencies: ["PTYKit", "CAuthShims", "CBusShims"]
+            // CPTYShims for the calls idlewrap's own system wrappers need (accept4,
+            // SO_PEERCRED, prctl), which PTYKit does not.
+            dependencies: ["PTYKit", "CPTYShims", "CAuthShims", "CBusShims"]
         ),
         .testTarget(
             name: "PTYKitTests",

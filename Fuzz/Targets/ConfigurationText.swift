@@ -9,8 +9,8 @@
 // are allowed), then the file's text.
 
 /// Values that --show-config shows in caret notation cannot be read back as they were.
-private func hasControlCharacters(_ text: String?) -> Bool {
-    text?.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ?? false
+private func hasControlCharacters(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
 }
 
 /// Where the last `  # ` in `line` starts, overlapping matches included.
@@ -44,11 +44,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         return 0
     }
     let options = settings.options
-    let strings = [
-        options.passwordFile, options.pamService, options.pamConfigDirectory, options.message, options.onLock,
-        options.onUnlock, options.shell,
-    ]
-    guard !strings.contains(where: hasControlCharacters) else { return 0 }
+    let shown = OptionTable.settings.compactMap { $0.setting?.text(in: options) }
+    guard !shown.contains(where: hasControlCharacters) else { return 0 }
 
     // Each line without its comment, read back as the system file (which takes every
     // key); a line with an empty value stands for "not set", which some keys cannot

@@ -187,7 +187,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let lockKey: UInt8? = choices.input.choice(2) == 0 ? 0x1D : nil
     let lock = LockController(
         settings: LockController.Settings(
-            timeout: Int64(1 + choices.input.choice(4)) * 1_000_000_000, holdLimit: 1 + choices.input.choice(64),
+            timeout: .seconds(1 + choices.input.choice(4)), holdLimit: 1 + choices.input.choice(64),
             lockKey: lockKey, message: nil, wipeScrollback: choices.input.choice(2) == 0, program: "sh", host: "fuzzhost",
             user: "fuzz"),
         authenticator: authenticator, clock: clock, host: host)
@@ -212,7 +212,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             host.windowSize = WindowSize(rows: UInt16(choices.input.choice(60)), columns: UInt16(choices.input.choice(200)))
             lock.handleResize()
         case 7:
-            clock.current = clock.current + Int64(choices.input.byte()) * 50_000_000
+            clock.current = clock.current + .milliseconds(50 * Int(choices.input.byte()))
             host.inDeadline = true
             lock.handleDeadline()
             host.inDeadline = false

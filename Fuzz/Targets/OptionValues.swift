@@ -9,7 +9,7 @@
 
 private func checkDuration(_ text: String) {
     guard let value = parseDuration(text) else { return }
-    require(value >= 0, "a negative duration from '\(text)'")
+    require(value >= .zero, "a negative duration from '\(text)'")
     require(parseDuration(secondsText(value)) == value, "'\(text)' → \(value) does not survive \(secondsText(value))")
     require(parseDuration(unitsText(value)) == value, "'\(text)' → \(value) does not survive \(unitsText(value))")
     require(parseDuration(formatDuration(value)) == value, "'\(text)' → \(value) does not survive formatDuration: \(formatDuration(value))")

@@ -7,54 +7,6 @@
 // Input: one byte of flags (bit 0: an $IDLEWRAP_TIMEOUT is set, taken from
 // the first argument), then the arguments separated by NUL.
 
-/// Long options with attached values, then `--` and the command (or FILE).
-private func arguments(for invocation: Invocation) -> [String] {
-    switch invocation {
-    case .help: return ["--help"]
-    case .version: return ["--version"]
-    case .completion(let shell): return ["--completion=\(shell.rawValue)"]
-    case .showConfig(let settings): return arguments(for: settings.options) + ["--show-config"]
-    case .lockAll(let options): return arguments(for: options) + ["--lock-all"]
-    case .list(let options): return arguments(for: options) + ["--list"]
-    case .run(let options): return arguments(for: options) + ["--"] + options.command
-    case .setPassword(let file, let options):
-        return arguments(for: options) + ["--set-password", "--"] + (file.map { [$0] } ?? [])
-    }
-}
-
-/// The settings `arguments(for:)` writes out; an option added to the command line and
-/// not here fails the target at once, so that the renderer keeps up with the table.
-private let renderedSettings: Set<String> = [
-    "timeout", "auth", "password-file", "pam-service", "pam-confdir", "message", "lock-key", "on-lock",
-    "on-unlock", "kill-after", "hold-limit", "wipe-scrollback", "login", "nested", "quiet", "verbose",
-    "warn", "bell-on-exit", "json", "user", "all-users",
-]
-
-private func arguments(for options: Options) -> [String] {
-    var result = [
-        "--timeout=\(secondsText(options.timeout))", "--kill-after=\(unitsText(options.killAfter))",
-        "--pam-service=\(options.pamService)", "--hold-limit=\(options.holdLimit)",
-    ]
-    if let auth = options.auth { result.append("--auth=\(auth.rawValue)") }
-    if let file = options.passwordFile { result.append("--password-file=\(file)") }
-    if let directory = options.pamConfigDirectory { result += ["--pam-confdir", directory] }
-    if let message = options.message { result += ["-m", message] }
-    if let key = options.lockKey, let caret = caretNotation(of: key) { result.append("-k\(caret)") }
-    if let command = options.onLock { result.append("--on-lock=\(command)") }
-    if let command = options.onUnlock { result += ["--on-unlock", command] }
-    if options.wipeScrollback { result.append("--wipe-scrollback") }
-    if options.login { result.append("-l") }
-    if options.nested { result.append("--nested") }
-    if options.quiet { result.append("-q") }
-    if options.verbose { result.append("--verbose") }
-    if options.bellOnExit { result.append("--bell-on-exit") }
-    if options.json { result.append("--json") }
-    if let user = options.user { result.append("--user=\(user)") }
-    if options.allUsers { result.append("--all-users") }
-    result += ["--warn", formatDuration(options.warn)]
-    return result
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -79,14 +31,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if case .run(let options) = invocation {
         if options.passwordFile != nil { require(options.auth == .file, "--password-file without --auth file") }
     }
-    let tableSettings = Set(OptionTable.commandLine.filter { !$0.effect.isAction }.map(\.long))
-    require(tableSettings == renderedSettings, "the renderer misses \(tableSettings.symmetricDifference(renderedSettings))")
-    let rendered = arguments(for: invocation)
+    let rendered = commandLineArguments(for: invocation)
     do {
         let again = try Options.parse(rendered, environment: { _ in nil })
         // --show-config carries where each value came from, which the spelling changes.
         if case .showConfig(let settings) = invocation, case .showConfig(let settingsAgain) = again {
-            require(settingsAgain.options == settings.options, "\(words) → \(settings.options), but written out as \(rendered) → \(settingsAgain.options)")
+            require(
+                settingsAgain.options == settings.options,
+                "\(words) → \(settings.options), but written out as \(rendered) → \(settingsAgain.options)")
         } else {
             require(again == invocation, "\(words) → \(invocation), but written out as \(rendered) → \(again)")
         }

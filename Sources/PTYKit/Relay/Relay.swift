@@ -23,7 +23,7 @@ public final class Relay {
     public var isReadingOutput = true {
         didSet {
             if isReadingOutput && !oldValue && commandStatus != nil {
-                quietUntil = MonotonicInstant.now() + Relay.quietSpell
+                quietUntil = MonotonicInstant.now() + quietSpell
             }
         }
     }
@@ -31,11 +31,15 @@ public final class Relay {
     /// While false typed bytes stay in the terminal.
     public var isReadingInput = true
 
-    /// While true, what is typed is for the delegate alone (a lock screen
-    /// reading a password): the terminal is read even while earlier bytes
-    /// still wait for the command (normally it is not: backpressure), and the
-    /// read buffer is zeroed after each use.
-    public var inputIsSecret = false
+    /// While true, the terminal is read even while earlier typed bytes still
+    /// wait for the command; normally it is not (backpressure), so that a slow
+    /// command gets all its input later. For a delegate that keeps what is
+    /// typed to itself for a while (idlewrap's lock screen).
+    public var readsInputAhead = false
+
+    /// While true, the input buffer is zeroed after each chunk, so that no copy
+    /// of what was typed (a password) stays in the relay's memory.
+    public var clearsInputAfterUse = false
 
     /// The extra descriptors watched for reading, in the order they were added.
     public private(set) var watched: [FileDescriptor] = []
@@ -47,8 +51,9 @@ public final class Relay {
     public private(set) var inputEnded = false
 
     /// How long output must stay quiet after the command exited before the
-    /// relay calls it over.
-    public static let quietSpell: Int64 = 200_000_000
+    /// relay calls it over: a background job may keep the pseudo-terminal
+    /// open for ever, and output still in flight must not be cut off.
+    public let quietSpell: Duration
 
     static let bufferSize = 64 * 1024
 
@@ -84,13 +89,15 @@ public final class Relay {
         terminalOutput: FileDescriptor,
         master: FileDescriptor,
         signals: SignalSource,
-        command: ChildProcess
+        command: ChildProcess,
+        quietSpell: Duration = .milliseconds(200)
     ) {
         self.terminalInput = terminalInput
         self.terminalOutput = terminalOutput
         self.master = master
         self.signals = signals
         self.command = command
+        self.quietSpell = quietSpell
         slotCapacity = Relay.fixedSlots + 4
         slots = .allocate(capacity: slotCapacity)
         slots.initialize(repeating: pollfd(fd: -1, events: 0, revents: 0), count: slotCapacity)
@@ -177,7 +184,7 @@ public final class Relay {
     /// Discards what was typed but not read yet. The terminal's input slot may
     /// already have reported it in this round, so that report is dropped too:
     /// a blocking read of the emptied terminal would stall the loop.
-    public func discardTypedInput() {
+    public func discardTypedAhead() {
         try? terminalInput.discardPendingInput()
         slots[Slot.input.rawValue].revents = 0
     }
@@ -220,7 +227,7 @@ public final class Relay {
         if isReadingOutput && !outputEnded { masterEvents |= Int16(POLLIN) }
         if pendingStart < pendingInput.count { masterEvents |= Int16(POLLOUT) }
         set(.master, master, masterEvents)
-        let wantsInput = isReadingInput && !inputEnded && (inputIsSecret || pendingStart == pendingInput.count)
+        let wantsInput = isReadingInput && !inputEnded && (readsInputAhead || pendingStart == pendingInput.count)
         set(.input, terminalInput, wantsInput ? Int16(POLLIN) : 0)
         if let commandExit {
             set(.commandExit, commandExit, commandStatus == nil ? Int16(POLLIN) : 0)
@@ -245,7 +252,7 @@ public final class Relay {
     /// early and spins.
     private func pollTimeout() -> Int32 {
         guard let wake = nextWake else { return -1 }
-        let left = wake - MonotonicInstant.now()
+        let left = wake.nanoseconds &- MonotonicInstant.now().nanoseconds
         if left <= 0 { return 0 }
         return Int32(clamping: (left + 999_999) / 1_000_000)
     }
@@ -273,7 +280,7 @@ public final class Relay {
     private func reapCommand(_ delegate: any RelayDelegate) throws(PTYError) {
         guard commandStatus == nil, let status = try command.reapIfExited() else { return }
         commandStatus = status
-        quietUntil = MonotonicInstant.now() + Relay.quietSpell
+        quietUntil = MonotonicInstant.now() + quietSpell
         delegate.relay(self, commandDidExit: status)
     }
 
@@ -295,7 +302,7 @@ public final class Relay {
         // The quiet spell starts once the terminal has taken the output: a
         // slow terminal must not make the command look quiet.
         if commandStatus != nil {
-            quietUntil = MonotonicInstant.now() + Relay.quietSpell
+            quietUntil = MonotonicInstant.now() + quietSpell
         }
     }
 
@@ -332,8 +339,8 @@ public final class Relay {
     private func handleInput(_ delegate: any RelayDelegate) throws(PTYError) {
         guard revents(.input) != 0 else { return }
         // Read before the signals and the call: a session ending on a signal,
-        // or the chunk that unlocks, ends the secrecy.
-        let wasSecret = inputIsSecret
+        // or the chunk that unlocks, turns the clearing off.
+        let clears = clearsInputAfterUse
         try receiveSignals(delegate)
         guard revents(.input) != 0 else { return }
         guard let count = try readChunk(from: terminalInput, into: inputBuffer, context: "read from the terminal")
@@ -346,7 +353,7 @@ public final class Relay {
             return
         }
         delegate.relay(self, didReadInput: UnsafeRawBufferPointer(rebasing: inputBuffer[..<count]))
-        if wasSecret || inputIsSecret {
+        if clears || clearsInputAfterUse {
             UnsafeMutableRawBufferPointer(rebasing: inputBuffer[..<count]).initializeMemory(
                 as: UInt8.self, repeating: 0)
         }

@@ -1,5 +1,8 @@
 /// What a `Relay` reports; the delegate decides what it means (PTYKit makes no
-/// policy). Every call happens on the relay's thread, inside `Relay.run`.
+/// policy). Every call happens on the relay's thread, inside `Relay.run`. Each
+/// has a default (below) that makes a plain relay: typed bytes go to the
+/// command, its output to the terminal, and the relay stops once the output
+/// is over; a delegate implements only what it does differently.
 public protocol RelayDelegate: AnyObject {
     /// Bytes typed on the terminal. Forward them with `relay.sendToCommand`,
     /// or not.
@@ -29,4 +32,29 @@ public protocol RelayDelegate: AnyObject {
     /// A descriptor given to `relay.watch` is readable, or writable if
     /// watched for that (or hung up, or failed: a read will say which).
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor)
+}
+
+extension RelayDelegate {
+    public func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) {
+        relay.sendToCommand(input)
+    }
+
+    /// A terminal that no longer takes output is not the relay's to judge.
+    public func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
+        try? relay.sendToTerminal(output)
+    }
+
+    public func relay(_ relay: Relay, didReceiveSignal signal: Int32) {}
+
+    public func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {}
+
+    public func relayOutputDidEnd(_ relay: Relay) {
+        relay.stop()
+    }
+
+    public func relayInputDidEnd(_ relay: Relay) {}
+
+    public func relayDeadlineDidPass(_ relay: Relay) {}
+
+    public func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {}
 }

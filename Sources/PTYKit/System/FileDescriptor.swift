@@ -69,7 +69,8 @@ public struct FileDescriptor: Hashable, Sendable {
         try result.get()
     }
 
-    func waitUntilWritable() throws(Errno) {
+    /// Waits until a write would not block: for writers of non-blocking descriptors.
+    package func waitUntilWritable() throws(Errno) {
         var slot = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
         let result = withUnsafeMutablePointer(to: &slot) { slot in
             Result { () throws(Errno) in try poll(UnsafeMutableBufferPointer(start: slot, count: 1), timeout: -1) }

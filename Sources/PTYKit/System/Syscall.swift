@@ -3,7 +3,7 @@ import Glibc
 /// Runs a call that returns -1 and sets errno on failure, and turns that into
 /// a thrown `Errno`. With `valueOrErrno(_:failed:)` this is the one place in
 /// the code base that reads errno. Not public API: the package's own
-/// wrappers (PTYKit's System folder, idlewrap's `CryptCalls`) use it; users
+/// wrappers (PTYKit's and idlewrap's System folders, idlewrap's `CryptCalls`) use it; users
 /// of PTYKit get the wrapped calls.
 ///
 /// EINTR is retried unless `retryOnInterrupt` is false (as for `close`, where

@@ -25,21 +25,13 @@ enum AuthSetup {
         policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in },
         policyRecord: @escaping (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
-        let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
-        var chosen = method ?? defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
-        if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
-            guard method == nil else {
-                throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
-            }
-            guard policy.allows(.ask) else {
-                throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
-            }
-            notice("\(problem); asking for a lock password for this session instead (--auth ask)")
-            chosen = .ask
-        }
-        switch chosen {
+        let choice = try self.choice(
+            method: method, passwordFile: passwordFile, pamConfigDirectory: pamConfigDirectory, user: user,
+            environment: lookup, policy: policy)
+        if let fallback = choice.fallbackNotice { notice(fallback) }
+        switch choice.method {
         case .file:
-            let file = try self.passwordFile(passwordFileOrDefault, environment: lookup)
+            let file = try self.passwordFile(choice.passwordFile, environment: lookup)
             let rule =
                 minimumPasswordLength > 1
                 ? ShortPasswordRule(minimumLength: minimumPasswordLength, record: policyRecord) : nil
@@ -61,6 +53,37 @@ enum AuthSetup {
         case .ask:
             return try AuthAsk.makeAuthenticator(user: user, terminal: terminal, minimumLength: minimumPasswordLength)
         }
+    }
+
+    /// The method a session uses, as `makeAuthenticator` chooses it, and why; nothing is
+    /// asked or opened. `--show-config` shows it too.
+    static func choice(
+        method: AuthMethod?, passwordFile: String?, pamConfigDirectory: String?, user: UserName,
+        environment lookup: (String) -> String?, policy: AuthPolicy
+    ) throws(AuthenticationError) -> AuthChoice {
+        let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
+        if let method {
+            if method == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
+                throw AuthenticationError(description: "\(problem); use --auth ask or --auth file")
+            }
+            return AuthChoice(method: method, passwordFile: passwordFileOrDefault, reason: nil)
+        }
+        let (chosen, reason) = defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
+        var choice = AuthChoice(method: chosen, passwordFile: passwordFileOrDefault, reason: reason)
+        if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
+            guard policy.allows(.ask) else {
+                throw AuthenticationError(description: "\(problem), and site policy does not allow --auth ask")
+            }
+            choice.method = .ask
+            choice.reason = problem
+            choice.fallbackNotice = "\(problem); asking for a lock password for this session instead (--auth ask)"
+            if policy.allows(.file), let file = passwordFileOrDefault {
+                choice.fallbackNotice! +=
+                    ". To be asked no more, run idlewrap --set-password: it makes the password file \(file),"
+                    + " which is used from the next login on"
+            }
+        }
+        return choice
     }
 
     /// `given`, else the default password file.
@@ -90,13 +113,15 @@ enum AuthSetup {
         }
     }
 
-    /// The first of file, pam and ask that `policy` allows and that can work here;
-    /// when none can, the first allowed one, whose set-up then says why it cannot.
-    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> AuthMethod {
-        if policy.allows(.file), let passwordFile, exists(passwordFile) { return .file }
-        if policy.allows(.pam), PAMLibrary.isLoadable { return .pam }
-        if policy.allows(.ask) { return .ask }
-        return policy.allowed[0]
+    /// The first of file, pam and ask that `policy` allows and that can work here, and
+    /// why; when none can, the first allowed one, whose set-up then says why it cannot.
+    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> (AuthMethod, String) {
+        if policy.allows(.file), let passwordFile, exists(passwordFile) { return (.file, "\(passwordFile) exists") }
+        let noFile = policy.allows(.file) ? "no password file" : "site policy leaves out the file method"
+        if policy.allows(.pam), PAMLibrary.isLoadable { return (.pam, "\(noFile), and libpam loads") }
+        let noPAM = policy.allows(.pam) ? "libpam cannot be loaded" : "site policy leaves out pam"
+        if policy.allows(.ask) { return (.ask, "\(noFile), and \(noPAM)") }
+        return (policy.allowed[0], "the only method site policy leaves that could work")
     }
 
     /// Whether something is at `path`. Anything but "no such file" counts as
@@ -109,4 +134,16 @@ enum AuthSetup {
             return error != .noSuchFile && error != Errno(rawValue: ENOTDIR)
         }
     }
+}
+
+/// The method a session uses and, when it was chosen by default, why.
+struct AuthChoice: Equatable {
+    var method: AuthMethod
+    /// `--password-file`, else the default password file (whether or not it is used).
+    var passwordFile: String?
+    /// Why the default is this method ("no password file, and libpam loads"); nil when
+    /// the method was given.
+    var reason: String?
+    /// What the user should be told when the default had to fall back to `ask`.
+    var fallbackNotice: String?
 }

@@ -14,65 +14,31 @@ enum PasswordFile {
 
     /// Reads, checks and returns the hash stored at `path`.
     static func readHash(at path: String) throws(AuthenticationError) -> String {
-        let descriptor: FileDescriptor
+        let contents: [UInt8]
         do {
-            // Non-blocking, so that a FIFO at `path` cannot hang the start.
-            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
-        } catch .noSuchFile {
-            throw AuthenticationError(
-                description: "password file \(path) does not exist (create it with: idlewrap --set-password \(path))")
+            contents = try TrustedFile.read(path, owners: .userOrRoot, limit: maximumSize)
         } catch {
-            throw AuthenticationError(description: "cannot open password file \(path): \(error)")
+            throw AuthenticationError(description: description(of: error, path: path))
         }
-        defer { try? descriptor.close() }
-
-        let info: stat
-        do {
-            info = try descriptor.status()
-        } catch {
-            throw AuthenticationError(description: "cannot examine password file \(path): \(error)")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AuthenticationError(description: "password file \(path) is not a regular file")
-        }
-        if let problem = StrictModes.problem(with: info, trusting: .userOrRoot) {
-            throw AuthenticationError(
-                description: "password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)")
-        }
-        try checkDirectory(of: path)
-
-        let contents = try read(descriptor, path: path)
         return try hash(in: contents, path: path)
     }
 
-    /// Checks the directory the file really lives in (after symbolic links):
-    /// whoever can write there can replace the file.
-    private static func checkDirectory(of path: String) throws(AuthenticationError) {
-        let found: (directory: String, problem: String)?
-        do {
-            found = try StrictModes.directoryProblem(of: path, trusting: .userOrRoot)
-        } catch {
-            throw AuthenticationError(description: "cannot examine the directory of password file \(path): \(error)")
+    private static func description(of problem: TrustedFile.Problem, path: String) -> String {
+        let distrust = "(like ssh, idlewrap refuses to trust it)"
+        switch problem {
+        case .cannotOpen(.noSuchFile):
+            return "password file \(path) does not exist (create it with: idlewrap --set-password \(path))"
+        case .cannotOpen(let error): return "cannot open password file \(path): \(error)"
+        case .cannotExamine(let error): return "cannot examine password file \(path): \(error)"
+        case .notRegularFile: return "password file \(path) is not a regular file"
+        case .unsafe(let problem): return "password file \(path) \(problem) \(distrust)"
+        case .cannotExamineDirectory(let error):
+            return "cannot examine the directory of password file \(path): \(error)"
+        case .unsafeDirectory(let directory, let problem):
+            return "directory \(directory) of password file \(path) \(problem) \(distrust)"
+        case .cannotRead(let error): return "cannot read password file \(path): \(error)"
+        case .tooLarge: return "password file \(path) is too large to hold a password hash"
         }
-        if let (directory, problem) = found {
-            throw AuthenticationError(
-                description:
-                    "directory \(directory) of password file \(path) \(problem) (like ssh, idlewrap refuses to trust it)"
-            )
-        }
-    }
-
-    private static func read(_ descriptor: FileDescriptor, path: String) throws(AuthenticationError) -> [UInt8] {
-        let contents: [UInt8]
-        do {
-            contents = try descriptor.readToEnd(limit: maximumSize)
-        } catch {
-            throw AuthenticationError(description: "cannot read password file \(path): \(error)")
-        }
-        guard contents.count <= maximumSize else {
-            throw AuthenticationError(description: "password file \(path) is too large to hold a password hash")
-        }
-        return contents
     }
 
     /// The hash on the file's first line; only blank lines may follow.
@@ -156,13 +122,5 @@ enum PasswordFile {
         guard let descriptor = try? FileDescriptor.open(directory, O_RDONLY | O_DIRECTORY) else { return }
         try? descriptor.synchronize()
         try? descriptor.close()
-    }
-
-    /// The directory part of `path`: "." for a bare name, "/" for the root.
-    static func parentDirectory(of path: String) -> String {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        let parent = String(trimmed[..<slash])
-        return parent.isEmpty ? "/" : parent
     }
 }

@@ -3,10 +3,8 @@ struct CommandLineParser {
     private let arguments: [String]
     private var index = 0
     private var settings: Settings
-    private var setPassword = false
-    private var showConfig = false
-    private var lockAll = false
-    private var list = false
+    /// The actions asked for that do not answer at once, each once.
+    private var actions: [Action] = []
     private var attachedPasswordFile: String?  // --set-password=FILE
     private var operands: ArraySlice<String> = []
 
@@ -103,61 +101,63 @@ struct CommandLineParser {
     }
 
     /// Carries out an action or records a setting; returns an invocation only for
-    /// `--help`, `--version` and `--completion`.
+    /// the actions that answer at once (`--help`, `--version`, `--completion`).
     private mutating func apply(
         _ option: OptionDefinition,
         spelled: String,
         value: String?
     ) throws(UsageError) -> Invocation? {
         switch option.effect {
-        case .help: return .help
-        case .version: return .version
-        case .completion:
+        case .setting:
+            try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
+        case .action(.help):
+            return .help
+        case .action(.version):
+            return .version
+        case .action(.completion):
             guard let value, let shell = CompletionShell(rawValue: value) else {
                 throw UsageError(
                     message: "unknown shell '\(terminalSafe(value ?? ""))' for \(spelled)"
-                        + " (expected \(OptionEffect.list(ValueKind.shell.choices)))")
+                        + " (expected \(choiceList(ValueKind.shell.choices)))")
             }
             return .completion(shell)
-        case .setPassword: setPassword = true
-        case .showConfig: showConfig = true
-        case .lockAll: lockAll = true
-        case .list: list = true
-        default: try settings.apply(option, value: value, from: .commandLine(spelled: spelled))
+        case .action(let action):
+            if !actions.contains(action) { actions.append(action) }
         }
         return nil
     }
 
     private func invocation() throws(UsageError) -> Invocation {
-        let actions = [
-            (showConfig, "--show-config"), (setPassword, "--set-password"), (lockAll, "--lock-all"), (list, "--list"),
-        ].filter(\.0)
-        if actions.count > 1 {
-            throw UsageError(message: "\(actions[0].1) and \(actions[1].1) cannot be used together")
+        // In the order of the cases, whatever the order given.
+        let asked = actions.count > 1 ? Action.allCases.filter(actions.contains) : actions
+        if asked.count > 1 {
+            throw UsageError(message: "\(spelling(of: asked[0])) and \(spelling(of: asked[1])) cannot be used together")
         }
         let options = settings.options
-        if lockAll || list {
+        let action = asked.first
+        if action == .lockAll || action == .list {
             if let extra = operands.first {
-                throw UsageError(message: "extra operand '\(terminalSafe(extra))': \(actions[0].1) takes no COMMAND")
+                throw UsageError(
+                    message: "extra operand '\(terminalSafe(extra))': \(spelling(of: asked[0])) takes no COMMAND")
             }
-            if options.json && lockAll { throw UsageError(message: "--json goes with --list") }
+            if options.json && action == .lockAll { throw UsageError(message: "--json goes with --list") }
             if options.user != nil && options.allUsers {
                 throw UsageError(message: "--user and --all-users cannot be used together")
             }
-            return lockAll ? .lockAll(options) : .list(options)
+            return action == .lockAll ? .lockAll(options) : .list(options)
         }
         if options.json { throw UsageError(message: "--json goes with --list") }
         if options.user != nil || options.allUsers {
             throw UsageError(message: "--user and --all-users go with --lock-all or --list")
         }
-        if showConfig {
+        if action == .showConfig {
             guard operands.isEmpty else {
                 throw UsageError(
                     message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
             }
             return .showConfig(settings)
         }
-        guard setPassword else {
+        guard action == .setPassword else {
             var options = settings.options
             options.command = Array(operands)
             return .run(options)
@@ -174,5 +174,10 @@ struct CommandLineParser {
         }
         try settings.checkPasswordFileIsAllowed()
         return .setPassword(file: files.first, options: settings.options)
+    }
+
+    /// `--show-config`: how messages name an action.
+    private func spelling(of action: Action) -> String {
+        "--" + OptionTable.option(for: action).long
     }
 }

@@ -7,11 +7,12 @@
 /// are lower case. The ordering rule turns likely typos (`1m30m` for `1h30m`) into errors
 /// instead of a surprising timeout.
 ///
-/// Any zero value (`0`, `0s`, `0.0m`) and `off` give 0, which callers read as "off".
+/// Any zero value (`0`, `0s`, `0.0m`) and `off` give zero, which callers read as "off".
 /// A part finer than a nanosecond rounds up, so a non-zero DURATION never becomes off.
-/// Returns nil for anything else, and for a value past `Nanoseconds.max` (about 292 years).
-func parseDuration(_ text: String) -> Nanoseconds? {
-    if text == "off" { return 0 }
+/// Returns nil for anything else, and for a value past `Int64.max` nanoseconds (about 292
+/// years), the longest the monotonic clock can count.
+func parseDuration(_ text: String) -> Duration? {
+    if text == "off" { return .zero }
     let bytes = Array(text.utf8)
     var position = 0
     var total: Int128 = 0
@@ -29,9 +30,9 @@ func parseDuration(_ text: String) -> Nanoseconds? {
         previousUnit = unit
         guard let nanoseconds = number.nanoseconds(per: unit.nanoseconds) else { return nil }
         total += nanoseconds
-        guard total <= Int128(Nanoseconds.max) else { return nil }
+        guard total <= Int128(Int64.max) else { return nil }
     } while position < bytes.count
-    return Nanoseconds(total)
+    return .nanoseconds(Int64(total))
 }
 
 /// A unit of a DURATION term; terms must come in the order of the cases.
@@ -77,7 +78,7 @@ private struct DecimalNumber {
         while position < bytes.count, let digit = digitValue(bytes[position]) {
             number.whole = number.whole * 10 + Int128(digit)
             // Past this, any unit overflows; stopping here keeps the arithmetic in range.
-            guard number.whole <= Int128(Nanoseconds.max) else { return nil }
+            guard number.whole <= Int128(Int64.max) else { return nil }
             position += 1
             wholeDigits += 1
         }
@@ -94,10 +95,10 @@ private struct DecimalNumber {
     }
 
     /// This number times `unit`, the fraction rounded up to a whole nanosecond;
-    /// nil past `Nanoseconds.max`.
+    /// nil past `Int64.max`.
     func nanoseconds(per unit: Int128) -> Int128? {
         let (wholePart, overflow) = whole.multipliedReportingOverflow(by: unit)
-        guard !overflow, wholePart <= Int128(Nanoseconds.max) else { return nil }
+        guard !overflow, wholePart <= Int128(Int64.max) else { return nil }
         // 18 digits hold every nanosecond of an hour's fraction; later digits only matter
         // for rounding up, and keep the product well inside Int128.
         let kept = fraction.prefix(18)
@@ -117,4 +118,25 @@ private struct DecimalNumber {
 
 private func digitValue(_ byte: UInt8) -> Int? {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Int(byte - UInt8(ascii: "0")) : nil
+}
+
+/// A DURATION as `parseDuration` reads it back exactly: `off`, `15m`, `1h30m`, `250ms`,
+/// `1.5s`.
+func formatDuration(_ duration: Duration) -> String {
+    guard duration > .zero else { return "off" }
+    let second: Int64 = 1_000_000_000
+    let millisecond: Int64 = 1_000_000
+    var text = ""
+    var rest = duration.wholeNanoseconds
+    for (unit, name) in [(3600 * second, "h"), (60 * second, "m")] where rest >= unit {
+        text += "\(rest / unit)\(name)"
+        rest %= unit
+    }
+    if rest == 0 { return text }
+    if rest % second == 0 { return text + "\(rest / second)s" }
+    if rest < second && rest % millisecond == 0 { return text + "\(rest / millisecond)ms" }
+    var fraction = String(rest % second)
+    fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+    while fraction.last == "0" { fraction.removeLast() }
+    return text + "\(rest / second).\(fraction)s"
 }

@@ -1,6 +1,7 @@
 /// One option, as `OptionTable` declares it: its spellings, its value, its help, where it
 /// may be given and what it does. The command-line parser, `--help`, the configuration
-/// files and the shell completions all read these records, and nothing else lists options.
+/// files, `--show-config`, site policy and the shell completions all read these records,
+/// and nothing else lists options.
 struct OptionDefinition: Sendable {
     /// `--long` on the command line; also the key of a configuration file line.
     let long: String
@@ -14,28 +15,49 @@ struct OptionDefinition: Sendable {
     /// A variable of the environment that sets this option too (`IDLEWRAP_TIMEOUT`).
     let environmentVariable: String?
 
+    /// A setting: a field of `Options`, given anywhere unless `scope` says otherwise.
     init(
         long: String, short: Character? = nil, valueName: String? = nil, help: [String],
-        scope: OptionScope = .anywhere, effect: OptionEffect, environmentVariable: String? = nil
+        scope: OptionScope = .anywhere, setting: Setting, environmentVariable: String? = nil
     ) {
         self.long = long
         self.short = short
         self.valueName = valueName
         self.help = help
         self.scope = scope
-        self.effect = effect
+        self.effect = .setting(setting)
         self.environmentVariable = environmentVariable
     }
 
+    /// An action, which only the command line asks for.
+    init(long: String, short: Character? = nil, valueName: String? = nil, help: [String], action: Action) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.scope = .commandLine
+        self.effect = .action(action)
+        self.environmentVariable = nil
+    }
+
+    /// The setting, or nil for an action.
+    var setting: Setting? {
+        if case .setting(let setting) = effect { setting } else { nil }
+    }
+
     /// The grammar of the value, for checking it and for completing it.
-    var kind: ValueKind { effect.kind }
+    var kind: ValueKind {
+        switch effect {
+        case .setting(let setting): setting.kind
+        case .action(let action): action.kind
+        }
+    }
 
     /// How the command line gives the value.
     var argument: OptionArgument {
         switch effect {
-        case .flag, .help, .version, .showConfig, .lockAll, .list: .none
-        case .setPassword: .attachedOnly
-        default: .required
+        case .setting(let setting): setting.kind == .switch ? .none : .required
+        case .action(let action): action.argument
         }
     }
 
@@ -49,6 +71,19 @@ struct OptionDefinition: Sendable {
         }
         return text
     }
+}
+
+extension OptionDefinition: Equatable {
+    /// The table declares each option once, under its own long name.
+    static func == (left: OptionDefinition, right: OptionDefinition) -> Bool {
+        left.long == right.long
+    }
+}
+
+/// What an option does: set a field of `Options`, or ask for an action.
+enum OptionEffect: Sendable {
+    case setting(Setting)
+    case action(Action)
 }
 
 /// How an option's value follows it on the command line.
@@ -86,7 +121,7 @@ enum ValueKind: Equatable, Sendable {
 
 /// Where an option may be given.
 enum OptionScope: Equatable, Sendable {
-    /// Only on the command line: it asks for an action, not for a setting.
+    /// Only on the command line: an action, or a setting that only goes with one.
     case commandLine
     /// On the command line, in either configuration file, and in its environment
     /// variable if it has one.

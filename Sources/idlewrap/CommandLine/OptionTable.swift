@@ -1,181 +1,149 @@
 /// Every option idlewrap has, each declared once, in the order `--help` lists them.
-/// Adding an option is one entry here, a field in `Options` if it is a setting, and its
-/// lines in the README and the manual page (a test checks that they are there).
+/// Adding a setting is one entry here (its `Setting` names the field of `Options` and the
+/// grammar of its value) and that field; adding an action is one entry and a case of
+/// `Action`. Both need their lines in the README and the manual page (a test checks that
+/// they are there).
 enum OptionTable {
     static let all: [OptionDefinition] = [
-        OptionDefinition(
-            long: "timeout", short: "t", valueName: "DURATION",
-            help: [
-                "Idle time before locking (default: $IDLEWRAP_TIMEOUT,",
-                "else 5m). DURATION: off; seconds (90, 1.5); or terms",
-                "with units h, m, s, ms (1h30m, 250ms). 0, off: never.",
-            ],
-            effect: .duration { $0.timeout = $1 }, environmentVariable: "IDLEWRAP_TIMEOUT"),
+        timeout,
         OptionDefinition(
             long: "warn", valueName: "DURATION",
             help: [
                 "Before an idle lock, count down this long in the",
                 "window title and ring once (default: off).",
             ],
-            effect: .duration { $0.warn = $1 }),
-        OptionDefinition(
-            long: "auth", short: "a", valueName: "METHOD",
-            help: [
-                "How an unlock is checked: pam (login password), ask",
-                "(a password asked at start) or file (default: file",
-                "if the password file exists, else pam, else ask).",
-            ],
-            effect: .method { $0.auth = $1 }),
-        OptionDefinition(
-            long: "password-file", valueName: "FILE",
-            help: [
-                "Password hash for --auth file; implies it (default:",
-                "$XDG_CONFIG_HOME/idlewrap/password).",
-            ],
-            effect: .path { $0.passwordFile = $1 }),
+            setting: Setting(.duration, get: { $0.warn }, set: { $0.warn = $1 })),
+        auth,
+        passwordFile,
         OptionDefinition(
             long: "set-password", valueName: "FILE",
             help: [
                 "Ask for a password, write its hash to FILE (default:",
                 "the password file) and exit.",
             ],
-            scope: .commandLine, effect: .setPassword),
-        OptionDefinition(
-            long: "pam-service", valueName: "NAME",
-            help: ["PAM service name (default: idlewrap)."],
-            effect: .name { $0.pamService = $1 }),
-        OptionDefinition(
-            long: "pam-confdir", valueName: "DIR",
-            help: ["Directory of PAM configuration (default: /etc/pam.d)."],
-            effect: .directory { $0.pamConfigDirectory = $1 }),
+            action: .setPassword),
+        pamService,
+        pamConfigDirectory,
         OptionDefinition(
             long: "message", short: "m", valueName: "TEXT",
             help: ["An extra line shown on the lock screen."],
-            effect: .text { $0.message = $1 }),
+            setting: Setting(.text, get: { $0.message }, set: { $0.message = $1 })),
         OptionDefinition(
             long: "lock-key", short: "k", valueName: "KEY",
             help: [
                 "A control key that locks at once, in caret notation",
                 "(^], ^\\, ^@; not ^[). Default: none.",
             ],
-            effect: .key { $0.lockKey = $1 }),
+            setting: Setting(ValueGrammar.key.optional, get: { $0.lockKey }, set: { $0.lockKey = $1 })),
         OptionDefinition(
             long: "on-lock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session locks."],
-            effect: .text { $0.onLock = $1 }),
+            setting: Setting(.text, get: { $0.onLock }, set: { $0.onLock = $1 })),
         OptionDefinition(
             long: "on-unlock", valueName: "CMD",
             help: ["Run CMD with /bin/sh -c when the session unlocks."],
-            effect: .text { $0.onUnlock = $1 }),
-        OptionDefinition(
-            long: "kill-after", valueName: "DURATION",
-            help: ["End the session once locked this long (default: off)."],
-            effect: .duration { $0.killAfter = $1 }),
+            setting: Setting(.text, get: { $0.onUnlock }, set: { $0.onUnlock = $1 })),
+        killAfter,
         OptionDefinition(
             long: "hold-limit", valueName: "SIZE",
             help: [
                 "Most output held while locked, in bytes with an",
                 "optional K, M or G (default: 8M).",
             ],
-            effect: .size { $0.holdLimit = $1 }),
+            setting: Setting(.size, get: { $0.holdLimit }, set: { $0.holdLimit = $1 })),
         OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
-            effect: .flag { $0.wipeScrollback = $1 }),
+            setting: Setting(.switch, get: { $0.wipeScrollback }, set: { $0.wipeScrollback = $1 })),
         OptionDefinition(
             long: "bell-on-exit",
             help: ["Ring once when the command exits while locked."],
-            effect: .flag { $0.bellOnExit = $1 }),
+            setting: Setting(.switch, get: { $0.bellOnExit }, set: { $0.bellOnExit = $1 })),
         OptionDefinition(
             long: "login", short: "l",
             help: ["Run the default shell as a login shell."],
-            effect: .flag { $0.login = $1 }),
+            setting: Setting(.switch, get: { $0.login }, set: { $0.login = $1 })),
         OptionDefinition(
             long: "nested",
             help: ["Wrap even when already inside idlewrap."],
-            effect: .flag { $0.nested = $1 }),
+            setting: Setting(.switch, get: { $0.nested }, set: { $0.nested = $1 })),
         OptionDefinition(
             long: "quiet", short: "q",
             help: ["Print no notices on stderr."],
-            effect: .flag { $0.quiet = $1 }),
+            setting: Setting(.switch, get: { $0.quiet }, set: { $0.quiet = $1 })),
         OptionDefinition(
             long: "verbose",
             help: ["Also say whether idlewrap follows logind's Lock."],
-            effect: .flag { $0.verbose = $1 }),
+            setting: Setting(.switch, get: { $0.verbose }, set: { $0.verbose = $1 })),
         OptionDefinition(
             long: "show-config",
             help: ["Show the settings in effect, where each came from,", "and exit."],
-            scope: .commandLine, effect: .showConfig),
+            action: .showConfig),
         OptionDefinition(
             long: "lock-all",
             help: [
                 "Lock every wrapped session of the user on this host",
                 "and say how many, then exit.",
             ],
-            scope: .commandLine, effect: .lockAll),
+            action: .lockAll),
         OptionDefinition(
             long: "list",
             help: [
                 "List the user's wrapped sessions on this host: pid,",
                 "terminal, user, command, idle time, state, lock time.",
             ],
-            scope: .commandLine, effect: .list),
+            action: .list),
         OptionDefinition(
             long: "json",
             help: ["With --list: print a JSON array instead of columns."],
-            scope: .commandLine, effect: .flag { $0.json = $1 }),
+            scope: .commandLine, setting: Setting(.switch, get: { $0.json }, set: { $0.json = $1 })),
         OptionDefinition(
             long: "user", valueName: "NAME",
             help: ["With --lock-all or --list, as root: NAME's sessions."],
-            scope: .commandLine, effect: .name { $0.user = $1 }),
+            scope: .commandLine, setting: Setting(ValueGrammar.name.optional, get: { $0.user }, set: { $0.user = $1 })),
         OptionDefinition(
             long: "all-users",
             help: ["With --lock-all or --list, as root: every user's."],
-            scope: .commandLine, effect: .flag { $0.allUsers = $1 }),
+            scope: .commandLine, setting: Setting(.switch, get: { $0.allUsers }, set: { $0.allUsers = $1 })),
         OptionDefinition(
             long: "help", short: "h",
             help: ["Show this help and exit."],
-            scope: .commandLine, effect: .help),
+            action: .help),
         OptionDefinition(
             long: "completion", valueName: "SHELL",
             help: ["Print the completion script for SHELL (bash, zsh or", "fish) and exit."],
-            scope: .commandLine, effect: .completion),
+            action: .completion),
         OptionDefinition(
             long: "version", short: "V",
             help: ["Show the version and exit."],
-            scope: .commandLine, effect: .version),
+            action: .version),
         // Site policy: keys of the system configuration file only (see `SitePolicy`).
-        OptionDefinition(
-            long: "max-timeout", valueName: "DURATION",
-            help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
-            scope: .systemFile, effect: .duration { $0.maxTimeout = $1 }),
-        OptionDefinition(
-            long: "auth-methods", valueName: "METHODS",
-            help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
-            scope: .systemFile, effect: .methods { $0.authPolicy = AuthPolicy(allowed: $1) }),
-        OptionDefinition(
-            long: "max-kill-after", valueName: "DURATION",
-            help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
-            scope: .systemFile, effect: .duration { $0.maxKillAfter = $1 }),
+        maxTimeout,
+        authMethods,
+        maxKillAfter,
         OptionDefinition(
             long: "min-password-length", valueName: "N",
             help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
-            scope: .systemFile, effect: .count { $0.minPasswordLength = $1 }),
+            scope: .systemFile,
+            setting: Setting(.count, get: { $0.minPasswordLength }, set: { $0.minPasswordLength = $1 })),
         OptionDefinition(
             long: "shell", valueName: "PATH",
             help: ["The real shell in login-shell mode (default: /bin/sh)."],
-            scope: .systemFile, effect: .path { $0.shell = $1 }),
+            scope: .systemFile, setting: Setting(ValueGrammar.path.optional, get: { $0.shell }, set: { $0.shell = $1 })),
         OptionDefinition(
             long: "lock-ssh-commands",
             help: ["Whether a session started for an ssh command locks too (default: yes)."],
-            scope: .systemFile, effect: .flag { $0.lockSSHCommands = $1 }),
+            scope: .systemFile, setting: Setting(.switch, get: { $0.lockSSHCommands }, set: { $0.lockSSHCommands = $1 })
+        ),
     ]
 
     /// The keys of the configuration files: every setting but those only the command
     /// line gives (--list's --json), in the order `--show-config` lists them.
+
     static let settings = all.filter { $0.scope != .commandLine }
 
     /// The options the command line takes, in `--help`'s order: for help and completions.
+
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }
 
     /// The option spelled `--long` on the command line, if there is one.
@@ -194,11 +162,74 @@ enum OptionTable {
         all.first { $0.long == key }
     }
 
-    /// The option named `long`, for code that deals with that one option.
-    static func named(_ long: String) -> OptionDefinition {
-        guard let option = all.first(where: { $0.long == long }) else {
-            preconditionFailure("no option is named \(long)")
+    /// The option that asks for `action`.
+    static func option(for action: Action) -> OptionDefinition {
+        guard let option = all.first(where: { if case .action(action) = $0.effect { true } else { false } }) else {
+            preconditionFailure("no option asks for \(action)")
         }
         return option
     }
+}
+
+/// The options that code outside the table deals with by name: site policy, the rule
+/// that --password-file implies --auth file.
+extension OptionTable {
+    static let timeout = OptionDefinition(
+        long: "timeout", short: "t", valueName: "DURATION",
+        help: [
+            "Idle time before locking (default: $IDLEWRAP_TIMEOUT,",
+            "else 5m). DURATION: off; seconds (90, 1.5); or terms",
+            "with units h, m, s, ms (1h30m, 250ms). 0, off: never.",
+        ],
+        setting: Setting(.duration, get: { $0.timeout }, set: { $0.timeout = $1 }),
+        environmentVariable: "IDLEWRAP_TIMEOUT")
+
+    static let auth = OptionDefinition(
+        long: "auth", short: "a", valueName: "METHOD",
+        help: [
+            "How an unlock is checked: pam (login password), ask",
+            "(a password asked at start) or file (default: file",
+            "if the password file exists, else pam, else ask).",
+        ],
+        setting: Setting(ValueGrammar.method.optional, get: { $0.auth }, set: { $0.auth = $1 }))
+
+    static let passwordFile = OptionDefinition(
+        long: "password-file", valueName: "FILE",
+        help: [
+            "Password hash for --auth file; implies it (default:",
+            "$XDG_CONFIG_HOME/idlewrap/password).",
+        ],
+        setting: Setting(ValueGrammar.path.optional, get: { $0.passwordFile }, set: { $0.passwordFile = $1 }))
+
+    static let pamService = OptionDefinition(
+        long: "pam-service", valueName: "NAME",
+        help: ["PAM service name (default: idlewrap)."],
+        setting: Setting(.name, get: { $0.pamService }, set: { $0.pamService = $1 }))
+
+    static let pamConfigDirectory = OptionDefinition(
+        long: "pam-confdir", valueName: "DIR",
+        help: ["Directory of PAM configuration (default: /etc/pam.d)."],
+        setting: Setting(
+            ValueGrammar.directory.optional, get: { $0.pamConfigDirectory }, set: { $0.pamConfigDirectory = $1 }))
+
+    static let killAfter = OptionDefinition(
+        long: "kill-after", valueName: "DURATION",
+        help: ["End the session once locked this long (default: off)."],
+        setting: Setting(.duration, get: { $0.killAfter }, set: { $0.killAfter = $1 }))
+
+    static let maxTimeout = OptionDefinition(
+        long: "max-timeout", valueName: "DURATION",
+        help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
+        scope: .systemFile, setting: Setting(.duration, get: { $0.maxTimeout }, set: { $0.maxTimeout = $1 }))
+
+    static let authMethods = OptionDefinition(
+        long: "auth-methods", valueName: "METHODS",
+        help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
+        scope: .systemFile,
+        setting: Setting(.methods, get: { $0.authPolicy.allowed }, set: { $0.authPolicy.allowed = $1 }))
+
+    static let maxKillAfter = OptionDefinition(
+        long: "max-kill-after", valueName: "DURATION",
+        help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
+        scope: .systemFile, setting: Setting(.duration, get: { $0.maxKillAfter }, set: { $0.maxKillAfter = $1 }))
 }

@@ -5,8 +5,8 @@ enum AuthMethod: String, CaseIterable, Sendable, Equatable {
 
 /// Everything the options can set, with their defaults.
 struct Options: Equatable, Sendable {
-    var timeout: Nanoseconds = 300 * 1_000_000_000  // 0 = never lock on idle
-    var warn: Nanoseconds = 0  // 0 = no warning
+    var timeout: Duration = .seconds(300)  // zero = never lock on idle
+    var warn: Duration = .zero  // zero = no warning
     var auth: AuthMethod? = nil  // nil: choose the default at run time
     var passwordFile: String? = nil  // --password-file (implies auth = .file)
     var pamService = "idlewrap"
@@ -15,7 +15,7 @@ struct Options: Equatable, Sendable {
     var lockKey: UInt8? = nil  // a control byte: 0x00-0x1f or 0x7f
     var onLock: String? = nil
     var onUnlock: String? = nil
-    var killAfter: Nanoseconds = 0  // 0 = never
+    var killAfter: Duration = .zero  // zero = never
     var holdLimit = 8 << 20  // bytes
     var wipeScrollback = false
     var bellOnExit = false
@@ -29,9 +29,9 @@ struct Options: Equatable, Sendable {
     var command: [String] = []  // empty: the user's shell
 
     // Site policy: only the system configuration file sets these (see `SitePolicy`).
-    var maxTimeout: Nanoseconds = 0  // 0 = no limit
+    var maxTimeout: Duration = .zero  // zero = no limit
     var authPolicy = AuthPolicy()
-    var maxKillAfter: Nanoseconds = 0  // 0 = no limit
+    var maxKillAfter: Duration = .zero  // zero = no limit
     var minPasswordLength = 1  // characters
     var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
     var lockSSHCommands = true

@@ -27,10 +27,10 @@ struct Settings: Equatable, Sendable {
                 message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)",
                 auditRecord: option.scope == .systemFile ? "refused \(option.long) from \(source.label): \(rule)" : nil)
         }
-        precondition(!option.effect.isAction, "--\(option.long) is an action, not a setting")
+        guard let setting = option.setting else { preconditionFailure("--\(option.long) is an action, not a setting") }
         var updated = options
         do {
-            try option.effect.set(value, in: &updated)
+            try setting.set(value, in: &updated)
         } catch {
             throw Self.usageError(error, value: value ?? "", option: option, source: source)
         }
@@ -66,8 +66,8 @@ struct Settings: Equatable, Sendable {
     /// one it gives way.
     mutating func applyPasswordFileRule() throws(UsageError) {
         guard options.passwordFile != nil else { return }
-        let passwordFile = OptionTable.named("password-file")
-        let auth = OptionTable.named("auth")
+        let passwordFile = OptionTable.passwordFile
+        let auth = OptionTable.auth
         let fileSource = source(of: passwordFile)
         let authSource = source(of: auth)
         if let method = options.auth, method != .file, authSource.precedence >= fileSource.precedence {

@@ -24,3 +24,11 @@ func parseSize(_ text: String) -> Int? {
     let (size, overflow) = value.multipliedReportingOverflow(by: multiplier)
     return overflow ? nil : size
 }
+
+/// A SIZE as `parseSize` reads it back: `8M`, `64K`, `1000`.
+func formatSize(_ size: Int) -> String {
+    for (unit, name) in [(1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")] where size >= unit && size % unit == 0 {
+        return "\(size / unit)\(name)"
+    }
+    return String(size)
+}

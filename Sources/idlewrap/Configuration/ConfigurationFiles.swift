@@ -51,48 +51,34 @@ enum ConfigurationFiles {
     /// Larger than any sensible configuration.
     static let maximumSize = 65536
 
-    /// The text of the file at `path`, checked as `StrictModes` says; nil when there is
+    /// The text of the file at `path`, checked as `TrustedFile` does; nil when there is
     /// no such file.
     static func read(_ path: String, owners: StrictModes.Owners) throws(UsageError) -> String? {
-        let descriptor: FileDescriptor
-        do {
-            // Non-blocking, so that a FIFO at `path` cannot hang the start.
-            descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)
-        } catch let error where error == .noSuchFile || error == Errno(rawValue: ENOTDIR) {
-            return nil
-        } catch {
-            throw UsageError(message: "\(path): cannot open the configuration file: \(error)")
-        }
-        defer { try? descriptor.close() }
-        let info: stat
-        let directory: (directory: String, problem: String)?
-        do {
-            info = try descriptor.status()
-            directory = try StrictModes.directoryProblem(of: path, trusting: owners)
-        } catch {
-            throw UsageError(message: "\(path): cannot examine the configuration file: \(error)")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw UsageError(message: "\(path): the configuration file is not a regular file")
-        }
-        if let problem = StrictModes.problem(with: info, trusting: owners) {
-            throw UsageError(message: "\(path): unsafe configuration file: it \(problem)")
-        }
-        if let (directory, problem) = directory {
-            throw UsageError(message: "\(path): unsafe configuration file: its directory \(directory) \(problem)")
-        }
         let contents: [UInt8]
         do {
-            contents = try descriptor.readToEnd(limit: maximumSize)
+            contents = try TrustedFile.read(path, owners: owners, limit: maximumSize)
+        } catch .cannotOpen(let error) where error == .noSuchFile || error == Errno(rawValue: ENOTDIR) {
+            return nil
         } catch {
-            throw UsageError(message: "\(path): cannot read the configuration file: \(error)")
-        }
-        guard contents.count <= maximumSize else {
-            throw UsageError(message: "\(path): the configuration file is larger than \(maximumSize) bytes")
+            throw UsageError(message: "\(path): \(description(of: error))")
         }
         guard let text = String(validating: contents, as: UTF8.self) else {
             throw UsageError(message: "\(path): the configuration file is not valid UTF-8")
         }
         return text
+    }
+
+    private static func description(of problem: TrustedFile.Problem) -> String {
+        switch problem {
+        case .cannotOpen(let error): "cannot open the configuration file: \(error)"
+        case .cannotExamine(let error), .cannotExamineDirectory(let error):
+            "cannot examine the configuration file: \(error)"
+        case .notRegularFile: "the configuration file is not a regular file"
+        case .unsafe(let problem): "unsafe configuration file: it \(problem)"
+        case .unsafeDirectory(let directory, let problem):
+            "unsafe configuration file: its directory \(directory) \(problem)"
+        case .cannotRead(let error): "cannot read the configuration file: \(error)"
+        case .tooLarge: "the configuration file is larger than \(maximumSize) bytes"
+        }
     }
 }

@@ -1,57 +1,94 @@
 /// `idlewrap --show-config`: every setting in effect, one `KEY = VALUE  # SOURCE` line each,
 /// in the option table's order, policy limits included. A line without its comment is a
 /// valid configuration file line; an empty VALUE means not set. Control characters (in
-/// a message or a path) are shown in caret notation, as everywhere idlewrap prints them. SOURCE is `default`, a
-/// configuration file's `PATH:LINE`, an environment variable, or the option as spelled
-/// on the command line; when site policy changed the value, it is the limit's source
-/// followed by `(KEY; was VALUE from SOURCE)`.
+/// a message or a path) are shown in caret notation, as everywhere idlewrap prints them.
+/// SOURCE is `default`, a configuration file's `PATH:LINE`, an environment variable, or the
+/// option as spelled on the command line; when site policy changed the value, it is the
+/// limit's source followed by `(KEY; was VALUE from SOURCE)`. A default that is decided
+/// only when idlewrap runs (the authentication method) is shown as it will be decided,
+/// with the reason: `auth = ask  # default: root has no usable login password ...`.
 enum ShowConfig {
-    static func text(of settings: Settings) -> String {
+    static func text(of settings: Settings, defaults: [ShownDefault] = []) -> String {
         let options = settings.options
         return OptionTable.settings.map { option in
+            var value = option.setting?.text(in: options) ?? ""
             var source = settings.source(of: option).label
             if let change = options.policyChanges.last(where: { $0.key == option.long }) {
                 source =
                     "\(change.limitAt.label) (\(change.limitKey); was \(change.requested) from \(change.requestedAt.label))"
+            } else if settings.source(of: option) == .defaultValue,
+                let shown = defaults.first(where: { $0.option == option })
+            {
+                value = shown.value
+                source = shown.reason.map { "default: \($0)" } ?? "default"
             }
-            let value = self.value(of: option, in: options)
             return terminalSafe("\(option.long) =\(value.isEmpty ? "" : " " + value)  # \(source)") + "\n"
         }.joined()
     }
 
-    /// The value of `option` as a configuration file would spell it; empty when not set.
-    static func value(of option: OptionDefinition, in options: Options) -> String {
-        switch option.long {
-        case "timeout": formatDuration(options.timeout)
-        case "warn": formatDuration(options.warn)
-        case "auth": options.auth?.rawValue ?? ""
-        case "password-file": options.passwordFile ?? ""
-        case "pam-service": options.pamService
-        case "pam-confdir": options.pamConfigDirectory ?? ""
-        case "message": options.message ?? ""
-        case "lock-key": options.lockKey.flatMap(caretNotation(of:)) ?? ""
-        case "on-lock": options.onLock ?? ""
-        case "on-unlock": options.onUnlock ?? ""
-        case "kill-after": formatDuration(options.killAfter)
-        case "hold-limit": formatSize(options.holdLimit)
-        case "wipe-scrollback": yesOrNo(options.wipeScrollback)
-        case "bell-on-exit": yesOrNo(options.bellOnExit)
-        case "login": yesOrNo(options.login)
-        case "nested": yesOrNo(options.nested)
-        case "quiet": yesOrNo(options.quiet)
-        case "verbose": yesOrNo(options.verbose)
-        case "max-timeout": formatDuration(options.maxTimeout)
-        case "auth-methods": options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
-        case "max-kill-after": formatDuration(options.maxKillAfter)
-        case "min-password-length": String(options.minPasswordLength)
-        case "shell": options.shell ?? ""
-        case "lock-ssh-commands": yesOrNo(options.lockSSHCommands)
-        default: preconditionFailure("--show-config cannot show \(option.long)")
+    /// What the authentication defaults in `options` come to here, for `user`: the
+    /// method `AuthSetup` will choose and why, and the password file it reads, if any.
+    static func authenticationDefaults(
+        of settings: Settings, user: UserName, environment lookup: (String) -> String?
+    ) -> [ShownDefault] {
+        let options = settings.options
+        let method: AuthMethod?
+        var shown: [ShownDefault] = []
+        if let given = options.auth {
+            method = given
+            if settings.source(of: OptionTable.auth) == .defaultValue {
+                shown.append(ShownDefault(OptionTable.auth, given.rawValue, because: "--password-file implies it"))
+            }
+        } else {
+            do {
+                let choice = try AuthSetup.choice(
+                    method: nil, passwordFile: options.passwordFile, pamConfigDirectory: options.pamConfigDirectory,
+                    user: user, environment: lookup, policy: options.authPolicy)
+                method = choice.method
+                shown.append(ShownDefault(OptionTable.auth, choice.method.rawValue, because: choice.reason))
+            } catch {
+                method = nil
+                shown.append(
+                    ShownDefault(OptionTable.auth, "", because: "\(error.description): idlewrap refuses to start"))
+            }
         }
+        if options.passwordFile == nil {
+            let file = AuthSetup.defaultPasswordFile(environment: lookup)
+            switch (method, file) {
+            case (.file?, let file?):
+                shown.append(ShownDefault(OptionTable.passwordFile, file, because: nil))
+            case (_, nil):
+                shown.append(
+                    ShownDefault(OptionTable.passwordFile, "", because: "none, neither XDG_CONFIG_HOME nor HOME is set")
+                )
+            case (_, let file?) where options.auth == nil && options.authPolicy.allows(.file):
+                shown.append(
+                    ShownDefault(
+                        OptionTable.passwordFile, "",
+                        because: "not used; idlewrap --set-password makes \(file), and then it is"))
+            case (let method, _):
+                shown.append(
+                    ShownDefault(
+                        OptionTable.passwordFile, "",
+                        because: "not used" + (method.map { " (auth \($0.rawValue))" } ?? "")))
+            }
+        }
+        return shown
     }
+}
 
-    private static func yesOrNo(_ on: Bool) -> String {
-        on ? "yes" : "no"
+/// A default that `--show-config` shows as it will be decided, rather than as not set.
+struct ShownDefault {
+    let option: OptionDefinition
+    /// As a configuration file would spell it; empty when nothing will be used.
+    let value: String
+    /// Why; nil when there is nothing to explain.
+    let reason: String?
+
+    init(_ option: OptionDefinition, _ value: String, because reason: String?) {
+        self.option = option
+        self.value = value
+        self.reason = reason
     }
 }
 
@@ -65,33 +102,4 @@ extension ValueSource {
         case .commandLine(let spelled): spelled
         }
     }
-}
-
-/// A DURATION as `parseDuration` reads it back exactly: `off`, `15m`, `1h30m`, `250ms`,
-/// `1.5s`.
-func formatDuration(_ duration: Nanoseconds) -> String {
-    guard duration > 0 else { return "off" }
-    let second: Nanoseconds = 1_000_000_000
-    let millisecond: Nanoseconds = 1_000_000
-    var text = ""
-    var rest = duration
-    for (unit, name) in [(3600 * second, "h"), (60 * second, "m")] where rest >= unit {
-        text += "\(rest / unit)\(name)"
-        rest %= unit
-    }
-    if rest == 0 { return text }
-    if rest % second == 0 { return text + "\(rest / second)s" }
-    if rest < second && rest % millisecond == 0 { return text + "\(rest / millisecond)ms" }
-    var fraction = String(rest % second)
-    fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
-    while fraction.last == "0" { fraction.removeLast() }
-    return text + "\(rest / second).\(fraction)s"
-}
-
-/// A SIZE as `parseSize` reads it back: `8M`, `64K`, `1000`.
-func formatSize(_ size: Int) -> String {
-    for (unit, name) in [(1 << 30, "G"), (1 << 20, "M"), (1 << 10, "K")] where size >= unit && size % unit == 0 {
-        return "\(size / unit)\(name)"
-    }
-    return String(size)
 }

@@ -8,13 +8,13 @@ extension Settings {
     /// authentication method that `auth-methods` leaves out. Call it once, after every
     /// source has been applied.
     mutating func enforcePolicy() throws(UsageError) {
-        lower("timeout", to: "max-timeout", current: options.timeout, limit: options.maxTimeout) { $0.timeout = $1 }
-        lower("kill-after", to: "max-kill-after", current: options.killAfter, limit: options.maxKillAfter) {
+        lower(OptionTable.timeout, options.timeout, to: OptionTable.maxTimeout, options.maxTimeout) { $0.timeout = $1 }
+        lower(OptionTable.killAfter, options.killAfter, to: OptionTable.maxKillAfter, options.maxKillAfter) {
             $0.killAfter = $1
         }
         try checkMethodIsAllowed()
-        try checkPAMStackIsAllowed("pam-confdir")
-        try checkPAMStackIsAllowed("pam-service")
+        try checkPAMStackIsAllowed(OptionTable.pamConfigDirectory)
+        try checkPAMStackIsAllowed(OptionTable.pamService)
     }
 
     /// `--set-password` writes a file for the `file` method: pointless, and misleading,
@@ -26,26 +26,27 @@ extension Settings {
             auditRecord: "refused --set-password: the file method is not allowed (auth-methods)")
     }
 
+    /// Lowers `current`, the duration `option` set, to `limit`, the one `limitOption` set,
+    /// unless that is off; `update` stores it.
     private mutating func lower(
-        _ key: String, to limitKey: String, current: Nanoseconds, limit: Nanoseconds,
-        _ update: (inout Options, Nanoseconds) -> Void
+        _ option: OptionDefinition, _ current: Duration, to limitOption: OptionDefinition, _ limit: Duration,
+        _ update: (inout Options, Duration) -> Void
     ) {
-        guard limit > 0, current == 0 || current > limit else { return }
-        let option = OptionTable.named(key)
+        guard limit > .zero, current == .zero || current > limit else { return }
         let change = PolicyChange(
-            key: key, requested: formatDuration(current), requestedAt: source(of: option),
-            allowed: formatDuration(limit), limitKey: limitKey, limitAt: source(of: OptionTable.named(limitKey)))
+            key: option.long, requested: formatDuration(current), requestedAt: source(of: option),
+            allowed: formatDuration(limit), limitKey: limitOption.long, limitAt: source(of: limitOption))
         enforce(change) { update(&$0, limit) }
     }
 
     private func checkMethodIsAllowed() throws(UsageError) {
         guard let method = options.auth, !options.authPolicy.allows(method) else { return }
-        let auth = OptionTable.named("auth")
+        let auth = OptionTable.auth
         var at = source(of: auth)
         var asked = "\(at.name(of: auth)) \(method.rawValue)"
         if at == .defaultValue {
             // Only --password-file sets the method without --auth.
-            let passwordFile = OptionTable.named("password-file")
+            let passwordFile = OptionTable.passwordFile
             at = source(of: passwordFile)
             asked = "\(at.name(of: passwordFile)) (which means auth file)"
         }
@@ -57,25 +58,24 @@ extension Settings {
     /// A PAM stack from `--pam-confdir` is whatever its writer put there (`pam_permit`
     /// opens the lock with any password), and so is any service `--pam-service` names
     /// (one that asks nothing, or checks another password): where the site names the
-    /// methods that may unlock, only the system file may choose either (`key`), unless
-    /// the method is not PAM anyway.
-    private func checkPAMStackIsAllowed(_ key: String) throws(UsageError) {
-        let option = OptionTable.named(key)
+    /// methods that may unlock, only the system file may choose either, unless the
+    /// method is not PAM anyway.
+    private func checkPAMStackIsAllowed(_ option: OptionDefinition) throws(UsageError) {
         let at = source(of: option)
         guard at.precedence > .systemFile,
-            source(of: OptionTable.named("auth-methods")) != .defaultValue,
+            source(of: OptionTable.authMethods) != .defaultValue,
             options.auth != .file, options.auth != .ask
         else { return }
         throw UsageError(
             message: "\(at.messagePrefix)\(at.name(of: option)) is not allowed by site policy, which sets the"
-                + " methods that may unlock (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))",
-            auditRecord: "refused --\(key) from \(at.label): auth-methods is set")
+                + " methods that may unlock (auth-methods, \(source(of: OptionTable.authMethods).label))",
+            auditRecord: "refused --\(option.long) from \(at.label): auth-methods is set")
     }
 
     /// "only pam, file may be used (auth-methods, /etc/idlewrap/config:3)".
     private var allowedMethods: String {
         let methods = options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
-        return "only \(methods) may be used (auth-methods, \(source(of: OptionTable.named("auth-methods")).label))"
+        return "only \(methods) may be used (auth-methods, \(source(of: OptionTable.authMethods).label))"
     }
 }
 

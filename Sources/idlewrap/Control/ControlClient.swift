@@ -16,9 +16,9 @@ import PTYKit
 /// Every session is asked at once under one deadline, so that sessions that do
 /// not answer cost the others nothing.
 enum ControlClient {
-    /// How long all the sessions together have to answer. A wrapping idlewrap
-    /// answers at once; one that is stopped (^Z on an outer shell) does not.
-    static let patience: Int64 = 3_000_000_000
+    /// How long a session has to answer. A wrapping idlewrap answers at once;
+    /// one that is stopped (^Z on an outer shell) does not.
+    static let patience: Duration = .seconds(3)
     /// The longest reply read; a `status` reply is far shorter.
     static let maximumReply = 4096
     /// Connections open at once; more sessions wait for a free place (within
@@ -97,11 +97,11 @@ enum ControlClient {
             }
             let left = deadline - MonotonicInstant.now()
             // The places are filled as far as they go: none open means none left.
-            if open.isEmpty || left <= 0 { break }
+            if open.isEmpty || left <= .zero { break }
             let indices = Array(open.keys)
             var slots = indices.map { pollfd(fd: open[$0]!.descriptor.rawValue, events: Int16(POLLIN), revents: 0) }
             let ready = slots.withUnsafeMutableBufferPointer { slots in
-                Result { () throws(Errno) in try poll(slots, timeout: Int32(left / 1_000_000 + 1)) }
+                Result { () throws(Errno) in try poll(slots, timeout: Int32(left.wholeNanoseconds / 1_000_000 + 1)) }
             }
             guard case .success(let count) = ready else { break }
             if count == 0 { continue }
@@ -115,9 +115,9 @@ enum ControlClient {
         for (index, connection) in open {
             connection.close()
             outcomes[index] =
-                hasEnded(endpoints[index]) ? .gone : .failed("no answer within \(patience / 1_000_000_000) s")
+                hasEnded(endpoints[index]) ? .gone : .failed("no answer within \(patience.components.seconds) s")
         }
-        return outcomes.map { $0 ?? .failed("not asked within \(patience / 1_000_000_000) s") }
+        return outcomes.map { $0 ?? .failed("not asked within \(patience.components.seconds) s") }
     }
 
     /// One session's connection while its reply comes in.

@@ -12,13 +12,13 @@ import PTYKit
 /// closed unanswered, although the directory's mode should already keep them out.
 final class ControlServer {
     /// How long a client has to send its request.
-    static let patience: Nanoseconds = 2_000_000_000
+    static let patience: Duration = .seconds(2)
     /// Connections served at once; more are closed unanswered.
     static let maximumConnections = 8
     /// How long accepting pauses after accept failed (out of descriptors):
     /// the waiting connection keeps the listener readable, and retrying at
     /// once would spin, as tmux's server_accept knows.
-    static let acceptPause: Nanoseconds = 1_000_000_000
+    static let acceptPause: Duration = .seconds(1)
 
     let path: String
     let listener: FileDescriptor
@@ -83,6 +83,11 @@ final class ControlServer {
 
     func isConnection(_ descriptor: FileDescriptor) -> Bool {
         connections[descriptor] != nil
+    }
+
+    /// When `connection` must have sent its request.
+    func deadline(of connection: FileDescriptor) -> MonotonicInstant? {
+        connections[connection]?.deadline
     }
 
     /// Takes the waiting connections, and returns those the relay should

@@ -4,19 +4,19 @@ import PTYKit
 /// single instant the relay sleeps until, never a periodic tick (tmux's
 /// `lock-after-time` works the same way, and 0 means off there too).
 struct IdleTimer {
-    /// 0 means never lock on idle.
-    let timeout: Nanoseconds
+    /// Zero means never lock on idle.
+    let timeout: Duration
     private(set) var deadline: MonotonicInstant?
     /// The last activity (or the start), for --list's idle time.
     private(set) var lastActivity: MonotonicInstant?
 
-    init(timeout: Nanoseconds) {
+    init(timeout: Duration) {
         self.timeout = timeout
     }
 
     mutating func restart(at now: MonotonicInstant) {
         lastActivity = now
-        deadline = timeout > 0 ? now + timeout : nil
+        deadline = timeout > .zero ? now + timeout : nil
     }
 
     mutating func stop() {

@@ -33,7 +33,7 @@ extension LockHost {
 /// held back while locked.
 final class LockController {
     struct Settings {
-        var timeout: Nanoseconds
+        var timeout: Duration
         var holdLimit: Int
         var lockKey: UInt8?
         var message: String?
@@ -43,17 +43,16 @@ final class LockController {
         var host: String
         var user: UserName
         /// How long before an idle lock the title counts down; 0: no warning.
-        var warn: Nanoseconds = 0
+        var warn: Duration = .zero
         /// Ring once when the command exits while locked.
         var bellOnExit = false
     }
 
     /// How long a lock waits for the output to reach the end of an escape
     /// sequence or a character before it cuts the sequence short.
-    static let boundaryPatience: Int64 = 250_000_000
-    static let firstDelay: Int64 = 1_000_000_000
-    static let longestDelay: Int64 = 30_000_000_000
-    static let second: Int64 = 1_000_000_000
+    static let boundaryPatience: Duration = .milliseconds(250)
+    static let firstDelay: Duration = .seconds(1)
+    static let longestDelay: Duration = .seconds(30)
 
     private let settings: Settings
     private let authenticator: Authenticator
@@ -141,7 +140,7 @@ final class LockController {
 
     /// The warning never lasts longer than the timeout: right after activity it would
     /// have nothing to warn of.
-    private var warnLength: Nanoseconds { min(settings.warn, settings.timeout) }
+    private var warnLength: Duration { min(settings.warn, settings.timeout) }
 
     /// Before the warning, its start; during it, the next change of the countdown (the
     /// only time the relay wakes each second); without one, nil.
@@ -149,18 +148,18 @@ final class LockController {
         guard let start = warningStart, let lockAt = idle.deadline else { return nil }
         guard warning.wanted != nil else { return start }
         let left = secondsLeft(until: lockAt, at: clock.now())
-        return lockAt + -(Int64(left - 1) * LockController.second)
+        return lockAt - .seconds(left - 1)
     }
 
     /// When the countdown starts: the warning's length before the idle lock.
     private var warningStart: MonotonicInstant? {
-        guard warnLength > 0, let lockAt = idle.deadline else { return nil }
-        return lockAt + -warnLength
+        guard warnLength > .zero, let lockAt = idle.deadline else { return nil }
+        return lockAt - warnLength
     }
 
     /// The countdown: whole seconds left, rounded up.
     private func secondsLeft(until lockAt: MonotonicInstant, at now: MonotonicInstant) -> Int {
-        Int(max((lockAt - now + LockController.second - 1) / LockController.second, 1))
+        max((lockAt - now).secondsRoundedUp, 1)
     }
 
     // MARK: - Events
@@ -389,7 +388,7 @@ final class LockController {
         conversation = nil
         host.watch(nil)
         editor.reset()
-        let delay = min(LockController.firstDelay << min(failuresInARow, 5), LockController.longestDelay)
+        let delay = min(LockController.firstDelay * (1 << min(failuresInARow, 5)), LockController.longestDelay)
         failuresInARow += 1
         state = .locked(.waiting(until: clock.now() + delay))
         content.prompt = ""
@@ -450,7 +449,7 @@ final class LockController {
     /// so a chatty command redraws the lock screen at most once a second.
     private func redrawSoon() {
         guard isLocked, redrawDue == nil else { return }
-        let next = drawnAt.map { $0 + LockController.second } ?? clock.now()
+        let next = drawnAt.map { $0 + .seconds(1) } ?? clock.now()
         if next <= clock.now() {
             redraw()
         } else {

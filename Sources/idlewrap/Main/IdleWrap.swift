@@ -4,6 +4,10 @@ import PTYKit
 @main
 enum IdleWrap {
     static func main() {
+        // A write to a pipe or socket whose reader has gone (a PAM module's helper that
+        // quit, a --list reader) is an error to handle, not the end of idlewrap. Whatever
+        // idlewrap starts gets SIGPIPE back at its default.
+        signal(SIGPIPE, SIG_IGN)
         let name = CommandLine.arguments.first ?? "idlewrap"
         exit(run(Array(CommandLine.arguments.dropFirst()), invokedAs: name))
     }
@@ -38,7 +42,9 @@ enum IdleWrap {
             try? FileDescriptor.standardOutput.writeAll(Usage.version + "\n")
             return ExitStatus.success
         case .showConfig(let settings):
-            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings))
+            let defaults = ShowConfig.authenticationDefaults(
+                of: settings, user: .runningUser, environment: { environment[$0] })
+            try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings, defaults: defaults))
             return ExitStatus.success
         case .completion(let shell):
             try? FileDescriptor.standardOutput.writeAll(shell.script())
@@ -119,6 +125,7 @@ enum IdleWrap {
             Diagnostics.notice(
                 "\(reason); running \(plan.arguments[0]) without locking", quiet: options.quiet || !announceDirectRun)
             if let shell = plan.shellVariable { Environment.export("SHELL", shell) }
+            signal(SIGPIPE, SIG_DFL)
             let error = ChildProcess.execute(plan.arguments, executable: plan.executable)
             Diagnostics.error(error.description)
             return ExitStatus.of(error)

@@ -36,8 +36,16 @@ enum StrictModes {
     static func directoryProblem(of path: String, trusting owners: Owners) throws(Errno) -> (
         directory: String, problem: String
     )? {
-        let directory = PasswordFile.parentDirectory(of: try FileSystem.resolvedPath(path))
+        let directory = parentDirectory(of: try FileSystem.resolvedPath(path))
         let info = try FileSystem.status(ofPath: directory)
         return problem(with: info, trusting: owners).map { (directory, $0) }
     }
+}
+
+/// The directory part of `path`: "." for a bare name, "/" for the root.
+func parentDirectory(of path: String) -> String {
+    let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    let parent = String(trimmed[..<slash])
+    return parent.isEmpty ? "/" : parent
 }

@@ -1,80 +1,45 @@
 import Glibc
 import PTYKit
 
-/// One wrapped command: its pseudo-terminal, the relay between it and the
-/// real terminal, the lock in between, and what ends it. The terminal is in
-/// raw mode only inside `run`, and left as it was found on every way out.
+/// One wrapped command: its pseudo-terminal, the relay between it and the real terminal,
+/// the lock in between, and what ends it (`SessionEnding`). Besides the terminal and the
+/// command, the session waits for its sources (`SessionSource`): the lock's deadlines and
+/// authenticator, the ending's deadlines, logind's bus and the control socket, which
+/// `run` starts. The terminal is in raw mode only inside `run`, and left as it was found
+/// on every way out. What the lock asks of the session is in SessionLockHost.swift.
 final class Session: RelayDelegate {
     static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
-    /// How long a hung-up command may linger before SIGKILL.
-    static let hangupGrace: Int64 = 10_000_000_000
 
-    private enum HangupReason {
-        /// idlewrap got this signal, or the terminal hung up (SIGHUP).
-        case signal(Int32)
-        /// --kill-after: the session stayed locked too long.
-        case lockedTooLong
-        /// An ssh command ended while locked, when perhaps nobody is there to
-        /// unlock (automation with `ssh -tt`); `discarded` tells whether any of
-        /// its output was, or may have been, held back and is now dropped.
-        case sshCommandEndedWhileLocked(discarded: Bool)
-    }
-
-    private enum Ending {
-        case running
-        /// The command was hung up; SIGKILL follows at `killAt`, and once
-        /// `killed`, idlewrap gives up waiting at the next deadline.
-        case hangingUp(HangupReason, killAt: MonotonicInstant, killed: Bool)
-    }
-
-    private let terminal = FileDescriptor.standardInput
-    private let screen = FileDescriptor.standardOutput
+    let terminal = FileDescriptor.standardInput
     private let options: Options
     private let plan: CommandPlan
-    private let pseudoTerminal: PseudoTerminal
-    private let command: ChildProcess
-    private let relay: Relay
-    private let log: AuditLog
-    private let hooks: Hooks
+    private let environment: Environment
+    let pseudoTerminalSession: PseudoTerminalSession
+    var relay: Relay { pseudoTerminalSession.relay }
+    let clock: TimeSource
+    let log: AuditLog
+    let hooks: Hooks
     private var lock: LockController!
+    private(set) var lockSource: LockSource!
     private var rawMode: RawMode?
-    private var ending = Ending.running
-    private var terminalIsGone = false
-    private var killAfterLockAt: MonotonicInstant?
-    /// The lock's authenticator's descriptor, while the relay watches it.
-    private var authenticatorReadiness: FileDescriptor?
-    /// logind's Lock signals for this login session, while followed.
-    private var logind: LogindListener?
-    /// The control socket --lock-all and --list talk to, while registered.
-    private var control: ControlServer?
+    var ending: SessionEnding
+    var terminalIsGone = false
+    private var sources: SessionSources!
     /// What `status` reports of the session.
     private let terminalPath: String
-    private let commandName: String
 
     private init(
-        options: Options, plan: CommandPlan, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, pseudoTerminal: PseudoTerminal, signals: SignalSource, command: ChildProcess
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene, pseudoTerminalSession: PseudoTerminalSession, clock: TimeSource
     ) {
         self.options = options
         self.plan = plan
-        switch LogindListener.connect(
-            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
-            systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
-        {
-        case .success(let listener):
-            logind = listener
-        case .failure(let reason):
-            // No bus (a container, a system without systemd) is normal: silent.
-            if options.verbose { Diagnostics.error("not following logind: \(reason)") }
-        }
-        self.pseudoTerminal = pseudoTerminal
-        self.command = command
-        relay = Relay(
-            terminalInput: terminal, terminalOutput: screen, master: pseudoTerminal.master,
-            signals: signals, command: command)
+        self.environment = environment
+        self.pseudoTerminalSession = pseudoTerminalSession
+        self.clock = clock
+        ending = SessionEnding(killAfter: options.killAfter)
         let user = UserName.runningUser
-        terminalPath = FileDescriptor.standardInput.terminalPath() ?? "?"
-        commandName = plan.programName
+        terminalPath = terminal.terminalPath() ?? "?"
         log = AuditLog(
             user: user, terminal: terminalPath, command: plan.programName,
             sshConnection: environment["SSH_CONNECTION"])
@@ -85,65 +50,35 @@ final class Session: RelayDelegate {
                 timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
                 message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
                 host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
-            authenticator: authenticator, clock: MonotonicTimeSource(), host: self)
-        switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
-        case .success(let server):
-            control = server
-        case .failure(let reason):
-            // The session is locked all the same, but --lock-all would miss it:
-            // said even with -q, and logged, since a directory someone else
-            // made in this user's name is one way to get there.
-            Diagnostics.error("not registering for --lock-all and --list: \(reason)")
-            log.record("session not registered for --lock-all and --list: \(reason)", priority: LOG_WARNING)
-        }
+            authenticator: authenticator, clock: clock, host: self)
+        lockSource = LockSource(lock) { [unowned self] in finishIfOver() }
+        sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
 
-    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors
-    /// here happen before the terminal leaves its normal mode.
+    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
+    /// before the terminal leaves its normal mode.
     static func start(
         _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene
+        hygiene: SecretHygiene, clock: TimeSource = MonotonicTimeSource()
     ) throws(PTYError) -> Session {
-        let terminal = FileDescriptor.standardInput
-        let attributes: TerminalAttributes
-        do {
-            attributes = try TerminalAttributes.of(terminal)
-        } catch {
-            throw PTYError(.configureTerminal, error, context: "tcgetattr")
-        }
-        let pseudoTerminal = try PseudoTerminal()
-        try pseudoTerminal.configure(attributes: attributes, size: try? WindowSize.of(terminal))
-        do {
-            try pseudoTerminal.master.setNonblocking(true)
-        } catch {
-            throw PTYError(.openPseudoTerminal, error, context: "fcntl")
-        }
-        // Blocked before the spawn, so not even a command that exits at once
-        // can end before idlewrap is watching for it.
-        let signals = try SignalSource(watchedSignals)
-        // A PAM module writing to a helper that quit (pam_exec) must not kill
-        // idlewrap; the command gets SIGPIPE back at its default.
-        signal(SIGPIPE, SIG_IGN)
-        let commandEnvironment =
-            environment
-            .setting("IDLEWRAP_PID", to: String(getpid()))
-            .setting("IDLEWRAP_TTY", to: pseudoTerminal.replicaPath)
-        let command = try hygiene.spawningOrdinaryProcess { () throws(PTYError) in
-            try ChildProcess.spawn(
-                plan.arguments, executable: plan.executable,
-                environment: commandEnvironment.entries, terminalPath: pseudoTerminal.replicaPath)
-        }
+        let pseudoTerminalSession = try PseudoTerminalSession.start(
+            plan.arguments, executable: plan.executable,
+            environment: { replicaPath in
+                environment.setting("IDLEWRAP_PID", to: String(getpid())).setting("IDLEWRAP_TTY", to: replicaPath)
+                    .entries
+            },
+            signals: watchedSignals,
+            spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
         return Session(
-            options: options, plan: plan, environment: environment, authenticator: authenticator,
-            hygiene: hygiene, pseudoTerminal: pseudoTerminal, signals: signals, command: command)
+            plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
+            pseudoTerminalSession: pseudoTerminalSession, clock: clock)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
     func run() -> Int32 {
-        // Unregistered on every way out of run: the command's exit, a signal,
-        // --kill-after, a relay failure.
-        defer { unregister() }
-        if let control { relay.watch(control.listener) }
+        startSources()
+        // On every way out of run: the control socket unregisters, the bus closes.
+        defer { sources.removeAll() }
         do {
             rawMode = try RawMode(terminal)
         } catch {
@@ -152,7 +87,7 @@ final class Session: RelayDelegate {
             return ExitStatus.failure
         }
         defer { leaveTerminal() }
-        updateDeadline()
+        sources.update()
         do {
             try relay.run(delegate: self)
         } catch {
@@ -166,106 +101,128 @@ final class Session: RelayDelegate {
         if !options.quiet {
             for failure in hooks.failures { Diagnostics.error(failure) }
         }
-        switch ending {
-        case .hangingUp(.signal(let signal), _, _):
-            return ExitStatus.killed(by: signal)
-        case .hangingUp(.lockedTooLong, _, _):
-            return relay.commandStatus?.shellStatus ?? ExitStatus.killed(by: SIGHUP)
-        case .hangingUp(.sshCommandEndedWhileLocked(let discarded), _, _):
-            guard discarded else { return relay.commandStatus?.shellStatus ?? ExitStatus.failure }
-            // Not the command's status: a script must not take the output it
-            // got for all there was.
-            Diagnostics.error("the command ended while the session was locked; its held output was discarded")
-            return ExitStatus.failure
-        case .running:
-            return relay.commandStatus?.shellStatus ?? ExitStatus.failure
-        }
+        let (status, message) = ending.exitStatus(command: relay.commandStatus)
+        if let message { Diagnostics.error(message) }
+        return status
     }
 
-    /// Turns off what the command left on and restores the settings, once.
-    /// A signal or a hung-up terminal asks idlewrap to go: it does not wait
-    /// for output to drain then.
+    /// Turns off what the command left on and restores the settings, once. A signal or a
+    /// hung-up terminal asks idlewrap to go: it does not wait for output to drain then.
     private func leaveTerminal() {
         guard let rawMode else { return }
         self.rawMode = nil
-        // Not through `show`: a failure here must not turn the command's
-        // exit into a hang-up.
+        // Not through `show`: a failure here must not turn the command's exit into a
+        // hang-up.
         if !terminalIsGone {
             let restore =
                 lock.endWarning()
                 + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
-        var isSignalled = terminalIsGone
-        if case .hangingUp(.signal, _, _) = ending { isSignalled = true }
-        rawMode.restore(draining: !isSignalled)
+        rawMode.restore(draining: !(terminalIsGone || ending.isSignalled))
+    }
+
+    // MARK: - Sources
+
+    /// The ending's and the lock's deadlines (the ending first: when --kill-after ends
+    /// the session, the lock it abandons has nothing left to do), then what listens outside: logind,
+    /// whose Lock locks as SIGUSR1 does, and the control socket. Connecting and binding
+    /// say why they could not on stderr, so this comes before raw mode.
+    private func startSources() {
+        sources.add(
+            DeadlineSource(
+                due: { [unowned self] in ending.deadline }, passed: { [unowned self] in endingDeadlinePassed(at: $0) }))
+        sources.add(lockSource)
+        if let logind = LogindSource.connect(
+            environment: environment, verbose: options.verbose, lock: { [unowned self] in requestLock() })
+        {
+            sources.add(logind)
+        }
+        if let control = ControlSocketSource.register(
+            environment: environment, log: log, answer: { [unowned self] in answer($0) },
+            adopt: { [unowned self] in sources.add($0) })
+        {
+            sources.add(control)
+        }
+    }
+
+    private func endingDeadlinePassed(at now: MonotonicInstant) {
+        carryOut(ending.deadlinePassed(at: now))
     }
 
     // MARK: - Ending
 
-    private func hangUp(_ reason: HangupReason) {
-        guard case .running = ending else { return }
-        lock.abandon()
-        relay.inputIsSecret = false
-        killAfterLockAt = nil
-        ending = .hangingUp(reason, killAt: MonotonicInstant.now() + Session.hangupGrace, killed: false)
-        signalSession(SIGHUP)
-        // A stopped job must run again to act on its SIGHUP.
-        signalSession(SIGCONT)
-        if relay.commandStatus != nil { relay.stop() }
+    func finishIfOver() {
+        carryOut(
+            ending.check(
+                SessionEnding.Progress(
+                    isSSHCommand: plan.isSSHCommand, isLockingOrLocked: lock.isLockingOrLocked,
+                    commandHasExited: relay.commandStatus != nil, outputEnded: relay.outputEnded,
+                    isReadingOutput: relay.isReadingOutput, heldBytes: lock.heldByteCount)))
     }
 
-    private func signalSession(_ signal: Int32) {
-        command.sendToSession(signal, foregroundGroup: try? pseudoTerminal.master.foregroundProcessGroup())
-    }
-
-    private func finishIfOver() {
-        switch ending {
-        case .running
-        where plan.isSSHCommand && lock.isLockingOrLocked && relay.commandStatus != nil
-            && (relay.outputEnded || !relay.isReadingOutput):
-            // Waiting for a password that automation will never type would hang
-            // it forever; ending shows nothing that was held. Its output is read
-            // to the end first (unless the hold limit stopped that), so that
-            // `discarded` does not count output that was never coming.
-            let discarded = lock.heldByteCount > 0 || !relay.outputEnded
-            log.record(
-                "session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
-            hangUp(.sshCommandEndedWhileLocked(discarded: discarded))
-        case .running:
-            if relay.commandStatus != nil && relay.outputEnded && !lock.isLockingOrLocked { relay.stop() }
-        case .hangingUp:
-            if relay.commandStatus != nil { relay.stop() }
+    private func carryOut(_ step: SessionEnding.Step) {
+        switch step {
+        case .nothing: break
+        case .hangUp(let reason): hangUp(reason)
+        case .kill: pseudoTerminalSession.signalCommand(SIGKILL)
+        case .stop: relay.stop()
         }
     }
 
-    /// The relay sleeps until the earliest of the lock's, --kill-after's and
-    /// the hang-up's deadlines.
-    private func updateDeadline() {
-        relay.deadline = .earliest(
-            .earliest(.earliest(.earliest(lock.nextDeadline, killAfterLockAt), hangupDeadline), logind?.deadline),
-            control?.deadline)
-        // sd-bus asks for POLLOUT only while it has something to write.
-        if let logind, let descriptor = logind.descriptor { relay.watch(descriptor, events: logind.events) }
+    func hangUp(_ reason: SessionEnding.Reason) {
+        guard ending.hangUp(reason, at: clock.now()) else { return }
+        switch reason {
+        case .lockedTooLong:
+            log.record("session ended: locked for longer than --kill-after")
+        case .sshCommandEndedWhileLocked(let discarded):
+            log.record(
+                "session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
+        case .signal:
+            break
+        }
+        lock.abandon()
+        relay.readsInputAhead = false
+        relay.clearsInputAfterUse = false
+        pseudoTerminalSession.signalCommand(SIGHUP)
+        // A stopped job must run again to act on its SIGHUP.
+        pseudoTerminalSession.signalCommand(SIGCONT)
+        finishIfOver()
     }
 
-    private var hangupDeadline: MonotonicInstant? {
-        if case .hangingUp(_, let killAt, _) = ending { return killAt }
-        return nil
+    /// As SIGUSR1: a request from outside can only lock, never unlock.
+    private func requestLock() {
+        if ending.isRunning { lock.requestLock() }
+    }
+
+    private func answer(_ request: ControlRequest) -> String {
+        switch request {
+        case .status:
+            let now = clock.now()
+            return SessionStatus(
+                pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: plan.programName,
+                idleSeconds: lock.lastActivity.map { (now - $0).wholeSeconds } ?? 0, locked: lock.isLockingOrLocked,
+                locksInSeconds: lock.idleLockDeadline.map { ($0 - now).secondsRoundedUp }
+            ).reply
+        case .lock:
+            guard ending.isRunning else { return ControlRequest.endingReply }
+            lock.requestLock()
+            return lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply
+        }
     }
 
     // MARK: - RelayDelegate
 
     func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) {
-        guard case .running = ending else { return }
+        guard ending.isRunning else { return }
         lock.handleInput(input)
-        updateDeadline()
+        sources.update()
     }
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
-        guard case .running = ending else { return }
+        guard ending.isRunning else { return }
         lock.handleOutput(output)
-        updateDeadline()
+        sources.update()
     }
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
@@ -273,15 +230,15 @@ final class Session: RelayDelegate {
         case SIGHUP, SIGTERM, SIGINT, SIGQUIT:
             hangUp(.signal(signal))
         case SIGUSR1:
-            if case .running = ending { lock.requestLock() }
+            requestLock()
         case SIGWINCH:
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()
         case SIGCONT:
-            // idlewrap was stopped, and whoever stopped it (a shell) may have
-            // put the terminal back in cooked mode: the lock screen would echo
-            // the password and ^C would end idlewrap.
+            // idlewrap was stopped, and whoever stopped it (a shell) may have put the
+            // terminal back in cooked mode: the lock screen would echo the password and
+            // ^C would end idlewrap.
             do {
                 try rawMode?.reapply()
             } catch {
@@ -292,195 +249,31 @@ final class Session: RelayDelegate {
         default:
             break
         }
-        updateDeadline()
+        sources.update()
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
         lock.commandDidExit()
         finishIfOver()
+        sources.update()
     }
 
     func relayOutputDidEnd(_ relay: Relay) {
         finishIfOver()
+        sources.update()
     }
 
     func relayInputDidEnd(_ relay: Relay) {
         terminalIsGone = true
         hangUp(.signal(SIGHUP))
-        updateDeadline()
+        sources.update()
     }
 
     func relayDeadlineDidPass(_ relay: Relay) {
-        let now = MonotonicInstant.now()
-        if let due = logind?.deadline, due <= now { followLogind() }
-        if let control {
-            for connection in control.overdue(at: now) { closeControlConnection(connection) }
-            if control.resumeAccepting(at: now) { relay.watch(control.listener) }
-        }
-        switch ending {
-        case .hangingUp(let reason, let killAt, let killed) where killAt <= now:
-            if killed {
-                // Even SIGKILL did not end it (a process stuck in the kernel):
-                // idlewrap leaves rather than hang with it.
-                relay.stop()
-            } else {
-                ending = .hangingUp(reason, killAt: now + 1_000_000_000, killed: true)
-                signalSession(SIGKILL)
-            }
-        case .hangingUp:
-            break
-        case .running:
-            if let killAt = killAfterLockAt, killAt <= now {
-                log.record("session ended: locked for longer than --kill-after")
-                hangUp(.lockedTooLong)
-            } else {
-                lock.handleDeadline()
-                // The command may have ended while the lock waited for its
-                // output to reach a boundary.
-                finishIfOver()
-            }
-        }
-        updateDeadline()
+        sources.deadlinePassed(at: clock.now())
     }
 
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
-        if descriptor == authenticatorReadiness {
-            lock.handleAuthenticatorReadiness()
-        } else if descriptor == logind?.descriptor {
-            followLogind()
-        } else if let control, descriptor == control.listener {
-            for connection in control.acceptWaiting(now: .now()) { relay.watch(connection) }
-            if control.acceptPausedUntil != nil { relay.unwatch(control.listener) }
-        } else if let control, control.isConnection(descriptor) {
-            if control.serve(descriptor, answer: answer) { closeControlConnection(descriptor) }
-        } else {
-            return
-        }
-        updateDeadline()
-    }
-
-    // MARK: - Control socket
-
-    private func answer(_ request: ControlRequest) -> String {
-        switch request {
-        case .status:
-            return status(at: .now()).reply
-        case .lock:
-            // As SIGUSR1: a request can only lock, never unlock.
-            guard case .running = ending else { return ControlRequest.endingReply }
-            lock.requestLock()
-            return lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply
-        }
-    }
-
-    private func status(at now: MonotonicInstant) -> SessionStatus {
-        let second: Int64 = 1_000_000_000
-        let idle = lock.lastActivity.map { max(0, now - $0) / second } ?? 0
-        let locksIn = lock.idleLockDeadline.map { (max(0, $0 - now) + second - 1) / second }
-        return SessionStatus(
-            pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: commandName,
-            idleSeconds: Int(idle), locked: lock.isLockingOrLocked, locksInSeconds: locksIn.map { Int($0) })
-    }
-
-    private func closeControlConnection(_ connection: FileDescriptor) {
-        relay.unwatch(connection)
-        control?.close(connection)
-    }
-
-    private func unregister() {
-        guard let control else { return }
-        for descriptor in control.descriptors { relay.unwatch(descriptor) }
-        control.shutDown()
-        self.control = nil
-    }
-
-    // MARK: - logind
-
-    private func followLogind() {
-        guard let logind, let descriptor = logind.descriptor else { return }
-        for event in logind.process() {
-            switch event {
-            case .lock:
-                // As SIGUSR1: it can only lock, never unlock.
-                if case .running = ending { lock.requestLock() }
-            case .following(let session):
-                if options.verbose { Diagnostics.lateError("following logind session \(session)") }
-            case .stopped(let reason):
-                relay.unwatch(descriptor)
-                self.logind = nil
-                if options.verbose { Diagnostics.lateError("not following logind: \(reason)") }
-            }
-        }
-    }
-}
-
-extension Session: LockHost {
-    func show(_ bytes: UnsafeRawBufferPointer) {
-        guard !terminalIsGone else { return }
-        do {
-            try relay.sendToTerminal(bytes)
-        } catch {
-            terminalIsGone = true
-            hangUp(.signal(SIGHUP))
-        }
-    }
-
-    func forward(_ bytes: UnsafeRawBufferPointer) {
-        relay.sendToCommand(bytes)
-    }
-
-    var isReadingOutput: Bool {
-        get { relay.isReadingOutput }
-        set { relay.isReadingOutput = newValue }
-    }
-
-    func discardTypedAhead() {
-        relay.discardTypedInput()
-    }
-
-    var windowSize: WindowSize {
-        (try? WindowSize.of(terminal)) ?? WindowSize(rows: 24, columns: 80)
-    }
-
-    /// A same-size TIOCSWINSZ sends no SIGWINCH on Linux, so the size goes
-    /// one row down and back, as dtach and abduco do.
-    func nudgeRedraw() {
-        guard let size = try? WindowSize.of(pseudoTerminal.master) else { return }
-        var bumped = size
-        bumped.rows = size.rows > 1 ? size.rows - 1 : size.rows + 1
-        try? bumped.apply(to: pseudoTerminal.master)
-        try? size.apply(to: pseudoTerminal.master)
-    }
-
-    func watch(_ descriptor: FileDescriptor?) {
-        guard descriptor != authenticatorReadiness else { return }
-        if let watched = authenticatorReadiness { relay.unwatch(watched) }
-        authenticatorReadiness = descriptor
-        if let descriptor { relay.watch(descriptor) }
-    }
-
-    func lockDidEngage() {
-        // A command that reads nothing must not keep the password from being
-        // read, and the password must not stay in the relay's buffer.
-        relay.inputIsSecret = true
-        log.record("session locked")
-        hooks.locked()
-        if options.killAfter > 0 { killAfterLockAt = MonotonicInstant.now() + options.killAfter }
-    }
-
-    func lockDidRelease() {
-        relay.inputIsSecret = false
-        killAfterLockAt = nil
-        log.record("session unlocked")
-        hooks.unlocked()
-        finishIfOver()
-    }
-
-    func unlockDidFail(message: String, failures: Int) {
-        log.record("unlock failed (\(failures) so far)", priority: LOG_WARNING)
-    }
-
-    func checkIsUnavailable(reason: String) {
-        log.record("unlock check unavailable (\(reason))", priority: LOG_ERR)
+        _ = sources.ready(descriptor, at: clock.now())
     }
 }

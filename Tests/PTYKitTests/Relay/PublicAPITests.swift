@@ -2,36 +2,29 @@ import Glibc
 import PTYKit
 import Testing
 
-/// PTYKit on its own, through its public API only (no @testable import): what
-/// a program other than idlewrap would write to run a command in a pty.
+/// PTYKit on its own, through its public API only (no @testable import): the whole of
+/// what a program other than idlewrap writes to run a command in a pty. One call starts
+/// it (`PseudoTerminalSession.start`); the relay's delegate says only what differs from
+/// a plain relay; another thread can wake the relay through a watched `EventCounter`.
+///
+/// Neither test waits for `commandDidExit`: the test runner's other threads do not block
+/// SIGCHLD, so the signal may be discarded on one of them before the relay's signalfd
+/// sees it (a program using PTYKit starts its session before it starts threads). The
+/// test reaps the command when the relay could not.
 @Suite(.serialized) struct PublicAPITests {
-    /// Forwards both ways and stops once the command's output is over; an
-    /// event counter, when watched, asks the command to end.
-    ///
-    /// It does not wait for `commandDidExit`: the test runner's other threads
-    /// do not block SIGCHLD, so the signal may be discarded on one of them
-    /// before the relay's signalfd sees it (a program using PTYKit blocks the
-    /// relayed signals before it starts threads). The test reaps the command
-    /// when the relay could not.
+    /// The defaults forward typed bytes to the command and its output to the terminal,
+    /// and stop once the output is over; this one also gives up at the deadline and,
+    /// when its event counter is signalled, asks the command to end.
     final class Forwarder: RelayDelegate {
         let events: EventCounter?
-        var outputEnded = false
         var wakeUps = 0
 
         init(events: EventCounter? = nil) {
             self.events = events
         }
 
-        func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) { relay.sendToCommand(input) }
-        func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) { try? relay.sendToTerminal(output) }
-        func relay(_ relay: Relay, didReceiveSignal signal: Int32) {}
-        func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {}
-        func relayOutputDidEnd(_ relay: Relay) {
-            outputEnded = true
-            relay.stop()
-        }
-        func relayInputDidEnd(_ relay: Relay) {}
         func relayDeadlineDidPass(_ relay: Relay) { relay.stop() }
+
         func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
             guard let events, descriptor == events.descriptor else { return }
             wakeUps += 1
@@ -40,6 +33,7 @@ import Testing
         }
     }
 
+    /// The "terminal" of these tests: a pipe each way.
     struct Pipe {
         let read: FileDescriptor
         let write: FileDescriptor
@@ -57,18 +51,10 @@ import Testing
         }
     }
 
-    /// A relay between two pipes (the "terminal") and `arguments` on a raw pty.
-    func makeRelay(_ arguments: [String], input: Pipe, output: Pipe) throws -> (Relay, PseudoTerminal) {
-        let terminal = try PseudoTerminal()
-        try terminal.master.setNonblocking(true)
-        try terminal.configure(attributes: TerminalAttributes.of(terminal.master).madeRaw, size: nil)
-        let signals = try SignalSource([SIGCHLD, SIGWINCH])
-        let command = try ChildProcess.spawn(
-            arguments, environment: ["PATH=/usr/bin:/bin"], terminalPath: terminal.replicaPath)
-        let relay = Relay(
-            terminalInput: input.read, terminalOutput: output.write, master: terminal.master,
-            signals: signals, command: command)
-        return (relay, terminal)
+    func start(_ arguments: [String], input: Pipe, output: Pipe) throws -> PseudoTerminalSession {
+        try PseudoTerminalSession.start(
+            arguments, environment: { _ in ["PATH=/usr/bin:/bin"] }, terminalInput: input.read,
+            terminalOutput: output.write, replica: .raw, signals: [SIGCHLD, SIGWINCH])
     }
 
     @Test func runsACommandInAPseudoTerminal() throws {
@@ -78,14 +64,12 @@ import Testing
             input.close()
             output.close()
         }
-        let (relay, terminal) = try makeRelay(["head", "-c", "4"], input: input, output: output)
-        defer { terminal.close() }
+        let session = try start(["head", "-c", "4"], input: input, output: output)
         try input.write.writeAll("ping")
-        relay.deadline = MonotonicInstant.now() + 20_000_000_000
-        let delegate = Forwarder()
-        try relay.run(delegate: delegate)
-        #expect(delegate.outputEnded)
-        #expect(terminationStatus(of: relay) == .exited(0))
+        session.relay.deadline = MonotonicInstant.now() + .seconds(20)
+        try session.relay.run(delegate: Forwarder())
+        #expect(session.relay.outputEnded)
+        #expect(terminationStatus(of: session.relay) == .exited(0))
         var received = [UInt8](repeating: 0, count: 16)
         let count = try received.withUnsafeMutableBytes { try output.read.read(into: $0) }
         #expect(String(decoding: received[..<count], as: UTF8.self) == "ping")
@@ -98,18 +82,17 @@ import Testing
             input.close()
             output.close()
         }
-        let (relay, terminal) = try makeRelay(["sleep", "30"], input: input, output: output)
-        defer { terminal.close() }
+        let session = try start(["sleep", "30"], input: input, output: output)
         let events = try EventCounter()
-        relay.watch(events.descriptor)
-        relay.deadline = MonotonicInstant.now() + 20_000_000_000
+        session.relay.watch(events.descriptor)
+        session.relay.deadline = MonotonicInstant.now() + .seconds(20)
         let delegate = Forwarder(events: events)
         let signaller = Thread { events.signal() }
-        try relay.run(delegate: delegate)
+        try session.relay.run(delegate: delegate)
         signaller.join()
         #expect(delegate.wakeUps == 1)
-        #expect(delegate.outputEnded)
-        #expect(terminationStatus(of: relay) == .signaled(SIGTERM))
+        #expect(session.relay.outputEnded)
+        #expect(terminationStatus(of: session.relay) == .signaled(SIGTERM))
     }
 
     /// How the command ended: as the relay saw it, or else as waitpid says.

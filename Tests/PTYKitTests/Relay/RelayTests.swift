@@ -79,7 +79,7 @@ final class RecordingDelegate: RelayDelegate {
         // relay must see the command end all the same.
         let (relay, input, terminal) = try makeRelay(["head", "-c", "5"], signals: [SIGWINCH])
         try input.writeAll("hello")
-        relay.deadline = MonotonicInstant.now() + 30_000_000_000
+        relay.deadline = MonotonicInstant.now() + .seconds(30)
         let delegate = RecordingDelegate()
         try relay.run(delegate: delegate)
         #expect(delegate.deadlines == 0)
@@ -90,7 +90,7 @@ final class RecordingDelegate: RelayDelegate {
 
     @Test func deadlineWakesTheLoopWithoutActivity() throws {
         let (relay, _, terminal) = try makeRelay(["sleep", "30"])
-        relay.deadline = MonotonicInstant.now() + 50_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(50)
         let delegate = RecordingDelegate()
         try relay.run(delegate: delegate)
         #expect(delegate.deadlines == 1)
@@ -104,12 +104,12 @@ final class RecordingDelegate: RelayDelegate {
     @Test func heldOutputStaysInTheKernelUntilReadingResumes() throws {
         let (relay, _, terminal) = try makeRelay(["sh", "-c", "echo early; exec sleep 30"])
         relay.isReadingOutput = false
-        relay.deadline = MonotonicInstant.now() + 300_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(300)
         let delegate = RecordingDelegate()
         try relay.run(delegate: delegate)
         #expect(delegate.output.isEmpty)
         relay.isReadingOutput = true
-        relay.deadline = MonotonicInstant.now() + 5_000_000_000
+        relay.deadline = MonotonicInstant.now() + .seconds(5)
         let reader = RecordingDelegate()
         reader.stopsOnOutput = true
         try relay.run(delegate: reader)
@@ -150,7 +150,7 @@ final class RecordingDelegate: RelayDelegate {
         #expect(relay.watched == pipes.map(\.read))
         try pipes[1].write.writeAll("x")
         try pipes[6].write.writeAll("x")
-        relay.deadline = MonotonicInstant.now() + 300_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(300)
         let delegate = RecordingDelegate()
         delegate.unwatchesOnReport = true
         try relay.run(delegate: delegate)
@@ -170,7 +170,7 @@ final class RecordingDelegate: RelayDelegate {
             relay.watch(pipe.read)
             try pipe.write.writeAll("x")
         }
-        relay.deadline = MonotonicInstant.now() + 300_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(300)
         let delegate = RecordingDelegate()
         delegate.unwatchesAllOnReport = true
         try relay.run(delegate: delegate)
@@ -185,14 +185,14 @@ final class RecordingDelegate: RelayDelegate {
         let (relay, _, terminal) = try makeRelay(["sleep", "30"])
         let pipes = try makePipes(1)
         relay.watch(pipes[0].write)
-        relay.deadline = MonotonicInstant.now() + 200_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(200)
         let delegate = RecordingDelegate()
         delegate.unwatchesOnReport = true
         try relay.run(delegate: delegate)
         #expect(delegate.readable.isEmpty)
         relay.watch(pipes[0].write, events: Int16(POLLIN | POLLOUT))
         #expect(relay.watched == [pipes[0].write])
-        relay.deadline = MonotonicInstant.now() + 200_000_000
+        relay.deadline = MonotonicInstant.now() + .milliseconds(200)
         try relay.run(delegate: delegate)
         #expect(delegate.readable == [pipes[0].write])
         #expect(delegate.deadlines == 2)
@@ -211,13 +211,39 @@ final class RecordingDelegate: RelayDelegate {
         var ready = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
         try #require(poll(&ready, 1, 30_000) == 1)
         try input.writeAll("typed")
-        relay.deadline = MonotonicInstant.now() + 30_000_000_000
+        relay.deadline = MonotonicInstant.now() + .seconds(30)
         let delegate = OrderDelegate()
         try relay.run(delegate: delegate)
         #expect(delegate.events.prefix(3) == ["output", "signal \(SIGWINCH)", "input"])
         #expect(delegate.deadlines == 0)
         finish(relay, terminal, [])
         try? input.close()
+    }
+
+    /// A background job keeps the pseudo-terminal open after the command exited: its
+    /// output is over once it has been quiet for the spell the caller chose.
+    @Test(arguments: [(Duration.milliseconds(50), true), (.seconds(60), false)])
+    func theQuietSpellIsTheCallers(spell: Duration, ends: Bool) throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0, "pipe failed: \(errno)")
+        let input = FileDescriptor(rawValue: fds[0])
+        defer {
+            try? input.close()
+            try? FileDescriptor(rawValue: fds[1]).close()
+        }
+        let output = try FileDescriptor.open("/dev/null", O_WRONLY)
+        defer { try? output.close() }
+        let session = try PseudoTerminalSession.start(
+            ["sh", "-c", "trap \"\" HUP; sleep 30 & echo started"], environment: { _ in ["PATH=/usr/bin:/bin"] },
+            terminalInput: input, terminalOutput: output, replica: .raw, signals: [SIGCHLD], quietSpell: spell)
+        defer { session.signalCommand(SIGKILL) }
+        #expect(session.relay.quietSpell == spell)
+        session.relay.deadline = MonotonicInstant.now() + .seconds(3)
+        let delegate = RecordingDelegate()
+        try session.relay.run(delegate: delegate)
+        #expect(delegate.exitStatus == .exited(0))
+        #expect(delegate.outputEnded == ends)
+        #expect(delegate.deadlines == (ends ? 0 : 1))
     }
 }
 

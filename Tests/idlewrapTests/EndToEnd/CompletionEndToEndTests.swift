@@ -22,7 +22,7 @@ extension EndToEnd {
             #expect(terminal.hasShown("Try 'idlewrap --help'"))
         }
 
-        @Test func bashRegistersAndCompletesOptionsValuesAndTheCommand() throws {
+        @Test(.requires(.bashCompletion)) func bashRegistersAndCompletesOptionsValuesAndTheCommand() throws {
             let script = try writeScript(.bash, to: "idlewrap.bash")
             let registered = try run(["bash", "--norc", "-c", "source \"$1\" && complete -p idlewrap", "bash", script])
             #expect(registered == ["complete -F _idlewrap idlewrap"])
@@ -47,7 +47,7 @@ extension EndToEnd {
             #expect(try bashReplies(script, ["--", "fakec"]) == ["fakecmd"])
         }
 
-        @Test func zshListsOptionsWithSummariesAndCompletesValuesAndTheCommand() throws {
+        @Test(.requires(.zsh, .tmux)) func zshListsOptionsWithSummariesAndCompletesValuesAndTheCommand() throws {
             _ = try writeScript(.zsh, to: "_idlewrap")
             let zsh = try zshSession()
 
@@ -82,7 +82,7 @@ extension EndToEnd {
             #expect(try zsh.waitForText("idlewrap -- fakecmd"))
         }
 
-        @Test func fishCompletesOptionsWithSummariesValuesAndTheCommand() throws {
+        @Test(.requires(.fish)) func fishCompletesOptionsWithSummariesValuesAndTheCommand() throws {
             let script = try writeScript(.fish, to: "idlewrap.fish")
             let everyOption = try fishCompletions(script, "idlewrap --")
             for option in OptionTable.commandLine {

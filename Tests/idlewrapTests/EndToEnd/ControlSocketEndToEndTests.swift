@@ -40,7 +40,7 @@ extension EndToEnd {
             let driver = try TerminalDriver(
                 namespace.command([idlewrap] + arguments), environment: ["XDG_RUNTIME_DIR": ""])
             let status = driver.waitForExit(timeout: 60)
-            return (status, driver.text.replacing("\r\n", with: "\n"), Double(MonotonicInstant.now() - started) / 1e9)
+            return (status, driver.text.replacing("\r\n", with: "\n"), (MonotonicInstant.now() - started).inSeconds)
         }
 
         /// Starts root's `--lock-all --all-users` in `namespace` and waits for
@@ -53,7 +53,7 @@ extension EndToEnd {
             let locker = try TerminalDriver(
                 namespace.command([idlewrap, "--lock-all", "--all-users"]), environment: ["XDG_RUNTIME_DIR": ""])
             #expect(session.expect("Password for \(user.name):", timeout: 30))
-            return (Double(MonotonicInstant.now() - started) / 1e9, locker)
+            return ((MonotonicInstant.now() - started).inSeconds, locker)
         }
 
         /// A python3 program of `user`'s in `namespace`, started, once it printed `ready`.
@@ -140,7 +140,7 @@ extension EndToEnd {
             let (seconds, locker) = try lockAllAsRoot(in: namespace, waitingFor: bobs, of: bob)
             #expect(seconds < ControlTiming.oneWait, "Bob's session locked only after \(seconds) s")
             #expect(locker.waitForExit(timeout: 60) == .exited(125), "\(locker.text)")
-            let total = Double(MonotonicInstant.now() - started) / 1e9
+            let total = (MonotonicInstant.now() - started).inSeconds
             // One deadline for all, not one for each of the six.
             #expect(total < 2 * ControlTiming.oneWait, "--lock-all took \(total) s")
             let text = locker.text.replacing("\r\n", with: "\n")
@@ -268,5 +268,5 @@ extension EndToEnd {
 /// How long root's --lock-all waits for sessions, in seconds, as the tests
 /// measure it.
 enum ControlTiming {
-    static let oneWait = Double(ControlClient.patience) / 1e9
+    static let oneWait = ControlClient.patience.inSeconds
 }

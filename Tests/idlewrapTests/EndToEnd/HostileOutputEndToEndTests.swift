@@ -36,11 +36,13 @@ extension EndToEnd {
         }
 
         /// printf formats of strings tmux ends only at `ESC \`, left open.
-        @Test(arguments: [
-            #"\033Pq\033x"#,  // ESC followed by anything else
-            #"\033Pq#0;2;0;0;0\030"#,  // CAN
-            #"\033Ptmux;\033\033_Ga=T,f=100;AAAA\033\033\\"#,  // tmux passthrough of kitty graphics
-        ])
+        @Test(
+            .requires(.tmux),
+            arguments: [
+                #"\033Pq\033x"#,  // ESC followed by anything else
+                #"\033Pq#0;2;0;0;0\030"#,  // CAN
+                #"\033Ptmux;\033\033_Ga=T,f=100;AAAA\033\033\\"#,  // tmux passthrough of kitty graphics
+            ])
         func aStringTmuxKeepsOpenDoesNotSwallowTheLockScreen(format: String) throws {
             let screen = try wrapped(script: "printf 'SCREEN-SECRET\\n'; printf '\(format)'; exec cat\n")
             #expect(try screen.waitForText("SCREEN-SECRET"))
@@ -56,11 +58,13 @@ extension EndToEnd {
             var testDescription: String { "\(format) \(variable)" }
         }
 
-        @Test(arguments: [
-            TitleCase(format: #"\033_%s\033\\"#, variable: "#{pane_title}"),  // APC: tmux's pane title
-            TitleCase(format: #"\033]2;%s\030"#, variable: "#{pane_title}"),  // OSC 2 cut by CAN
-            TitleCase(format: #"\033k%s\033\\"#, variable: "#{window_name}"),  // tmux's window name
-        ])
+        @Test(
+            .requires(.tmux),
+            arguments: [
+                TitleCase(format: #"\033_%s\033\\"#, variable: "#{pane_title}"),  // APC: tmux's pane title
+                TitleCase(format: #"\033]2;%s\030"#, variable: "#{pane_title}"),  // OSC 2 cut by CAN
+                TitleCase(format: #"\033k%s\033\\"#, variable: "#{window_name}"),  // tmux's window name
+            ])
         func titlesAreHiddenWhileLocked(_ title: TitleCase) throws {
             let screen = try wrapped(
                 script: "printf '\(title.format)' \"TITLE-SECRET-$((6*7))\"; echo titled; exec cat\n",
@@ -76,7 +80,7 @@ extension EndToEnd {
             }
         }
 
-        @Test func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
+        @Test(.requires(.tmux)) func aSequenceCutByTheLockArrivesWholeAfterTheUnlock() throws {
             let printed = directory.file("printed")
             let go = directory.file("go")
             let screen = try wrapped(
@@ -110,7 +114,7 @@ extension EndToEnd {
                     "while :; do printf '\\033]52;c;?\\007'; sleep 0.3; done",
                 ])
             var answered = 0
-            let deadline = MonotonicInstant.now() + 15_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(15)
             while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
                 if terminal.expect("\u{1b}]52;c;?\u{7}", timeout: 1) {
                     try terminal.type("\u{1b}]52;c;c2VjcmV0IGNsaXBib2FyZA==\u{7}")
@@ -137,7 +141,7 @@ extension EndToEnd {
             }
             #expect(reads.count == 5)
             var answered = 0
-            let deadline = MonotonicInstant.now() + 20_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(20)
             while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
                 if terminal.expect("\u{1b}]52;c;?\u{7}", timeout: 1) {
                     #expect(try terminal.typeInSeparateReads(reads))

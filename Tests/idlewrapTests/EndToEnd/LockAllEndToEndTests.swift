@@ -114,7 +114,7 @@ extension EndToEnd {
             end(other)
         }
 
-        @Test func aConnectionFromAnotherUserGetsNothing() throws {
+        @Test(.requires(.python3)) func aConnectionFromAnotherUserGetsNothing() throws {
             let alice = try TestUser(password: nil)
             let bob = try TestUser(password: nil)
             let terminal = try session(of: alice)
@@ -149,7 +149,7 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func listShowsEachSessionInBothFormats() throws {
+        @Test(.requires(.python3)) func listShowsEachSessionInBothFormats() throws {
             let alice = try TestUser(password: nil)
             let locked = try session(of: alice, options: ["-t", "0"])
             // Named by its program, never its arguments (they may hold secrets).

@@ -116,7 +116,7 @@ extension EndToEnd {
             // answers as a terminal would. That must not count as activity.
             let terminal = try session(["-t", "2"], ["sh", "-c", "while :; do printf '\\033[6n'; sleep 0.3; done"])
             var answered = 0
-            let deadline = MonotonicInstant.now() + 30_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(30)
             while !terminal.hasShown("Locked") && MonotonicInstant.now() < deadline {
                 if terminal.expect("\u{1b}[6n", timeout: 1) {
                     try terminal.type("\u{1b}[12;34R")
@@ -222,7 +222,7 @@ extension EndToEnd {
             let lockedAt = MonotonicInstant.now()
             lockNow(terminal)
             #expect(terminal.waitForExit(timeout: 60) == .exited(3))
-            let took = Double(MonotonicInstant.now() - lockedAt) / 1e9
+            let took = (MonotonicInstant.now() - lockedAt) / .seconds(1)
             #expect(took < 8, "the session ended \(took) s after the lock, as if the command had to be killed")
         }
 

@@ -7,7 +7,7 @@ import Testing
 extension EndToEnd {
     /// What the lock screen reveals, and how it fits a small window, through
     /// tmux as the terminal.
-    @Suite struct LockScreenContents {
+    @Suite(.requires(.tmux)) struct LockScreenContents {
         let directory: TemporaryDirectory
 
         init() throws {

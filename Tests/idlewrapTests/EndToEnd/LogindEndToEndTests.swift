@@ -36,7 +36,8 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(143))
         }
 
-        @Test func aLockSignalForOurSessionLocks() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func aLockSignalForOurSessionLocks() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))
@@ -51,7 +52,8 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func withoutASessionIDTheSessionOfItsProcessIsFollowed() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func withoutASessionIDTheSessionOfItsProcessIsFollowed() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus, sessionID: "")
             let path = LogindBus.sessionPrefix + "bypid"
@@ -63,7 +65,8 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func lockSignalsForAnotherSessionOrFromAnotherSenderAreIgnored() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func lockSignalsForAnotherSessionOrFromAnotherSenderAreIgnored() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))
@@ -86,7 +89,8 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func aRestartedLogindIsFollowed() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func aRestartedLogindIsFollowed() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))
@@ -99,7 +103,8 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func losingTheBusLeavesTheSessionRunning() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func losingTheBusLeavesTheSessionRunning() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))
@@ -112,7 +117,8 @@ extension EndToEnd {
             end(terminal)
         }
 
-        @Test func anUnknownSessionIsNotFollowed() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func anUnknownSessionIsNotFollowed() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus, sessionID: "gone")
             #expect(
@@ -149,7 +155,8 @@ extension EndToEnd {
             #expect(verbose.hasShown("idlewrap: not following logind: no system bus at /run/dbus/system_bus_socket"))
         }
 
-        @Test func idleWithTheBusConnectedNeverWakes() throws {
+        @Test(.requires(.dbusDaemon, .dbusSend, .python3, .pythonDBus, .pythonGObject))
+        func idleWithTheBusConnectedNeverWakes() throws {
             let bus = try LogindBus(in: directory)
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))

@@ -9,17 +9,50 @@ extension EndToEnd {
     /// that PAM, unix_chkpwd and `passwd -S` see an ordinary user.
     @Suite(.enabled(if: TestUser.canBeMade, "needs root to add users"))
     struct NoLockout {
-        @Test func lockedPasswordFallsBackToAskByDefault() throws {
+        @Test func lockedPasswordFallsBackToAskByDefaultAndSaysHowToStopIt() throws {
             let user = try TestUser(password: nil)
-            let terminal = try user.terminal([user.idlewrap, "-t", "0", "--", "sh", "-c", "echo command-started"])
+            let environment = ["XDG_CONFIG_HOME": try user.privateDirectory("config")]
+            let file = environment["XDG_CONFIG_HOME"]! + "/idlewrap/password"
+            let shown = try user.terminal([user.idlewrap, "--show-config"], environment: environment)
+            #expect(shown.waitForExit() == .exited(0))
+            #expect(
+                shown.hasShown(
+                    "auth = ask  # default: \(user.name) has no usable login password (it is locked), so PAM could never unlock"
+                ), "\(shown.text)")
+            #expect(
+                shown.hasShown(
+                    "password-file =  # default: not used; idlewrap --set-password makes \(file), and then it is"))
+
+            let terminal = try user.terminal(
+                [user.idlewrap, "-t", "0", "--", "sh", "-c", "echo command-started"], environment: environment)
             #expect(terminal.expect("\(user.name) has no usable login password (it is locked)"))
             #expect(terminal.expect("(--auth ask)"))
+            #expect(
+                terminal.expect(
+                    "To be asked no more, run idlewrap --set-password: it makes the password file \(file), which is used"
+                        + " from the next login on"))
             #expect(terminal.expect("Lock password:"))
             try terminal.type("stand-in\r")
             #expect(terminal.expect("Repeat password:"))
             try terminal.type("stand-in\r")
             #expect(terminal.expect("command-started"))
             #expect(terminal.waitForExit() == .exited(0))
+
+            // As the notice says: from then on the file is used, and nothing is asked.
+            let setter = try user.terminal(
+                ["sh", "-c", "printf '%s\\n' stand-in | \"$0\" --set-password", user.idlewrap], environment: environment
+            )
+            #expect(setter.waitForExit() == .exited(0))
+            let next = try user.terminal([user.idlewrap, "--show-config"], environment: environment)
+            #expect(next.waitForExit() == .exited(0))
+            #expect(next.hasShown("auth = file  # default: \(file) exists"))
+            #expect(next.hasShown("password-file = \(file)  # default\r\n"))
+            let again = try user.terminal(
+                [user.idlewrap, "-t", "0", "--", "sh", "-c", "echo command-started"], environment: environment)
+            #expect(again.expect("command-started"))
+            #expect(again.waitForExit() == .exited(0))
+            #expect(!again.hasShown("Lock password:"))
+            #expect(!again.hasShown("no usable login password"))
         }
 
         @Test func lockedPasswordRefusesAnExplicitPAM() throws {

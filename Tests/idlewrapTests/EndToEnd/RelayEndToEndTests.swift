@@ -84,7 +84,7 @@ extension EndToEnd {
             #expect(session.waitForExit() == .exited(0))
         }
 
-        @Test func commandLeadsItsSessionInTheForeground() throws {
+        @Test(.requires(.perl)) func commandLeadsItsSessionInTheForeground() throws {
             // Field 6 of /proc/self/stat is the session id: a session leader's is its own pid.
             let check =
                 #"open(F, "/proc/self/stat"); @f = split(/ /, <F>); print((getpgrp() == POSIX::tcgetpgrp(0) && $f[5] == $$) ? "foreground\n" : "background\n")"#
@@ -137,7 +137,7 @@ extension EndToEnd {
             let sentAt = MonotonicInstant.now()
             session.signal(SIGTERM)
             #expect(session.waitForExit(timeout: 60) == .exited(143))
-            let waited = Double(MonotonicInstant.now() - sentAt) / 1e9
+            let waited = (MonotonicInstant.now() - sentAt) / .seconds(1)
             // It had ten seconds to act on SIGHUP, then SIGKILL.
             #expect(waited >= 9.5, "idlewrap left after \(waited) s")
             #expect(kill(pid, 0) == -1, "the command outlived idlewrap")
@@ -152,7 +152,7 @@ extension EndToEnd {
             ])
             var received = 0
             var buffer = [UInt8](repeating: 0, count: 4096)
-            let deadline = MonotonicInstant.now() + 120_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(120)
             reading: while MonotonicInstant.now() < deadline {
                 var slot = pollfd(fd: session.terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
                 guard poll(&slot, 1, 1000) > 0 else { continue }

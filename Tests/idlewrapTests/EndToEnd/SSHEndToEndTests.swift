@@ -7,7 +7,7 @@ import Testing
 extension EndToEnd {
     /// A real sshd and ssh client on 127.0.0.1, to an account whose login shell
     /// is idlewrap, or whose sshd runs idlewrap as its ForceCommand.
-    @Suite(.enabled(if: SSHServer.canRun, "needs root, sshd and ssh"))
+    @Suite(.enabled(if: getuid() == 0, "needs root to add users and run sshd"), .requires(.sshd, .ssh))
     struct OverSSH {
         /// `arguments` run with stdin from /dev/null and stdout to a file: its
         /// exit status and the exact bytes it wrote.

@@ -6,7 +6,7 @@ import Testing
 
 extension EndToEnd {
     /// What a person sees, through tmux as the terminal emulator.
-    @Suite struct Screen {
+    @Suite(.requires(.tmux)) struct Screen {
         let directory: TemporaryDirectory
 
         init() throws {
@@ -44,7 +44,7 @@ extension EndToEnd {
             #expect(try screen.waitForScreen { $0.components("still here") == 2 })
         }
 
-        @Test(arguments: [["vim", "-u", "NONE", "-N"], ["less"]])
+        @Test(.requires(.vim, .less), arguments: [["vim", "-u", "NONE", "-N"], ["less"]])
         func fullScreenProgramRedrawsAfterUnlock(program: [String]) throws {
             let file = try directory.write(
                 "document.txt", (1...100).map { "line \($0) FULL-SCREEN-SECRET" }.joined(separator: "\n") + "\n")
@@ -59,7 +59,7 @@ extension EndToEnd {
             #expect(status == 0)
         }
 
-        @Test func cursesProgramRedrawsAfterUnlock() throws {
+        @Test(.requires(.top)) func cursesProgramRedrawsAfterUnlock() throws {
             // top is a curses program that redraws on SIGWINCH.
             let screen = try wrapped(["top", "-d", "60"])
             #expect(try screen.waitForText("PID"))

@@ -18,7 +18,7 @@ extension EndToEnd {
             (try? screen.format("#{pane_title}")) ?? ""
         }
 
-        @Test func theTitleCountsDownAKeyCancelsAndTheCommandsTitleIsBack() throws {
+        @Test(.requires(.tmux)) func theTitleCountsDownAKeyCancelsAndTheCommandsTitleIsBack() throws {
             let password = try makePasswordFile(in: directory)
             let script = try directory.write("script", "printf '\\033]2;OWN-TITLE\\033\\\\'; echo ready; exec cat\n")
             let screen = try TmuxDriver(

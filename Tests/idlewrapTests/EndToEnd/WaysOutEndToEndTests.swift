@@ -116,7 +116,7 @@ extension EndToEnd {
         /// tmux as the terminal, its pane's modes checked once idlewrap has
         /// ended and the shell that started it carries on; also when the
         /// command ended inside a DCS string, which tmux ends only at ST.
-        @Test(arguments: ["", "\\033P"])
+        @Test(.requires(.tmux), arguments: ["", "\\033P"])
         func tmuxSeesEveryModeOffAfterTheCommandExits(tail: String) throws {
             let password = try makePasswordFile(in: directory)
             let script =

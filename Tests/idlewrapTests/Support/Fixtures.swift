@@ -3,6 +3,13 @@ import PTYKit
 
 @testable import idlewrap
 
+/// The checkout the tests are in: this file is Tests/idlewrapTests/Support/Fixtures.swift.
+let packageDirectory: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(4)
+    return parts.joined(separator: "/")
+}()
+
 extension TemporaryDirectory {
     /// The contents of `name`, or nil when it cannot be read.
     func read(_ name: String) -> String? {
@@ -26,5 +33,13 @@ extension String {
         var text = self
         while text.last == character { text.removeLast() }
         return text
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for test messages and limits given in seconds.
+    var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

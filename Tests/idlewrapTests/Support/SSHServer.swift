@@ -13,10 +13,6 @@ import Testing
 final class SSHServer {
     static let sshd = "/usr/sbin/sshd"
 
-    static var canRun: Bool {
-        getuid() == 0 && access(sshd, X_OK) == 0 && access("/usr/bin/ssh", X_OK) == 0
-    }
-
     let directory: TemporaryDirectory
     let user: String
     let home: String
@@ -107,7 +103,7 @@ final class SSHServer {
             let server = try TerminalDriver([
                 SSHServer.sshd, "-D", "-E", directory.file("sshd.log"), "-f", directory.file("sshd_config"),
             ])
-            let deadline = MonotonicInstant.now() + 20_000_000_000
+            let deadline = MonotonicInstant.now() + .seconds(20)
             while MonotonicInstant.now() < deadline && server.process.isRunning {
                 if SSHServer.accepts(port: port) {
                     self.server = server

@@ -167,7 +167,7 @@ final class TerminalDriver {
         let chunk = [UInt8](repeating: byte, count: 4096)
         var total = 0
         var stalledSince = MonotonicInstant.now()
-        while MonotonicInstant.now() - stalledSince < Int64(patience * 1e9) {
+        while MonotonicInstant.now() - stalledSince < .seconds(patience) {
             let result = chunk.withUnsafeBytes { raw in
                 Result { () throws(Errno) in try terminal.master.write(raw) }
             }
@@ -185,7 +185,7 @@ final class TerminalDriver {
     @discardableResult
     func expect(_ needle: String, timeout: Double = defaultTimeout) -> Bool {
         let pattern = Array(needle.utf8)
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         while true {
             if let end = find(pattern, from: mark) {
                 mark = end
@@ -199,7 +199,7 @@ final class TerminalDriver {
     /// Waits for `condition`, checking it every 10 ms until `timeout` seconds
     /// have passed; for tests with no terminal of their own to read.
     static func waitFor(timeout: Double = defaultTimeout, _ condition: () -> Bool) -> Bool {
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         while MonotonicInstant.now() < deadline {
             if condition() { return true }
             usleep(10_000)
@@ -210,7 +210,7 @@ final class TerminalDriver {
     /// Waits for `condition` (something outside the terminal) while reading
     /// the terminal, so a writing program is never blocked by the test.
     func waitUntil(timeout: Double = defaultTimeout, _ condition: () -> Bool) -> Bool {
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         while MonotonicInstant.now() < deadline {
             if condition() { return true }
             pump(timeout: 0.05)
@@ -236,7 +236,7 @@ final class TerminalDriver {
     /// nil if it did not end in time (it is then killed).
     func waitForExit(timeout: Double = defaultTimeout) -> TerminationStatus? {
         if let status { return status }
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         while !outputEnded && MonotonicInstant.now() < deadline {
             pump(timeout: 0.1)
         }
@@ -254,7 +254,7 @@ final class TerminalDriver {
 
     /// Waits until `condition` holds on the terminal's settings.
     func waitForAttributes(timeout: Double = defaultTimeout, _ condition: (TerminalAttributes) -> Bool) -> Bool {
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         while MonotonicInstant.now() < deadline {
             if let attributes = try? TerminalAttributes.of(terminal.master), condition(attributes) { return true }
             pump(timeout: 0.01)

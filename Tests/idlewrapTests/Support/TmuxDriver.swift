@@ -38,7 +38,7 @@ final class TmuxDriver {
     /// Waits until the visible screen satisfies `condition`.
     @discardableResult
     func waitForScreen(timeout: Double = TerminalDriver.defaultTimeout, _ condition: (String) -> Bool) throws -> Bool {
-        let deadline = MonotonicInstant.now() + Int64(timeout * 1e9)
+        let deadline = MonotonicInstant.now() + .seconds(timeout)
         repeat {
             if condition(try screen()) { return true }
             var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)

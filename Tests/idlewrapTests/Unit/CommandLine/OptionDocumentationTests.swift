@@ -2,14 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-/// The checkout this test file is in: Tests/idlewrapTests/Unit/CommandLine/ is four
-/// folders below it.
-private let packageDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)
-    return parts.joined(separator: "/")
-}()
-
 @Suite("Every option is documented")
 struct OptionDocumentationTests {
     @Test("each option has an item in the manual page's option list, with every spelling")
@@ -53,7 +45,7 @@ struct OptionDocumentationTests {
             #expect(section.contains("`\(option.long)"), "\(option.long) missing from Configuration in README.md")
         }
         // The actions, which the sections name as command-line only.
-        for option in OptionTable.commandLine where option.effect.isAction {
+        for option in OptionTable.commandLine where (option.setting == nil) {
             #expect(
                 keywords.contains(option.long), "action \(option.long) missing from CONFIGURATION in man/idlewrap.1")
             #expect(

@@ -2,8 +2,7 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
-private let timeout = OptionTable.named("timeout")
+private let timeout = OptionTable.timeout
 private let systemFile = ValueSource.file(.system, path: "/etc/idlewrap/config", line: 3)
 private let userFile = ValueSource.file(.user, path: "/home/alice/.config/idlewrap/config", line: 7)
 private let environment = ValueSource.environment(variable: "IDLEWRAP_TIMEOUT")
@@ -35,7 +34,7 @@ struct OptionTableTests {
             #expect(!option.help.isEmpty, "\(option.long)")
             // A command-line-only setting only modifies an action (--list's --json).
             let modifiesAnAction = ["json", "user", "all-users"].contains(option.long)
-            #expect(option.effect.isAction == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
+            #expect((option.setting == nil) == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
         }
     }
 
@@ -51,7 +50,7 @@ struct OptionTableTests {
         #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
         #expect(OptionTable.option(configKey: "max-timeout")?.scope == .systemFile)
         #expect(OptionTable.commandLineOption(long: "max-timeout") == nil)
-        #expect(OptionTable.commandLineOption(long: "show-config")?.effect.isAction == true)
+        #expect(OptionTable.commandLineOption(long: "show-config")?.setting == nil)
     }
 
     @Test("value kinds, with the choices completions offer")
@@ -72,7 +71,7 @@ struct OptionTableTests {
         #expect(ValueKind.method.choices == ["pam", "ask", "file"])
         #expect(ValueKind.switch.choices == ["yes", "no"])
         #expect(ValueKind.duration.choices.isEmpty)
-        #expect(OptionTable.named("timeout").environmentVariable == "IDLEWRAP_TIMEOUT")
+        #expect(OptionTable.timeout.environmentVariable == "IDLEWRAP_TIMEOUT")
         #expect(OptionTable.all.filter { $0.environmentVariable != nil }.count == 1)
     }
 
@@ -117,7 +116,7 @@ struct OptionTableTests {
                 for (source, value) in order {
                     try settings.apply(timeout, value: value, from: source)
                 }
-                #expect(settings.options.timeout == Nanoseconds(count) * 60 * second)
+                #expect(settings.options.timeout == .seconds(60 * count))
                 #expect(settings.source(of: timeout) == sources[count - 1].0)
             }
         }
@@ -125,35 +124,35 @@ struct OptionTableTests {
         #expect(settings.source(of: timeout) == .defaultValue)
         try settings.apply(timeout, value: "5m", from: commandLine)
         try settings.apply(timeout, value: "6m", from: commandLine)
-        #expect(settings.options.timeout == 360 * second, "within one source, the last value wins")
+        #expect(settings.options.timeout == .seconds(360), "within one source, the last value wins")
     }
 
     @Test("the command line and IDLEWRAP_TIMEOUT override what the files set")
     func parseOverFiles() throws {
         var files = Settings()
         try files.apply(timeout, value: "15m", from: systemFile)
-        try files.apply(OptionTable.named("quiet"), value: "yes", from: userFile)
+        try files.apply(OptionTable.option(configKey: "quiet")!, value: "yes", from: userFile)
         func parsed(_ arguments: [String], _ variable: String?) throws -> Options {
             let invocation = try Options.parse(arguments, environment: { _ in variable }, startingFrom: files)
             guard case .run(let options) = invocation else { throw UsageError(message: "not a run: \(invocation)") }
             return options
         }
-        #expect(try parsed([], nil).timeout == 900 * second)
+        #expect(try parsed([], nil).timeout == .seconds(900))
         #expect(try parsed([], nil).quiet)
-        #expect(try parsed([], "2m").timeout == 120 * second)
-        #expect(try parsed(["-t", "1m"], "2m").timeout == 60 * second)
-        #expect(try parsed(["-t", "1m"], "garbage").timeout == 60 * second)
+        #expect(try parsed([], "2m").timeout == .seconds(120))
+        #expect(try parsed(["-t", "1m"], "2m").timeout == .seconds(60))
+        #expect(try parsed(["-t", "1m"], "garbage").timeout == .seconds(60))
     }
 
     @Test("a value from a file: the option's grammar, yes or no for a switch, FILE:LINE in errors")
     func fileValues() throws {
         var settings = Settings()
-        let wipe = OptionTable.named("wipe-scrollback")
+        let wipe = OptionTable.option(configKey: "wipe-scrollback")!
         try settings.apply(wipe, value: "yes", from: userFile)
         #expect(settings.options.wipeScrollback)
         try settings.apply(wipe, value: "no", from: userFile)
         #expect(!settings.options.wipeScrollback)
-        try settings.apply(OptionTable.named("hold-limit"), value: "64k", from: systemFile)
+        try settings.apply(OptionTable.option(configKey: "hold-limit")!, value: "64k", from: systemFile)
         #expect(settings.options.holdLimit == 65_536)
         #expect(
             try rejection("wipe-scrollback", "maybe", from: userFile)
@@ -182,14 +181,14 @@ struct OptionTableTests {
         try settings.apply(timeout, value: "1m", from: commandLine)
         #expect(try rejection("timeout", "bad", from: userFile) != nil)
         try settings.apply(timeout, value: "9m", from: userFile)
-        #expect(settings.options.timeout == 60 * second)
+        #expect(settings.options.timeout == .seconds(60))
         #expect(settings.source(of: timeout) == commandLine)
     }
 
     @Test("--password-file and --auth from different sources: the higher one wins")
     func passwordFileAcrossSources() throws {
-        let auth = OptionTable.named("auth")
-        let passwordFile = OptionTable.named("password-file")
+        let auth = OptionTable.auth
+        let passwordFile = OptionTable.passwordFile
 
         var fileOverAuth = Settings()
         try fileOverAuth.apply(auth, value: "pam", from: systemFile)

@@ -2,8 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
-
 /// Parses as `idlewrap <arguments>` would with `IDLEWRAP_TIMEOUT` set to
 /// `environmentTimeout` (nil: unset) and no other variable.
 private func parse(_ arguments: [String], environmentTimeout: String? = nil) throws(UsageError) -> Invocation {
@@ -42,7 +40,7 @@ struct OptionsTests {
     func defaults() throws {
         let parsed = try run([])
         #expect(parsed == Options())
-        #expect(parsed.timeout == 300 * second)
+        #expect(parsed.timeout == .seconds(300))
         #expect(parsed.holdLimit == 8 * 1024 * 1024)
         #expect(parsed.pamService == "idlewrap")
         #expect(parsed.command.isEmpty)
@@ -60,8 +58,8 @@ struct OptionsTests {
         #expect(
             parsed
                 == options {
-                    $0.timeout = 600 * second
-                    $0.warn = 30 * second
+                    $0.timeout = .seconds(600)
+                    $0.warn = .seconds(30)
                     $0.bellOnExit = true
                     $0.auth = .file
                     $0.passwordFile = "/tmp/pw"
@@ -71,7 +69,7 @@ struct OptionsTests {
                     $0.lockKey = 0x1D
                     $0.onLock = "echo locked"
                     $0.onUnlock = "echo unlocked"
-                    $0.killAfter = 3_600 * second
+                    $0.killAfter = .seconds(3_600)
                     $0.holdLimit = 65_536
                     $0.wipeScrollback = true
                     $0.login = true
@@ -92,7 +90,7 @@ struct OptionsTests {
         #expect(
             parsed
                 == options {
-                    $0.timeout = 90 * second
+                    $0.timeout = .seconds(90)
                     $0.auth = .pam
                     $0.pamService = "sshd"
                     $0.pamConfigDirectory = "/etc/x"
@@ -100,7 +98,7 @@ struct OptionsTests {
                     $0.lockKey = 0x1C
                     $0.onLock = "true"
                     $0.onUnlock = "false"
-                    $0.killAfter = 0
+                    $0.killAfter = .zero
                     $0.holdLimit = 1 << 30
                 })
     }
@@ -110,7 +108,7 @@ struct OptionsTests {
         let separate = try run(["-t", "5s", "-a", "ask", "-m", "hi", "-k", "^@", "-l", "-q"])
         let attached = try run(["-t5s", "-aask", "-mhi", "-k^@", "-l", "-q"])
         let expected = options {
-            $0.timeout = 5 * second
+            $0.timeout = .seconds(5)
             $0.auth = .ask
             $0.message = "hi"
             $0.lockKey = 0
@@ -134,13 +132,13 @@ struct OptionsTests {
                 == options {
                     $0.quiet = true
                     $0.login = true
-                    $0.timeout = 300 * second
+                    $0.timeout = .seconds(300)
                 })
         #expect(
             try run(["-qt", "1h"])
                 == options {
                     $0.quiet = true
-                    $0.timeout = 3_600 * second
+                    $0.timeout = .seconds(3_600)
                 })
         #expect(
             try run(["-qmlq"])
@@ -194,7 +192,7 @@ struct OptionsTests {
 
     @Test("the last of a repeated option wins")
     func lastWins() throws {
-        #expect(try run(["-t", "1m", "-t", "2m"]).timeout == 120 * second)
+        #expect(try run(["-t", "1m", "-t", "2m"]).timeout == .seconds(120))
         #expect(try run(["-a", "pam", "-a", "ask"]).auth == .ask)
         #expect(try run(["-k", "^A", "--lock-key=^B"]).lockKey == 2)
         #expect(try run(["-qq"]).quiet)
@@ -202,13 +200,13 @@ struct OptionsTests {
 
     @Test("durations: off and zero disable; units; bare seconds")
     func durations() throws {
-        #expect(try run(["-t", "off"]).timeout == 0)
-        #expect(try run(["-t", "0"]).timeout == 0)
-        #expect(try run(["-t", "0s"]).timeout == 0)
-        #expect(try run(["-t", "1.5"]).timeout == 1_500_000_000)
-        #expect(try run(["-t", "250ms"]).timeout == 250_000_000)
-        #expect(try run(["--kill-after", "1h30m"]).killAfter == 5_400 * second)
-        #expect(try run(["--kill-after", "0"]).killAfter == 0)
+        #expect(try run(["-t", "off"]).timeout == .zero)
+        #expect(try run(["-t", "0"]).timeout == .zero)
+        #expect(try run(["-t", "0s"]).timeout == .zero)
+        #expect(try run(["-t", "1.5"]).timeout == .milliseconds(1500))
+        #expect(try run(["-t", "250ms"]).timeout == .milliseconds(250))
+        #expect(try run(["--kill-after", "1h30m"]).killAfter == .seconds(5_400))
+        #expect(try run(["--kill-after", "0"]).killAfter == .zero)
     }
 
     @Test("--auth and --password-file")
@@ -229,12 +227,12 @@ struct OptionsTests {
 
     @Test("$IDLEWRAP_TIMEOUT: used unless -t is given; empty counts as unset")
     func environmentTimeout() throws {
-        #expect(try run([], environmentTimeout: "10m").timeout == 600 * second)
-        #expect(try run([], environmentTimeout: "off").timeout == 0)
-        #expect(try run([], environmentTimeout: "").timeout == 300 * second)
-        #expect(try run(["-t", "1m"], environmentTimeout: "10m").timeout == 60 * second)
-        #expect(try run(["-t", "1m"], environmentTimeout: "garbage").timeout == 60 * second)
-        #expect(try run(["--timeout=off"], environmentTimeout: "-5").timeout == 0)
+        #expect(try run([], environmentTimeout: "10m").timeout == .seconds(600))
+        #expect(try run([], environmentTimeout: "off").timeout == .zero)
+        #expect(try run([], environmentTimeout: "").timeout == .seconds(300))
+        #expect(try run(["-t", "1m"], environmentTimeout: "10m").timeout == .seconds(60))
+        #expect(try run(["-t", "1m"], environmentTimeout: "garbage").timeout == .seconds(60))
+        #expect(try run(["--timeout=off"], environmentTimeout: "-5").timeout == .zero)
         #expect(
             usageError([], environmentTimeout: "garbage")
                 == "invalid duration 'garbage' in IDLEWRAP_TIMEOUT")

@@ -46,7 +46,7 @@ struct CompletionScriptTests {
         let colour = OptionDefinition(
             long: "colour-method", short: "C", valueName: "METHOD",
             help: ["How to colour (pam (yes) or not), on a", "screen. Default: none."],
-            effect: .method { _, _ in })
+            setting: Setting(ValueGrammar.method.optional, get: { $0.auth }, set: { $0.auth = $1 }))
         let base = shell.script()
         let script = shell.script(for: OptionTable.commandLine + [colour])
         #expect(!base.contains("colour-method"))

@@ -100,11 +100,11 @@ struct ConfigurationFilesTests {
             "IDLEWRAP_SYSTEM_CONFIG": directory.file("system"), "XDG_CONFIG_HOME": directory.file("home"),
         ]
         let settings = try ConfigurationFiles.load(environment: { environment[$0] })
-        #expect(settings.options.timeout == 600_000_000_000)
+        #expect(settings.options.timeout == .seconds(600))
         #expect(settings.options.message == "site")
-        #expect(settings.options.maxTimeout == 3_600_000_000_000)
+        #expect(settings.options.maxTimeout == .seconds(3600))
         #expect(
-            settings.source(of: OptionTable.named("timeout"))
+            settings.source(of: OptionTable.timeout)
                 == .file(.user, path: directory.file("home/idlewrap/config"), line: 1))
     }
 }

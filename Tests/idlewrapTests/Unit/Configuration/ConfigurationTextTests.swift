@@ -2,7 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
 private let systemPath = "/etc/idlewrap/config"
 private let userPath = "/home/alice/.config/idlewrap/config"
 
@@ -40,14 +39,15 @@ struct ConfigurationTextTests {
               # an indented comment
             message = two # the last value wins
             """)
-        #expect(result.options.timeout == 900 * second)
-        #expect(result.options.killAfter == 3600 * second)
+        #expect(result.options.timeout == .seconds(900))
+        #expect(result.options.killAfter == .seconds(3600))
         #expect(result.options.message == "two # the last value wins")
         #expect(result.options.wipeScrollback)
         #expect(result.options.holdLimit == 65_536)
         #expect(result.options.lockKey == 0x1D)
-        #expect(result.source(of: OptionTable.named("timeout")) == .file(.system, path: systemPath, line: 3))
-        #expect(result.source(of: OptionTable.named("message")) == .file(.system, path: systemPath, line: 10))
+        #expect(result.source(of: OptionTable.timeout) == .file(.system, path: systemPath, line: 3))
+        #expect(
+            result.source(of: OptionTable.option(configKey: "message")!) == .file(.system, path: systemPath, line: 10))
         #expect(try settings("").options == Options())
         #expect(try settings("message =").options.message == nil)
     }
@@ -63,9 +63,9 @@ struct ConfigurationTextTests {
             shell = /bin/bash
             lock-ssh-commands = no
             """)
-        #expect(result.options.maxTimeout == 900 * second)
+        #expect(result.options.maxTimeout == .seconds(900))
         #expect(result.options.authPolicy.allowed == [.pam, .file])
-        #expect(result.options.maxKillAfter == 3600 * second)
+        #expect(result.options.maxKillAfter == .seconds(3600))
         #expect(result.options.minPasswordLength == 12)
         #expect(result.options.shell == "/bin/bash")
         #expect(!result.options.lockSSHCommands)
@@ -153,21 +153,13 @@ struct ConfigurationTextTests {
     func sample() throws {
         let text = try readFile(packageDirectory + "/etc/config.sample")
         let result = try settings(text)
-        #expect(result.options.timeout == 900 * second)
-        #expect(result.options.maxTimeout == 900 * second)
-        #expect(result.options.killAfter == 3600 * second)
-        #expect(result.options.maxKillAfter == 3600 * second)
+        #expect(result.options.timeout == .seconds(900))
+        #expect(result.options.maxTimeout == .seconds(900))
+        #expect(result.options.killAfter == .seconds(3600))
+        #expect(result.options.maxKillAfter == .seconds(3600))
         #expect(result.options.wipeScrollback)
         #expect(!result.options.authPolicy.allows(.ask))
         #expect(result.options.minPasswordLength >= 8)
         #expect(result.options.lockSSHCommands)
     }
 }
-
-/// The checkout this file is in: Tests/idlewrapTests/Unit/Configuration/ is four
-/// folders below it.
-private let packageDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(5)
-    return parts.joined(separator: "/")
-}()

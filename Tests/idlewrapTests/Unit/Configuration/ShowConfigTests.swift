@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import idlewrap
@@ -104,13 +105,14 @@ struct ShowConfigTests {
 
     @Test("durations and sizes print as their parsers read them back")
     func valueText() {
-        let second: Nanoseconds = 1_000_000_000
-        let durations: [(Nanoseconds, String)] = [
+        let second: Int64 = 1_000_000_000
+        let durations: [(Int64, String)] = [
             (0, "off"), (900 * second, "15m"), (5400 * second, "1h30m"), (250_000_000, "250ms"),
             (1_500_000_000, "1.5s"), (3600 * second + 1, "1h0.000000001s"), (90 * second, "1m30s"), (1, "0.000000001s"),
-            (Nanoseconds.max, formatDuration(Nanoseconds.max)),
+            (Int64.max, formatDuration(.nanoseconds(Int64.max))),
         ]
-        for (duration, text) in durations {
+        for (nanoseconds, text) in durations {
+            let duration = Duration.nanoseconds(nanoseconds)
             #expect(formatDuration(duration) == text)
             #expect(parseDuration(formatDuration(duration)) == duration, "\(text)")
         }
@@ -120,5 +122,40 @@ struct ShowConfigTests {
             #expect(formatSize(size) == text)
             #expect(parseSize(text) == size)
         }
+    }
+
+    @Test("a default decided at run time is shown as it will be, with the reason")
+    func authenticationDefaults() throws {
+        let directory = try TemporaryDirectory()
+        let environment: (String) -> String? = { $0 == "XDG_CONFIG_HOME" ? directory.path : nil }
+        let file = directory.path + "/idlewrap/password"
+        func shown(_ arguments: [String]) throws -> [String] {
+            guard
+                case .showConfig(let settings) = try Options.parse(
+                    arguments + ["--show-config"], environment: environment)
+            else { return [] }
+            let defaults = ShowConfig.authenticationDefaults(of: settings, user: .runningUser, environment: environment)
+            return ShowConfig.text(of: settings, defaults: defaults).split(separator: "\n").map(String.init).filter {
+                $0.hasPrefix("auth =") || $0.hasPrefix("password-file =")
+            }
+        }
+        // Without the file, whatever PAM and the account allow here; never empty.
+        let pamOrAsk = try shown([])
+        #expect(pamOrAsk.count == 2)
+        #expect(pamOrAsk[0].hasPrefix("auth = pam  # default: ") || pamOrAsk[0].hasPrefix("auth = ask  # default: "))
+        #expect(
+            pamOrAsk[1] == "password-file =  # default: not used; idlewrap --set-password makes \(file), and then it is"
+        )
+        #expect(try shown(["-a", "ask"]) == ["auth = ask  # -a", "password-file =  # default: not used (auth ask)"])
+        #expect(try shown(["-a", "file"]) == ["auth = file  # -a", "password-file = \(file)  # default"])
+        #expect(
+            try shown(["--password-file", "/p"]) == [
+                "auth = file  # default: --password-file implies it", "password-file = /p  # --password-file",
+            ])
+
+        #expect(mkdir(directory.file("idlewrap"), 0o700) == 0)
+        try directory.write("idlewrap/password", "$y$j9T$aaaa$bbbb\n", mode: 0o600)
+        #expect(try shown([]) == ["auth = file  # default: \(file) exists", "password-file = \(file)  # default"])
+        #expect(try shown(["-a", "pam"]) == ["auth = pam  # -a", "password-file =  # default: not used (auth pam)"])
     }
 }

@@ -2,7 +2,6 @@ import Testing
 
 @testable import idlewrap
 
-private let second: Nanoseconds = 1_000_000_000
 private let systemPath = "/etc/idlewrap/config"
 
 /// The system file `text`, then `arguments` with `IDLEWRAP_TIMEOUT` as `variable`,
@@ -39,7 +38,7 @@ struct SitePolicyTests {
     func maxTimeout() throws {
         let policy = "max-timeout = 15m"
         let lowered = try run(system: policy, ["-t", "off"])
-        #expect(lowered.timeout == 900 * second)
+        #expect(lowered.timeout == .seconds(900))
         #expect(
             lowered.policyChanges == [
                 PolicyChange(
@@ -50,38 +49,38 @@ struct SitePolicyTests {
         #expect(
             lowered.policyChanges[0].notice
                 == "timeout off (-t) is longer than max-timeout (/etc/idlewrap/config:1); using 15m")
-        #expect(try run(system: policy, ["--timeout", "0"]).timeout == 900 * second)
-        #expect(try run(system: policy, ["-t", "16m"]).timeout == 900 * second)
-        #expect(try run(system: policy, [], variable: "1h").timeout == 900 * second)
+        #expect(try run(system: policy, ["--timeout", "0"]).timeout == .seconds(900))
+        #expect(try run(system: policy, ["-t", "16m"]).timeout == .seconds(900))
+        #expect(try run(system: policy, [], variable: "1h").timeout == .seconds(900))
         #expect(
             try run(system: policy, [], variable: "1h").policyChanges.first?.requestedAt
                 == .environment(variable: "IDLEWRAP_TIMEOUT"))
-        #expect(try run(system: policy, user: "timeout = off", []).timeout == 900 * second)
-        #expect(try run(system: policy + "\ntimeout = 20m", []).timeout == 900 * second)
+        #expect(try run(system: policy, user: "timeout = off", []).timeout == .seconds(900))
+        #expect(try run(system: policy + "\ntimeout = 20m", []).timeout == .seconds(900))
         // Shorter is fine, and nothing is reported.
         let shorter = try run(system: policy, ["-t", "1m"])
-        #expect(shorter.timeout == 60 * second && shorter.policyChanges.isEmpty)
+        #expect(shorter.timeout == .seconds(60) && shorter.policyChanges.isEmpty)
         #expect(try run(system: policy, ["-t", "15m"]).policyChanges.isEmpty)
         // A default longer than the limit is lowered without a notice.
         let byDefault = try run(system: "max-timeout = 2m", [])
-        #expect(byDefault.timeout == 120 * second)
+        #expect(byDefault.timeout == .seconds(120))
         #expect(byDefault.policyChanges.count == 1 && !byDefault.policyChanges[0].wasAskedFor)
         // max-timeout = off: no limit.
-        #expect(try run(system: "max-timeout = off", ["-t", "off"]).timeout == 0)
+        #expect(try run(system: "max-timeout = off", ["-t", "off"]).timeout == .zero)
     }
 
     @Test("max-kill-after applies by default and lowers a longer --kill-after")
     func maxKillAfter() throws {
         let policy = "max-kill-after = 1h"
         let byDefault = try run(system: policy, [])
-        #expect(byDefault.killAfter == 3600 * second)
+        #expect(byDefault.killAfter == .seconds(3600))
         #expect(byDefault.policyChanges.count == 1 && !byDefault.policyChanges[0].wasAskedFor)
         let off = try run(system: policy, ["--kill-after", "off"])
-        #expect(off.killAfter == 3600 * second && off.policyChanges[0].wasAskedFor)
-        #expect(try run(system: policy, ["--kill-after", "2h"]).killAfter == 3600 * second)
+        #expect(off.killAfter == .seconds(3600) && off.policyChanges[0].wasAskedFor)
+        #expect(try run(system: policy, ["--kill-after", "2h"]).killAfter == .seconds(3600))
         let shorter = try run(system: policy, ["--kill-after", "10m"])
-        #expect(shorter.killAfter == 600 * second && shorter.policyChanges.isEmpty)
-        #expect(try run(system: "", []).killAfter == 0)
+        #expect(shorter.killAfter == .seconds(600) && shorter.policyChanges.isEmpty)
+        #expect(try run(system: "", []).killAfter == .zero)
     }
 
     @Test("auth-methods refuses another method, whoever asks for it, naming the rule")

@@ -7,7 +7,7 @@ import Testing
 /// What a client makes of a session that closes the connection without a word:
 /// a session that ended meanwhile is not an error (a machine-wide --lock-all
 /// races with sessions ending), one that is still running is.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .requires(.python3))
 struct ControlClientTests {
     /// A stand-in session: python3 listens at DIRECTORY/ITS-PID, accepts one
     /// connection, unlinks its socket or not, closes the connection unanswered,
@@ -33,7 +33,7 @@ struct ControlClientTests {
             "exec \(python) \(program) \(directory.path) \(unregisters ? "yes" : "no")", environment: [])
         // `exec` keeps the pid, which names the socket.
         let path = directory.file(String(process.pid))
-        let deadline = MonotonicInstant.now() + 20_000_000_000
+        let deadline = MonotonicInstant.now() + .seconds(20)
         while (try? FileSystem.status(ofPath: path, followingLinks: false)) == nil && MonotonicInstant.now() < deadline
         {
             usleep(10_000)
@@ -43,7 +43,7 @@ struct ControlClientTests {
 
     private func end(_ process: ChildProcess) {
         process.send(SIGKILL)
-        let deadline = MonotonicInstant.now() + 10_000_000_000
+        let deadline = MonotonicInstant.now() + .seconds(10)
         while (try? process.reapIfExited()) == nil && MonotonicInstant.now() < deadline { usleep(10_000) }
     }
 

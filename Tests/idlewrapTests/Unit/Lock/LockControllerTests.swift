@@ -10,7 +10,7 @@ final class ManualClock: TimeSource {
     func now() -> MonotonicInstant { current }
     /// 2027-01-15 08:00:00 UTC when the test starts, moving with `current`.
     func wallTime() -> time_t { 1_800_000_000 + time_t(current.nanoseconds / 1_000_000_000) }
-    func advance(seconds: Double) { current = current + Int64(seconds * 1e9) }
+    func advance(seconds: Double) { current = current + .seconds(seconds) }
 }
 
 /// Records everything the lock does to the terminal and the command.
@@ -73,7 +73,7 @@ struct LockControllerTests {
     func makeLock(timeout: Double = 60, holdLimit: Int = 1 << 20, lockKey: UInt8? = nil) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: Int64(timeout * 1e9), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
+                timeout: .seconds(timeout), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
                 wipeScrollback: false, program: "bash", host: "testhost", user: "test"),
             authenticator: authenticator, clock: clock, host: host)
     }
@@ -95,7 +95,7 @@ struct LockControllerTests {
 
     @Test func locksWhenTheIdleDeadlinePasses() throws {
         let lock = makeLock(timeout: 60)
-        #expect(lock.nextDeadline == clock.current + 60_000_000_000)
+        #expect(lock.nextDeadline == clock.current + .seconds(60))
         clock.advance(seconds: 59)
         lock.handleDeadline()
         #expect(!lock.isLocked)
@@ -112,12 +112,12 @@ struct LockControllerTests {
         let lock = makeLock(timeout: 10)
         clock.advance(seconds: 8)
         type(lock, "l")
-        #expect(lock.nextDeadline == clock.current + 10_000_000_000)
+        #expect(lock.nextDeadline == clock.current + .seconds(10))
         let typedAt = clock.current
         clock.advance(seconds: 5)
         type(lock, "\u{1b}[12;40R")
         type(lock, "\u{1b}]11;rgb:0000/0000/0000\u{1b}\\")
-        #expect(lock.nextDeadline == typedAt + 10_000_000_000)
+        #expect(lock.nextDeadline == typedAt + .seconds(10))
         #expect(host.forwardedText == "l\u{1b}[12;40R\u{1b}]11;rgb:0000/0000/0000\u{1b}\\")
     }
 
@@ -128,12 +128,12 @@ struct LockControllerTests {
         type(lock, "\u{1b}]52;c;c2VjcmV0")
         type(lock, "IGNsaXBib2FyZA==")
         type(lock, "\u{1b}\\")
-        #expect(lock.nextDeadline == startedAt + 10_000_000_000)
+        #expect(lock.nextDeadline == startedAt + .seconds(10))
         // Enter in the middle of a reply: no reply, and typed by someone.
         type(lock, "\u{1b}]52;c;c2Vj")
         clock.advance(seconds: 1)
         type(lock, "\r")
-        #expect(lock.nextDeadline == clock.current + 10_000_000_000)
+        #expect(lock.nextDeadline == clock.current + .seconds(10))
     }
 
     @Test func zeroTimeoutNeverLocksOnIdleButLocksOnDemand() {
@@ -166,14 +166,14 @@ struct LockControllerTests {
     @Test func failuresBackOffDoublingUpToThirtySeconds() throws {
         let lock = makeLock()
         lock.requestLock()
-        var delays: [Int64] = []
+        var delays: [Duration] = []
         for _ in 0..<7 {
             type(lock, "nope\r")
             let until = try #require(lock.nextDeadline)
-            delays.append((until - clock.current) / 1_000_000_000)
+            delays.append(until - clock.current)
             try runToDeadline(lock)
         }
-        #expect(delays == [1, 2, 4, 8, 16, 30, 30])
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30].map { .seconds($0) })
         #expect(host.events.filter { $0.hasPrefix("fail") }.count == 7)
         #expect(host.screenText.contains("7 failed attempts"))
         #expect(host.screenText.contains("Wrong password"))

@@ -41,8 +41,8 @@ struct LockWarningTests {
     func makeLock(timeout: Double = 60, warn: Double = 10, bellOnExit: Bool = false) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: Int64(timeout * 1e9), holdLimit: 1 << 20, lockKey: 0x1d, message: nil,
-                wipeScrollback: false, program: "bash", host: "testhost", user: "test", warn: Int64(warn * 1e9),
+                timeout: .seconds(timeout), holdLimit: 1 << 20, lockKey: 0x1d, message: nil,
+                wipeScrollback: false, program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
                 bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host)
     }
@@ -68,15 +68,15 @@ struct LockWarningTests {
         let lock = makeLock(timeout: 60, warn: 3)
         let start = clock.current
         // Nothing wakes before the warning starts.
-        #expect(lock.nextDeadline == start + 57_000_000_000)
+        #expect(lock.nextDeadline == start + .seconds(57))
         try runToDeadline(lock)
         #expect(host.screenText == "\u{1b}[22;0t\u{1b}]0;idlewrap: locking in 3 s\u{1b}\\\u{07}")
-        #expect(lock.nextDeadline == start + 58_000_000_000)
+        #expect(lock.nextDeadline == start + .seconds(58))
         try runToDeadline(lock)
         #expect(host.screenText.hasSuffix("\u{1b}]0;idlewrap: locking in 2 s\u{1b}\\"))
         try runToDeadline(lock)
         #expect(host.screenText.hasSuffix("\u{1b}]0;idlewrap: locking in 1 s\u{1b}\\"))
-        #expect(lock.nextDeadline == start + 60_000_000_000)
+        #expect(lock.nextDeadline == start + .seconds(60))
         #expect(!lock.isLocked)
         try runToDeadline(lock)
         #expect(lock.isLocked)
@@ -103,7 +103,7 @@ struct LockWarningTests {
         let model = TitleStackModel(host.screen)
         #expect(model.stack.isEmpty && model.title == "outer")
         // The timer restarted: the next wake-up is the next warning's start.
-        #expect(lock.nextDeadline == clock.current + 50_000_000_000)
+        #expect(lock.nextDeadline == clock.current + .seconds(50))
         #expect(!lock.isLocked)
     }
 
@@ -218,7 +218,7 @@ struct LockArrivalTests {
     func makeLock(bellOnExit: Bool = false) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: 60_000_000_000, holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
                 program: "bash", host: "testhost", user: "test", bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host)
     }
@@ -239,7 +239,7 @@ struct LockArrivalTests {
         #expect(host.screenText.contains("New output: 3 lines, last at \(time)"))
         output(lock, "ree\n")
         // Drawn a moment ago: the next drawing waits a second.
-        #expect(lock.nextDeadline == clock.current + 1_000_000_000)
+        #expect(lock.nextDeadline == clock.current + .seconds(1))
         clock.advance(seconds: 1)
         lock.handleDeadline()
         #expect(host.screenText.contains("New output: 4 lines") == false)
@@ -289,7 +289,7 @@ struct LockArrivalTests {
         let unlockedHost = RecordingHost()
         let unlocked = LockController(
             settings: LockController.Settings(
-                timeout: 60_000_000_000, holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
                 program: "bash", host: "testhost", user: "test", bellOnExit: true),
             authenticator: authenticator, clock: clock, host: unlockedHost)
         unlocked.commandDidExit()

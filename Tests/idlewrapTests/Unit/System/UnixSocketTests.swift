@@ -1,7 +1,8 @@
 import Glibc
+import PTYKit
 import Testing
 
-@testable import PTYKit
+@testable import idlewrap
 
 @Suite struct UnixSocketTests {
     /// A fresh socket path in a private directory.

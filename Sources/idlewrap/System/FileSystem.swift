@@ -1,11 +1,12 @@
 import CPTYShims
 import Glibc
+import PTYKit
 
 /// The calls on paths that idlewrap needs, each wrapped once.
-public enum FileSystem {
+enum FileSystem {
     /// What is at `path`: `stat`, or with `followingLinks: false` `lstat`
     /// (the link itself).
-    public static func status(ofPath path: String, followingLinks: Bool = true) throws(Errno) -> stat {
+    static func status(ofPath path: String, followingLinks: Bool = true) throws(Errno) -> stat {
         var info = stat()
         if followingLinks {
             _ = try valueOrErrno { stat(path, &info) }
@@ -16,29 +17,29 @@ public enum FileSystem {
     }
 
     /// The absolute path of `path` with every symbolic link resolved.
-    public static func resolvedPath(_ path: String) throws(Errno) -> String {
+    static func resolvedPath(_ path: String) throws(Errno) -> String {
         let resolved = try valueOrErrno({ realpath(path, nil) }, failed: { $0 == nil })!
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    public static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
+    static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
         _ = try valueOrErrno { mkdir(path, mode) }
     }
 
     /// Replaces whatever is at `destination`, atomically.
-    public static func rename(_ source: String, to destination: String) throws(Errno) {
+    static func rename(_ source: String, to destination: String) throws(Errno) {
         _ = try valueOrErrno { Glibc.rename(source, destination) }
     }
 
     /// The names in the directory at `path`, without `.` and `..`.
-    public static func entries(ofDirectory path: String) throws(Errno) -> [String] {
+    static func entries(ofDirectory path: String) throws(Errno) -> [String] {
         try entries(readingDirectory: try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY))
     }
 
     /// The names in the open directory `directory`, without `.` and `..`;
     /// `directory` stays open (a descriptor of its own is read).
-    public static func entries(of directory: FileDescriptor) throws(Errno) -> [String] {
+    static func entries(of directory: FileDescriptor) throws(Errno) -> [String] {
         try entries(readingDirectory: try open(".", in: directory, O_RDONLY | O_DIRECTORY))
     }
 
@@ -65,14 +66,14 @@ public enum FileSystem {
         return names
     }
 
-    public static func removeFile(_ path: String) throws(Errno) {
+    static func removeFile(_ path: String) throws(Errno) {
         _ = try valueOrErrno { unlink(path) }
     }
 
     /// Opens `name` in the open directory `directory` (`openat`), never by a
     /// path from the root: what a name means is decided inside `directory`
     /// only. The descriptor is close-on-exec.
-    public static func open(_ name: String, in directory: FileDescriptor, _ flags: Int32, mode: mode_t = 0)
+    static func open(_ name: String, in directory: FileDescriptor, _ flags: Int32, mode: mode_t = 0)
         throws(Errno) -> FileDescriptor
     {
         FileDescriptor(rawValue: try valueOrErrno { openat(directory.rawValue, name, flags | O_CLOEXEC, mode) })
@@ -82,7 +83,7 @@ public enum FileSystem {
     /// opening it for reading or writing, and without following it if it is a
     /// link (`O_PATH | O_NOFOLLOW`): what `status()` then describes is the very
     /// file a later call through the descriptor reaches.
-    public static func openWithoutFollowing(_ name: String, in directory: FileDescriptor) throws(Errno)
+    static func openWithoutFollowing(_ name: String, in directory: FileDescriptor) throws(Errno)
         -> FileDescriptor
     {
         try open(name, in: directory, cpty_open_flag_path() | O_NOFOLLOW)
@@ -90,7 +91,7 @@ public enum FileSystem {
 
     /// What `name` in the open directory `directory` is, the link itself when
     /// it is one (`fstatat` with `AT_SYMLINK_NOFOLLOW`).
-    public static func status(of name: String, in directory: FileDescriptor) throws(Errno) -> stat {
+    static func status(of name: String, in directory: FileDescriptor) throws(Errno) -> stat {
         var info = stat()
         _ = try valueOrErrno { fstatat(directory.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) }
         return info
@@ -98,13 +99,13 @@ public enum FileSystem {
 
     /// Removes the entry `name` from the open directory `directory`
     /// (`unlinkat`); a link is removed, never what it points to.
-    public static func removeFile(_ name: String, in directory: FileDescriptor) throws(Errno) {
+    static func removeFile(_ name: String, in directory: FileDescriptor) throws(Errno) {
         _ = try valueOrErrno { unlinkat(directory.rawValue, name, 0) }
     }
 
     /// Where the symbolic link at `path` points (`readlink`), e.g. for
     /// /proc/PID/exe.
-    public static func linkTarget(ofPath path: String) throws(Errno) -> String {
+    static func linkTarget(ofPath path: String) throws(Errno) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = try valueOrErrno { readlink(path, &buffer, buffer.count - 1) }
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -112,7 +113,7 @@ public enum FileSystem {
 
     /// Creates and opens (read-write, mode 0600) a new file
     /// named `prefix` followed by six random characters: `mkstemp`.
-    public static func makeUniqueFile(prefix: String) throws(Errno) -> (FileDescriptor, path: String) {
+    static func makeUniqueFile(prefix: String) throws(Errno) -> (FileDescriptor, path: String) {
         var template = Array((prefix + "XXXXXX").utf8CString)
         let descriptor = FileDescriptor(rawValue: try valueOrErrno { mkstemp(&template) })
         return (descriptor, string(fromNulTerminated: template))

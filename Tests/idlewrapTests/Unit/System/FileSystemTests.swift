@@ -2,6 +2,8 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import idlewrap
+
 @Suite struct FileSystemTests {
     /// readdir's entries are only as long as their names need: reading a whole
     /// `d_name` past a short one at the end of readdir's buffer is a heap

@@ -1,20 +1,21 @@
 import CPTYShims
 import Glibc
+import PTYKit
 
 /// The Unix stream socket calls idlewrap's control socket needs, each wrapped
 /// once. Every descriptor is close-on-exec; the caller closes it.
-public enum UnixSocket {
+enum UnixSocket {
     /// Who is at the other end of a connection, as the kernel recorded it
     /// when it was made (`SO_PEERCRED`): it cannot be forged by the peer.
-    public struct PeerCredentials: Equatable, Sendable {
-        public let pid: pid_t
-        public let uid: uid_t
-        public let gid: gid_t
+    struct PeerCredentials: Equatable, Sendable {
+        let pid: pid_t
+        let uid: uid_t
+        let gid: gid_t
     }
 
     /// A non-blocking socket listening at `path` (`socket`, `bind`, `listen`).
     /// The error's context names the call that failed.
-    public static func listen(at path: String, backlog: Int32 = 16) throws(PTYError) -> FileDescriptor {
+    static func listen(at path: String, backlog: Int32 = 16) throws(PTYError) -> FileDescriptor {
         var address = try address(of: path)
         let socket = try makeSocket(type: SOCK_STREAM, nonblocking: true)
         do {
@@ -38,7 +39,7 @@ public enum UnixSocket {
     /// stream, or datagrams for a logger). A socket file that nobody listens
     /// on any more gives `ECONNREFUSED`; a full backlog gives `EAGAIN` rather
     /// than a wait.
-    public static func connect(to path: String, type: __socket_type = SOCK_STREAM) throws(PTYError) -> FileDescriptor {
+    static func connect(to path: String, type: __socket_type = SOCK_STREAM) throws(PTYError) -> FileDescriptor {
         var address = try address(of: path)
         let socket = try makeSocket(type: type, nonblocking: true)
         do {
@@ -63,7 +64,7 @@ public enum UnixSocket {
 
     /// The next waiting connection on a listening socket, non-blocking, or nil
     /// when none waits.
-    public static func accept(on listener: FileDescriptor) throws(PTYError) -> FileDescriptor? {
+    static func accept(on listener: FileDescriptor) throws(PTYError) -> FileDescriptor? {
         do {
             return FileDescriptor(rawValue: try valueOrErrno { cpty_accept(listener.rawValue) })
         } catch .wouldBlock {
@@ -75,13 +76,13 @@ public enum UnixSocket {
 
     /// Sends some of `bytes` on a connection, returning how many were taken.
     /// A peer that has gone gives EPIPE, never SIGPIPE (`MSG_NOSIGNAL`).
-    public static func send(_ bytes: UnsafeRawBufferPointer, on connection: FileDescriptor) throws(Errno) -> Int {
+    static func send(_ bytes: UnsafeRawBufferPointer, on connection: FileDescriptor) throws(Errno) -> Int {
         try valueOrErrno { Glibc.send(connection.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Sends all of `text`, waiting for room when the connection is
     /// non-blocking.
-    public static func sendAll(_ text: String, on connection: FileDescriptor) throws(Errno) {
+    static func sendAll(_ text: String, on connection: FileDescriptor) throws(Errno) {
         var rest = Array(text.utf8)[...]
         while !rest.isEmpty {
             let sent = rest.withUnsafeBytes { raw in
@@ -95,7 +96,7 @@ public enum UnixSocket {
         }
     }
 
-    public static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
+    static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0

@@ -1,2 +1,0 @@
-/// Nanoseconds on the monotonic clock: the unit of every duration in idlewrap.
-typealias Nanoseconds = Int64

@@ -1,0 +1,75 @@
+import Glibc
+import PTYKit
+
+/// What the lock asks of its session: the terminal, the command, and what locking and
+/// unlocking mean for the relay, the log, the hooks and the ending.
+extension Session: LockHost {
+    func show(_ bytes: UnsafeRawBufferPointer) {
+        guard !terminalIsGone else { return }
+        do {
+            try relay.sendToTerminal(bytes)
+        } catch {
+            terminalIsGone = true
+            hangUp(.signal(SIGHUP))
+        }
+    }
+
+    func forward(_ bytes: UnsafeRawBufferPointer) {
+        relay.sendToCommand(bytes)
+    }
+
+    var isReadingOutput: Bool {
+        get { relay.isReadingOutput }
+        set { relay.isReadingOutput = newValue }
+    }
+
+    func discardTypedAhead() {
+        relay.discardTypedAhead()
+    }
+
+    var windowSize: WindowSize {
+        (try? WindowSize.of(terminal)) ?? WindowSize(rows: 24, columns: 80)
+    }
+
+    /// A same-size TIOCSWINSZ sends no SIGWINCH on Linux, so the size goes one row down
+    /// and back, as dtach and abduco do.
+    func nudgeRedraw() {
+        let master = pseudoTerminalSession.pseudoTerminal.master
+        guard let size = try? WindowSize.of(master) else { return }
+        var bumped = size
+        bumped.rows = size.rows > 1 ? size.rows - 1 : size.rows + 1
+        try? bumped.apply(to: master)
+        try? size.apply(to: master)
+    }
+
+    func watch(_ descriptor: FileDescriptor?) {
+        lockSource.authenticatorReadiness = descriptor
+    }
+
+    func lockDidEngage() {
+        // A command that reads nothing must not keep the password from being read, and
+        // the password must not stay in the relay's buffer.
+        relay.readsInputAhead = true
+        relay.clearsInputAfterUse = true
+        log.record("session locked")
+        hooks.locked()
+        ending.lockEngaged(at: clock.now())
+    }
+
+    func lockDidRelease() {
+        relay.readsInputAhead = false
+        relay.clearsInputAfterUse = false
+        ending.lockReleased()
+        log.record("session unlocked")
+        hooks.unlocked()
+        finishIfOver()
+    }
+
+    func unlockDidFail(message: String, failures: Int) {
+        log.record("unlock failed (\(failures) so far)", priority: LOG_WARNING)
+    }
+
+    func checkIsUnavailable(reason: String) {
+        log.record("unlock check unavailable (\(reason))", priority: LOG_ERR)
+    }
+}

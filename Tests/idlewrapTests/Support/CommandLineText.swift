@@ -1,0 +1,1 @@
+../../../Fuzz/Targets/Support/CommandLineText.swift
