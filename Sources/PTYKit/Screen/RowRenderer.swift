@@ -141,8 +141,9 @@ struct RowRenderer {
     /// How far row `y` has anything to draw: past it, only blanks in the plain style
     /// (which EL draws).
     static func contentEnd(of grid: Grid, row y: Int) -> Int {
+        guard grid.fillStyle(y) == 0 else { return grid.columns }
         let row = grid.row(y)
-        var end = grid.fillStyle(y) == 0 ? grid.writtenCount(y) : grid.columns
+        var end = grid.writtenCount(y)
         while end > 0 && row[end - 1] == 0 { end -= 1 }
         return end
     }

@@ -109,6 +109,14 @@ public struct ScreenModes: Equatable, Sendable {
         self.windowNameWasSet = windowNameWasSet
     }
 
+    /// The same modes, as if no title or window name had been set: what a screen shows.
+    var withoutTitles: ScreenModes {
+        var modes = self
+        modes.titleWasSet = false
+        modes.windowNameWasSet = false
+        return modes
+    }
+
     // MARK: - Sequences
 
     mutating func applyEscapeSequence(final: UInt8, _ sequence: SequenceParameters) {

@@ -33,8 +33,11 @@ extension ScreenState {
         appendCursorState(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
         buffer.append(.saveCursor)
         if onAlternate {
-            // 1049 saves the cursor just set (xterm's DECSC, tmux's own slot) and clears.
-            buffer.append(.privateMode(1049, on: true))
+            // By the numbers the program used, 1049 first: it saves the cursor just set
+            // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
+            for mode in [1049, 1047, 47] where modes.isSet(privateMode: mode) {
+                buffer.append(.privateMode(mode, on: true))
+            }
             renderer.assumeReset()
             buffer.append(.resetAttributes)
             buffer.append(.designateG0(.ascii))

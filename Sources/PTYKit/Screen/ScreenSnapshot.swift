@@ -1,6 +1,6 @@
 /// The state of a ScreenModel as a value, for tests and the fuzz target to compare two
 /// models: the cells of both screens, the cursor, the pen, margins, modes, character sets,
-/// tab stops and saved cursors. Erased cells and spaces compare equal when their styles do,
+/// tab stops and saved cursors (not titles: they are not on the screen). Erased cells and spaces compare equal when their styles do,
 /// as they look the same; styles and hyperlinks compare by what they are, not by ids.
 public struct ScreenSnapshot: Equatable, Sendable {
     struct SnapshotCell: Equatable, Sendable {
@@ -63,7 +63,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
             state.autowrap, state.insertMode, state.newlineMode, state.reverseVideo, state.cursorBlink,
         ]
         cursorShape = state.cursorShape
-        modes = state.modes
+        modes = state.modes.withoutTitles
         tabStops = state.tabStops
     }
 
