@@ -182,7 +182,10 @@ struct ScrollbackHold {
         store(scratch)
     }
 
-    static func line(_ y: Int, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer) {
+    /// `newline`: the line ends with CR LF (unless it wrapped).
+    static func line(
+        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true, into buffer: OutputBuffer
+    ) {
         let wrapped = grid.isWrapped(y)
         let end = wrapped ? grid.columns : RowRenderer.contentEnd(of: grid, row: y)
         renderer.assumeReset()
@@ -191,7 +194,7 @@ struct ScrollbackHold {
         renderer.setGraphics(false, into: buffer)
         guard !wrapped else { return }
         if end < grid.columns { TerminalControl.eraseToEndOfLine.write(to: buffer) }
-        buffer.append("\r\n")
+        if newline { buffer.append("\r\n") }
     }
 
     private mutating func store(_ line: OutputBuffer) {

@@ -138,12 +138,18 @@ extension ScreenState {
             buffer.append(.privateMode(25, on: false))
             buffer.append(.privateMode(1049, on: false))
             Self.appendKnownState(autowrap: true, to: buffer)
+            // Each row erased first (with EL: a terminal forgets that a row it erases had
+            // wrapped), then the lines from the top.
+            for row in 0..<rows {
+                buffer.append(.cursorPosition(row: row + 1, column: 1))
+                buffer.append(.eraseToEndOfLine)
+            }
             buffer.append(.cursorPosition(row: 1, column: 1))
             hold.write(into: buffer)
             var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
             let main = mainGrid
             for row in 0..<main.rows {
-                ScrollbackHold.line(row, of: main, renderer: &renderer, into: buffer)
+                ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)
             }
         }
         repaint(into: buffer)

@@ -42,7 +42,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"abc\x7Fd\x00e"#, ["abcde"], cursor: (0, 5)),
         ScreenCase(#"a\e[5bX"#, ["aaaaaaX"], cursor: (0, 7)),  // REP
         ScreenCase(#"a\r\e[5b"#, ["a"], cursor: (0, 0)),  // REP after CR: nothing (tmux)
-        ScreenCase(#"\e[3;3H\e#8"#, ["EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"], cursor: (0, 0)),
+        ScreenCase(
+            #"\e[3;3H\e#8"#, ["EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"], cursor: (0, 0)),
     ]
 
     static let cursorMovement: [ScreenCase] = [
@@ -97,7 +98,9 @@ struct ScreenTranscriptTests {
         ScreenCase(#"1\r\n2\r\n3\r\n4\r\n5\e[2;4r\e[2;1H\eMX"#, ["1", "X", "2", "3", "5"], cursor: (1, 1)),
         ScreenCase(#"\e[2;4r\e[?6hX\e[5;1HY"#, ["", "X", "", "Y"], cursor: (3, 1)),
         ScreenCase(#"\e[2;4r\e[?6h\e[2;2HX\e[?6lY"#, ["Y", "", " X"], cursor: (0, 1)),
-        ScreenCase(#"1\r\n2\r\n3\e[2;3r\e[2;1H\e[2L"#, ["1", "", "", "", ""].enumerated().map { $0 == 0 ? $1 : "" }, cursor: (1, 0)),
+        ScreenCase(
+            #"1\r\n2\r\n3\e[2;3r\e[2;1H\e[2L"#, ["1", "", "", "", ""].enumerated().map { $0 == 0 ? $1 : "" },
+            cursor: (1, 0)),
         ScreenCase(#"\e[3;2r\e[3;3HX"#, ["", "", "  X"], cursor: (2, 3)),  // top >= bottom: ignored
         // DECSLRM: text wraps at the right margin to the left one.
         ScreenCase(#"\e[?69h\e[3;6s\e[1;6HABCDEF"#, ["     A", "  BCDE", "  F"], cursor: (2, 3)),
