@@ -12,7 +12,7 @@ enum CharacterWidth {
     /// `uncertainFlag`. Scalars above U+10FFFF are not printable.
     @inline(__always)
     static func value(_ scalar: UInt32) -> UInt8 {
-        if scalar < 0x7F { return scalar >= 0x20 ? 1 : notPrintable }
+        if scalar &- 0x20 < 0x5F { return 1 }
         guard scalar < 0x11_0000 else { return notPrintable }
         let block = Int(scalar &>> UInt32(blockShift))
         let high = blockIndex.utf8Start[block &* 2]
