@@ -60,6 +60,55 @@ struct ScreenTmuxTests {
         Case(name: "cursor moves", input: bytes(#"\e[5;5H\e[2AU\e[3BD\e[4CR\e[2DL\e[EN\e[2FP\e[10GG\e[3dV\e[2`H"#)),
     ]
 
+    /// Programs recorded with script(1) in an 80x24 tmux pane with TERM=xterm-256color
+    /// (Tests/ScreenRecordings): vim with a message on its last line, less, top, a shell
+    /// with a coloured `ls`.
+    static let recordings = ["vim", "less", "top", "shell"]
+
+    static func recording(_ name: String) -> [UInt8] {
+        let path = String(#filePath.split(separator: "/").dropLast(5).joined(separator: "/"))
+        guard let file = fopen("/" + path + "/Tests/ScreenRecordings/\(name).typescript", "rb") else { return [] }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        return bytes
+    }
+
+    @Test(arguments: recordings)
+    func recordedProgramsShowTheSameAtEveryCheckpoint(_ name: String) throws {
+        let input = Self.recording(name)
+        try #require(input.count > 1000, "Tests/ScreenRecordings/\(name).typescript is missing")
+        let pane = try TmuxPane(rows: 24, columns: 80)
+        let model = ScreenModel(rows: 24, columns: 80)
+        var offset = 0
+        for checkpoint in 1...8 {
+            var end = min(input.count * checkpoint / 8, input.count)
+            // At a boundary, so that both have a whole screen to show.
+            let probe = ScreenModel(rows: 24, columns: 80)
+            probe.feed(input[..<end])
+            while end < input.count && !probe.isAtBoundary {
+                probe.feed(input[end...end])
+                end += 1
+            }
+            let part = Array(input[offset..<end])
+            try pane.send(part)
+            model.feed(part)
+            offset = end
+            try expectSame(pane, model)
+            let repainted = try TmuxPane(rows: 24, columns: 80)
+            let modes = OutputBuffer()
+            model.modes.appendInputModesOn(to: modes)
+            try repainted.send(Self.mess)
+            try repainted.send(model.repaint() + modes.bytes)
+            try expectSamePanes(repainted, pane, "\(name) repainted at \(end)")
+        }
+    }
+
     @Test(arguments: cases)
     func theModelShowsWhatTmuxShows(_ testCase: Case) throws {
         let pane = try TmuxPane(rows: testCase.rows, columns: testCase.columns)
