@@ -7,8 +7,13 @@ struct Grid {
     let rows: Int
     let columns: Int
     let cells: UnsafeMutablePointer<UInt64>
-    /// Visible row -> storage row.
-    let rowMap: UnsafeMutablePointer<Int32>
+    /// Visible row -> storage row: a window of `rows` entries sliding over `mapStorage`, so
+    /// that a full-screen scroll moves the window, not the entries (they move back to the
+    /// start once every `mapWindows` screens).
+    @inline(__always) var rowMap: UnsafeMutablePointer<Int32> { mapStorage + mapOffset.pointee }
+    private let mapStorage: UnsafeMutablePointer<Int32>
+    private let mapOffset: UnsafeMutablePointer<Int>
+    private static let mapWindows = 16
     /// Per storage row.
     let written: UnsafeMutablePointer<Int32>
     let fill: UnsafeMutablePointer<UInt16>
@@ -19,12 +24,14 @@ struct Grid {
         self.rows = rows
         self.columns = columns
         cells = .allocate(capacity: rows * columns)
-        rowMap = .allocate(capacity: rows)
+        mapStorage = .allocate(capacity: rows * Self.mapWindows)
+        mapOffset = .allocate(capacity: 1)
+        mapOffset.initialize(to: 0)
         written = .allocate(capacity: rows)
         fill = .allocate(capacity: rows)
         wrapped = .allocate(capacity: rows)
         for row in 0..<rows {
-            rowMap[row] = Int32(row)
+            mapStorage[row] = Int32(row)
         }
         written.initialize(repeating: 0, count: rows)
         fill.initialize(repeating: 0, count: rows)
@@ -33,7 +40,8 @@ struct Grid {
 
     func deallocate() {
         cells.deallocate()
-        rowMap.deallocate()
+        mapStorage.deallocate()
+        mapOffset.deallocate()
         written.deallocate()
         fill.deallocate()
         wrapped.deallocate()
@@ -102,7 +110,11 @@ struct Grid {
         let count = min(count, height)
         guard count > 0 else { return }
         if count < height {
-            rotate(top: top, bottom: bottom, by: count)
+            if height == rows {
+                slide(by: count)
+            } else {
+                rotate(top: top, bottom: bottom, by: count)
+            }
         }
         for y in (bottom &- count &+ 1)...bottom {
             clearRow(y, style: style)
@@ -120,6 +132,19 @@ struct Grid {
         for y in top..<(top &+ count) {
             clearRow(y, style: style)
         }
+    }
+
+    /// Rotates all row numbers left by `count` by sliding the window: the rows that leave
+    /// the top come back at the bottom.
+    @inline(__always)
+    private func slide(by count: Int) {
+        if mapOffset.pointee &+ rows &+ count > rows &* Self.mapWindows {
+            mapStorage.update(from: rowMap, count: rows)
+            mapOffset.pointee = 0
+        }
+        let map = rowMap
+        for index in 0..<count { map[rows &+ index] = map[index] }
+        mapOffset.pointee &+= count
     }
 
     /// Rotates the row numbers of `top...bottom` left by `count`.

@@ -27,8 +27,8 @@ struct QueryHold {
     }
 
     /// A control sequence already known to be a query: DSR and DA1 by final byte here.
-    mutating func note(final: UInt8, _ sequence: SequenceParameters) {
-        if sequence.marker == 0 && sequence.intermediate == 0 {
+    mutating func note(final: UInt8, _ sequence: borrowing SequenceParameters) {
+        if sequence.marker | sequence.intermediate == 0 {
             let first = sequence.parameter(0, default: 0)
             switch final {
             case UInt8(ascii: "c") where first == 0: break  // DA1

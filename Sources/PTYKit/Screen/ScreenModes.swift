@@ -119,7 +119,7 @@ public struct ScreenModes: Equatable, Sendable {
 
     // MARK: - Sequences
 
-    mutating func applyEscapeSequence(final: UInt8, _ sequence: SequenceParameters) {
+    mutating func applyEscapeSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
         guard sequence.intermediate == 0 else { return }
         switch final {
         case UInt8(ascii: "="): applicationKeypad = true  // DECKPAM
@@ -134,7 +134,7 @@ public struct ScreenModes: Equatable, Sendable {
     /// back on unseen, which errs on the harmless side. A sequence with sub-parameters is
     /// ignored, as OutputParser ignored it.
     @inline(__always)
-    mutating func applyControlSequence(final: UInt8, _ sequence: SequenceParameters) {
+    mutating func applyControlSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
         // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an
         // intermediate, and none of those is interpreted: decided without a call.
         guard sequence.marker | sequence.intermediate != 0, !sequence.hasExtraIntermediates,
@@ -143,7 +143,7 @@ public struct ScreenModes: Equatable, Sendable {
         applyMarkedControlSequence(final: final, sequence)
     }
 
-    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: SequenceParameters) {
+    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
         switch (sequence.marker, sequence.intermediate, final) {
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")):  // DECSET
             setPrivateModes(sequence, on: true)
@@ -173,7 +173,7 @@ public struct ScreenModes: Equatable, Sendable {
         }
     }
 
-    private mutating func setPrivateModes(_ sequence: SequenceParameters, on: Bool) {
+    private mutating func setPrivateModes(_ sequence: borrowing SequenceParameters, on: Bool) {
         for index in 0..<sequence.parameterCount {
             setPrivateMode(Int(sequence.parameter(index, default: 0)), on: on)
         }

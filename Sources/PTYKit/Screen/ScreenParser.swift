@@ -29,10 +29,11 @@ protocol ScreenParserConsumer {
     mutating func printScalar(_ scalar: UInt32)
     /// A C0 control other than CAN, SUB and ESC, in ground or inside a sequence.
     mutating func execute(_ control: UInt8)
-    mutating func escapeDispatch(_ final: UInt8, _ sequence: SequenceParameters)
-    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: SequenceParameters)
+    mutating func escapeDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters)
+    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters)
     /// A DCS string ended by ST; `final` and `sequence` are its header.
-    mutating func deviceControlDispatch(_ final: UInt8, _ sequence: SequenceParameters, _ payload: ControlString)
+    mutating func deviceControlDispatch(
+        _ final: UInt8, _ sequence: borrowing SequenceParameters, _ payload: ControlString)
     /// An OSC string, however it ended (tmux applies one cut by CAN or SUB).
     mutating func operatingSystemCommandDispatch(_ payload: ControlString)
     /// The end of an APC string (tmux: a pane title; kitty: graphics).
@@ -175,14 +176,14 @@ struct ScreenParser {
     private static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var offset = start
         let raw = UnsafeRawPointer(base)
-        while end &- offset >= 8 {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            // A byte below 0x20, a byte with the high bit, or DEL (0x7F) ends the run.
-            let below = (word &- lowBits &* 0x20) & ~word
-            let del = word ^ (lowBits &* 0x7F)
-            let isDel = (del &- lowBits) & ~del
-            if (below | word | isDel) & highBits != 0 { break }
-            offset &+= 8
+        // A byte below 0x20, DEL (0x7F) or one with the high bit ends the run: as signed
+        // bytes, those are the ones not above 0x1F and below 0x7F.
+        let low = SIMD16<Int8>(repeating: 0x1F)
+        let high = SIMD16<Int8>(repeating: 0x7F)
+        while end &- offset >= 16 {
+            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
+            if any((bytes .<= low) .| (bytes .== high)) { break }
+            offset &+= 16
         }
         while offset < end {
             let byte = base[offset]

@@ -40,6 +40,9 @@ struct ScreenState {
     private var penId: UInt16 = 0
     private var penIsCurrent = true
     var styles = StyleTable()
+    /// The styles used last, so that switching between a few (coloured `ls`, syntax colours)
+    /// hashes nothing.
+    private var styleCache = StyleCache()
     var clusters = ClusterTable()
     var hyperlinks = HyperlinkTable()
 
@@ -131,9 +134,15 @@ struct ScreenState {
     }
 
     mutating func styleId(_ style: Style) -> UInt16 {
-        if let id = styles.id(for: style) { return id }
-        collectGarbage()
-        return styles.id(for: style) ?? 0
+        if style == .plain { return 0 }
+        if let id = styleCache.id(for: style) { return id }
+        var id = styles.id(for: style)
+        if id == nil {
+            collectGarbage()
+            id = styles.id(for: style)
+        }
+        styleCache.remember(style, id ?? 0)
+        return id ?? 0
     }
 
     /// Drops the styles, clusters and hyperlinks no cell, row or pen uses any more.
@@ -152,6 +161,7 @@ struct ScreenState {
                 }
             }
         }
+        styleCache = StyleCache()
         let styleMap = styles.compact { liveStyles[Int($0)] }
         let clusterMap = clusters.compact { liveClusters[Int($0)] }
         for grid in [grid, otherGrid] {

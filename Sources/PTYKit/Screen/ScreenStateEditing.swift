@@ -25,10 +25,7 @@ extension ScreenState {
             grid.materialize(y, upTo: x)
             repairWideCharacter(at: x, row: row)
             repairWideCharacter(at: x &+ length &- 1, row: row, end: true)
-            let target = row + x
-            for offset in 0..<length {
-                target[offset] = style | UInt64(bytes[index &+ offset])
-            }
+            Self.store(bytes + index, count: length, style: style, to: row + x)
             grid.noteWritten(y, upTo: x &+ length)
             index &+= length
             if x &+ length > edge {
@@ -43,6 +40,27 @@ extension ScreenState {
             } else {
                 x &+= length
             }
+        }
+    }
+
+    /// Cells for `count` ASCII bytes in one style, eight at a time.
+    @inline(__always)
+    private static func store(
+        _ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64, to target: UnsafeMutablePointer<UInt64>
+    ) {
+        var offset = 0
+        let source = UnsafeRawPointer(bytes)
+        let destination = UnsafeMutableRawPointer(target)
+        let styles = SIMD8<UInt64>(repeating: style)
+        while count &- offset >= 8 {
+            let characters = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+            let cells = SIMD8<UInt64>(truncatingIfNeeded: characters) | styles
+            destination.storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
+            offset &+= 8
+        }
+        while offset < count {
+            target[offset] = style | UInt64(bytes[offset])
+            offset &+= 1
         }
     }
 

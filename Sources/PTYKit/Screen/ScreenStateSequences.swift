@@ -2,7 +2,7 @@
 // (ScreenModes) sees every sequence first, then the grid's state.
 
 extension ScreenState: ScreenParserConsumer {
-    mutating func escapeDispatch(_ final: UInt8, _ sequence: SequenceParameters) {
+    mutating func escapeDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
         lastPrinted = nil
         modes.applyEscapeSequence(final: final, sequence)
         guard !sequence.hasExtraIntermediates else { return }
@@ -32,11 +32,11 @@ extension ScreenState: ScreenParserConsumer {
     }
 
     @inline(__always)
-    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: SequenceParameters) {
+    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
         lastPrinted = final == UInt8(ascii: "b") ? lastPrinted : nil
         modes.applyControlSequence(final: final, sequence)
         guard !sequence.hasExtraIntermediates else { return }
-        if sequence.marker == 0 && sequence.intermediate == 0 {
+        if sequence.marker | sequence.intermediate == 0 {
             if final == UInt8(ascii: "m") {
                 var style = pen
                 style.apply(sequence)
@@ -50,7 +50,7 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
-    private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: SequenceParameters) {
+    private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
         let count = sequence.count(0)
         switch final {
         case UInt8(ascii: "@"): insertBlanks(count)  // ICH
@@ -117,7 +117,7 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
-    private mutating func markedControlSequence(_ final: UInt8, _ sequence: SequenceParameters) {
+    private mutating func markedControlSequence(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
         switch (sequence.marker, sequence.intermediate, final) {
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")), (UInt8(ascii: "?"), 0, UInt8(ascii: "l")):
             for index in 0..<sequence.parameterCount {
@@ -184,7 +184,7 @@ extension ScreenState: ScreenParserConsumer {
 
     /// XTWINOPS: 22 and 23 push and pop the title; the reports (11, 13, 14, 16, 18, 19, 20,
     /// 21) are queries.
-    private mutating func windowOperation(_ sequence: SequenceParameters) {
+    private mutating func windowOperation(_ sequence: borrowing SequenceParameters) {
         switch sequence.parameter(0, default: 0) {
         case 22:
             if sequence.parameter(1, default: 0) != 1 {
@@ -249,7 +249,9 @@ extension ScreenState: ScreenParserConsumer {
         windowName = Array(payload.bytes)
     }
 
-    mutating func deviceControlDispatch(_ final: UInt8, _ sequence: SequenceParameters, _ payload: ControlString) {
+    mutating func deviceControlDispatch(
+        _ final: UInt8, _ sequence: borrowing SequenceParameters, _ payload: ControlString
+    ) {
         lastPrinted = nil
         guard payload.isKept else { return }
         queries.noteString(dcs: sequence.intermediate, payload: payload)

@@ -80,7 +80,7 @@ struct Style: Hashable, Sendable {
     var erased: Style { Style(background: background) }
 
     /// Applies one SGR sequence.
-    mutating func apply(_ sequence: SequenceParameters) {
+    mutating func apply(_ sequence: borrowing SequenceParameters) {
         let count = sequence.valueCount
         if count == 0 {
             reset()
@@ -90,7 +90,10 @@ struct Style: Hashable, Sendable {
         while index < count {
             // A parameter with sub-parameters: `4:3`, `38:2::R:G:B`, `38:5:N`.
             var end = index &+ 1
-            while end < count && sequence.isSubparameter(end) { end &+= 1 }
+            while end < count {
+                guard sequence.isSubparameter(end) else { break }
+                end &+= 1
+            }
             if end > index &+ 1 {
                 applyWithSubparameters(sequence, from: index, to: end)
                 index = end
@@ -156,7 +159,9 @@ struct Style: Hashable, Sendable {
 
     /// `38;5;N` and `38;2;R;G;B` (48 and 58 alike); returns the index after them. A missing
     /// or bad form consumes what tmux consumes.
-    private mutating func applyExtendedColour(_ code: UInt32, _ sequence: SequenceParameters, after index: Int) -> Int {
+    private mutating func applyExtendedColour(
+        _ code: UInt32, _ sequence: borrowing SequenceParameters, after index: Int
+    ) -> Int {
         switch sequence.value(index &+ 1) {
         case 5:
             guard let number = sequence.value(index &+ 2), number <= 255 else {
@@ -179,7 +184,8 @@ struct Style: Hashable, Sendable {
     }
 
     /// The ISO 8613-6 forms with `:`: `4:N` (underline style), `38:5:N`, `38:2:[space]:R:G:B`.
-    private mutating func applyWithSubparameters(_ sequence: SequenceParameters, from start: Int, to end: Int) {
+    private mutating func applyWithSubparameters(_ sequence: borrowing SequenceParameters, from start: Int, to end: Int)
+    {
         let count = end - start
         let code = sequence.value(start) ?? 0
         if code == 4 {
@@ -248,5 +254,24 @@ struct StyleTable {
         styles = kept
         ids = newIds
         return renumbered
+    }
+}
+
+/// The last sixteen styles interned and their ids, tried in turn before the table's hash.
+struct StyleCache {
+    private var styles = InlineArray<16, Style>(repeating: .plain)
+    private var ids = InlineArray<16, UInt16>(repeating: 0)
+    private var next = 0
+
+    @inline(__always)
+    func id(for style: Style) -> UInt16? {
+        for slot in 0..<16 where styles[slot] == style { return ids[slot] }
+        return nil
+    }
+
+    mutating func remember(_ style: Style, _ id: UInt16) {
+        styles[next] = style
+        ids[next] = id
+        next = (next + 1) & 15
     }
 }
