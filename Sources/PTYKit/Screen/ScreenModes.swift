@@ -117,6 +117,14 @@ public struct ScreenModes: Equatable, Sendable {
         return modes
     }
 
+    /// The same cursor visibility and alternate screen, every input mode off: what the
+    /// repaint sets (the input modes are switched separately).
+    var withoutInputModes: ScreenModes {
+        var modes = ScreenModes.initial
+        modes.privateModes = privateModes.intersection(PrivateModes.alternateScreen.union(.cursorVisible))
+        return modes
+    }
+
     // MARK: - Sequences
 
     mutating func applyEscapeSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {

@@ -40,6 +40,7 @@ extension ScreenState {
             }
             renderer.assumeReset()
             buffer.append(.resetAttributes)
+            buffer.append(.hyperlink([]))  // SGR 0 leaves a hyperlink on
             buffer.append(.designateG0(.ascii))
             buffer.append(.designateG1(.ascii))
             buffer.append(.shiftIn)
@@ -60,7 +61,7 @@ extension ScreenState {
         if newlineMode { buffer.append(.ansiMode(20, on: true)) }
         let current = SavedCursor(
             x: x, y: y, pendingWrap: pendingWrap, pen: pen, g0: g0, g1: g1, shifted: shifted, originMode: originMode)
-        appendCursorState(current, of: grid, renderer: &renderer, into: buffer)
+        appendCursorState(current, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
         if !autowrap { buffer.append(.privateMode(7, on: false)) }
         if insertMode { buffer.append(.ansiMode(4, on: true)) }
         if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
@@ -83,14 +84,16 @@ extension ScreenState {
     }
 
     /// Puts the terminal's cursor, pen, character sets and origin mode where `cursor` says,
-    /// the pending wrap included (by printing the edge cell again). Margins set already
-    /// apply; the cursor's position is absolute.
+    /// the pending wrap included (by printing the edge cell again). The cursor's position is
+    /// absolute; `marginsSet`: the model's margins are the terminal's already (else it has
+    /// none, and origin mode moves nothing).
     private func appendCursorState(
-        _ cursor: SavedCursor, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer
+        _ cursor: SavedCursor, of grid: Grid, marginsSet: Bool = false, renderer: inout RowRenderer,
+        into buffer: OutputBuffer
     ) {
         buffer.append(.privateMode(6, on: cursor.originMode))
-        let rowOffset = cursor.originMode ? top : 0
-        let columnOffset = cursor.originMode && leftRightMarginMode ? left : 0
+        let rowOffset = cursor.originMode && marginsSet ? top : 0
+        let columnOffset = cursor.originMode && marginsSet && leftRightMarginMode ? left : 0
         var column = cursor.x
         if cursor.pendingWrap {
             // The cell at the edge printed again leaves the terminal waiting to wrap.

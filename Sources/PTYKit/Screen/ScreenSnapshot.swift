@@ -101,6 +101,14 @@ public struct ScreenSnapshot: Equatable, Sendable {
         return text
     }
 
+    /// The same state with every input mode off (mouse, focus, paste, keys), as the repaint
+    /// alone leaves a terminal: ScreenModes' on and off bytes switch those.
+    public var withoutInputModes: ScreenSnapshot {
+        var snapshot = self
+        snapshot.modes = modes.withoutInputModes
+        return snapshot
+    }
+
     /// The text of visible row `row`.
     public func text(row: Int) -> String {
         let cells = (onAlternate ? alternate ?? main : main)[row]

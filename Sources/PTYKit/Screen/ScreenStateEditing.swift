@@ -396,6 +396,8 @@ extension ScreenState {
         let row = grid.row(y)
         grid.materialize(y, upTo: edge &+ 1)
         repairWideCharacter(at: x, row: row)
+        // A second half moved away from its first half would be an orphan.
+        if Cell.isSpacer(row[x]) { row[x] = Cell.blank(Cell.style(row[x])) }
         let count = min(count, edge &- x &+ 1)
         let moving = edge &+ 1 &- x &- count
         if moving > 0 { (row + (x &+ count)).update(from: row + x, count: moving) }

@@ -59,7 +59,7 @@ func screenEverySplit(
 func expectSameScreen(
     _ actual: ScreenModel, _ expected: ScreenModel, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    let (a, b) = (actual.snapshot(), expected.snapshot())
+    let (a, b) = (actual.snapshot().withoutInputModes, expected.snapshot().withoutInputModes)
     guard a != b else { return }
     var difference = "state"
     if a.main != b.main {

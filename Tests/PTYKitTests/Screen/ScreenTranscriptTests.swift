@@ -102,6 +102,8 @@ struct ScreenTranscriptTests {
             #"1\r\n2\r\n3\e[2;3r\e[2;1H\e[2L"#, ["1", "", "", "", ""].enumerated().map { $0 == 0 ? $1 : "" },
             cursor: (1, 0)),
         ScreenCase(#"\e[3;2r\e[3;3HX"#, ["", "", "  X"], cursor: (2, 3)),  // top >= bottom: ignored
+        // A cursor saved in origin mode is restored where it was (found by the fuzz target).
+        ScreenCase(#"\e[2;4r\e[?6h\e[2;2H\e7\e[HX\e8Y"#, ["", "X", " Y"], cursor: (2, 2)),
         // DECSLRM: text wraps at the right margin to the left one.
         ScreenCase(#"\e[?69h\e[3;6s\e[1;6HABCDEF"#, ["     A", "  BCDE", "  F"], cursor: (2, 3)),
         ScreenCase(#"0123456789\e[?69h\e[3;6s\e[1;3H\e[2P"#, ["0145  6789"], cursor: (0, 2)),
@@ -123,6 +125,7 @@ struct ScreenTranscriptTests {
         ScreenCase(#"漢字\e[1;2HX"#, [" X字"], cursor: (0, 2)),
         ScreenCase(#"漢字\e[1;1HX"#, ["X 字"], cursor: (0, 1)),
         ScreenCase(#"漢字\e[1;2H\e[P"#, [" 字"], cursor: (0, 1)),
+        ScreenCase(#"漢字\e[1;2H\e[4hx"#, [" x 字"], cursor: (0, 2)),  // inserted at a second half (fuzz)
         ScreenCase("e\u{301}a", ["e\u{301}a"], cursor: (0, 2)),
         ScreenCase("\u{301}a", ["a"], cursor: (0, 1)),  // nothing to join at the start
         ScreenCase("漢\u{301}", ["漢\u{301}"], cursor: (0, 2)),
@@ -140,6 +143,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e[?47halt\e[?47l\r\nm\e[?47h"#, ["alt"], cursor: (1, 1)),  // 47 keeps what it showed
         ScreenCase(#"\e[?1047halt\e[?1047l\e[?47h"#, [""], cursor: (0, 3)),  // 1047 clears as it leaves
         ScreenCase(#"\e[?1049h\e[41m\e[?1049l\e[?1049hX"#, ["X"], cursor: (0, 1)),
+        // The saved cursor's hyperlink does not leak onto the alternate screen's blanks (fuzz).
+        ScreenCase(#"\e]8;;http://x\e\\\e[?1049h\e[2;3Hab"#, ["", "  ab"], cursor: (1, 4)),
     ]
 
     @Test(arguments: text) func plainText(_ testCase: ScreenCase) { check(testCase) }
