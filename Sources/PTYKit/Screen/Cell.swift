@@ -17,7 +17,9 @@ enum Cell {
     @inline(__always) static func content(_ cell: UInt64) -> UInt32 { UInt32(cell & contentMask) }
     @inline(__always) static func isSpacer(_ cell: UInt64) -> Bool { cell & spacerFlag != 0 }
     @inline(__always) static func isWide(_ cell: UInt64) -> Bool { cell & wideFlag != 0 }
-    @inline(__always) static func isBlank(_ cell: UInt64) -> Bool { cell & (contentMask | spacerFlag) == 0 }
+    @inline(__always) static func isBlank(_ cell: UInt64) -> Bool {
+        cell & (contentMask | spacerFlag | clusterFlag) == 0
+    }
     @inline(__always) static func withStyle(_ cell: UInt64, _ style: UInt16) -> UInt64 {
         cell & 0xFFFF_FFFF | UInt64(style) &<< 32
     }

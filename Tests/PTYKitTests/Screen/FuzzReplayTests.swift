@@ -35,3 +35,4 @@ struct FuzzReplayTests {
         expectSameScreen(fresh, model, "repaint")
     }
 }
+

@@ -127,6 +127,7 @@ struct ScreenTranscriptTests {
         ScreenCase(#"漢字\e[1;2H\e[P"#, [" 字"], cursor: (0, 1)),
         ScreenCase(#"漢字\e[1;2H\e[4hx"#, [" x 字"], cursor: (0, 2)),  // inserted at a second half (fuzz)
         ScreenCase("e\u{301}a", ["e\u{301}a"], cursor: (0, 2)),
+        ScreenCase("e\u{301}\u{301}", ["e\u{301}\u{301}"], cursor: (0, 1)),  // the first cluster has id 0 (fuzz)
         ScreenCase("\u{301}a", ["a"], cursor: (0, 1)),  // nothing to join at the start
         ScreenCase("漢\u{301}", ["漢\u{301}"], cursor: (0, 2)),
         ScreenCase("0123456789\u{301}", ["012345678" + "9\u{301}"], cursor: (0, 9), pendingWrap: true),
