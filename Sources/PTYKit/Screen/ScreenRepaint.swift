@@ -29,8 +29,11 @@ extension ScreenState {
         buffer.append(.privateMode(1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
+        // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, renderer: &renderer, into: buffer)
-        appendCursorState(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
+        appendMargins(into: buffer)
+        appendCursorState(savedMain, of: mainGrid, marginsSet: true, renderer: &renderer, into: buffer)
         buffer.append(.saveCursor)
         if onAlternate {
             // By the numbers the program used, 1049 first: it saves the cursor just set
@@ -39,23 +42,14 @@ extension ScreenState {
                 buffer.append(.privateMode(mode, on: true))
             }
             renderer.assumeReset()
-            buffer.append(.resetAttributes)
-            buffer.append(.hyperlink([]))  // SGR 0 leaves a hyperlink on
-            buffer.append(.designateG0(.ascii))
-            buffer.append(.designateG1(.ascii))
-            buffer.append(.shiftIn)
-            buffer.append(.privateMode(6, on: false))
+            Self.appendKnownState(autowrap: true, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendCursorState(savedAlternate, of: grid, renderer: &renderer, into: buffer)
+            appendMargins(into: buffer)
+            appendCursorState(savedAlternate, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
             buffer.append(.saveCursor)
-            buffer.append(.privateMode(6, on: false))
         }
+        buffer.append(.privateMode(6, on: false))
         appendTabStops(into: buffer)
-        if leftRightMarginMode {
-            buffer.append(.privateMode(69, on: true))
-            if left != 0 || right != columns - 1 { buffer.append(.horizontalMargins(left: left + 1, right: right + 1)) }
-        }
-        if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
         if reverseVideo { buffer.append(.privateMode(5, on: true)) }
         if cursorBlink { buffer.append(.privateMode(12, on: true)) }
         if newlineMode { buffer.append(.ansiMode(20, on: true)) }
@@ -112,6 +106,16 @@ extension ScreenState {
         buffer.append(.designateG0(cursor.g0))
         buffer.append(.designateG1(cursor.g1))
         buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
+    }
+
+    /// DECLRMM and the margins, the scroll region: each only when set (the known state has
+    /// none).
+    private func appendMargins(into buffer: OutputBuffer) {
+        if leftRightMarginMode {
+            buffer.append(.privateMode(69, on: true))
+            if left != 0 || right != columns - 1 { buffer.append(.horizontalMargins(left: left + 1, right: right + 1)) }
+        }
+        if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
     }
 
     private func appendTabStops(into buffer: OutputBuffer) {

@@ -209,7 +209,7 @@ struct ScreenState {
     // MARK: - Margins
 
     /// The right edge text runs to from the cursor: the right margin when the cursor is
-    /// inside the margins, else the last column.
+    /// left of it (text that reaches the margins stops at it), else the last column.
     @inline(__always) var rightEdge: Int {
         leftRightMarginMode && x <= right ? right : columns &- 1
     }
@@ -248,7 +248,7 @@ struct ScreenState {
         let saved = savedCursor
         x = min(saved.x, columns - 1)
         y = min(saved.y, rows - 1)
-        pendingWrap = saved.pendingWrap && x == columns - 1
+        pendingWrap = saved.pendingWrap && x == saved.x
         setPen(saved.pen)
         g0 = saved.g0
         g1 = saved.g1
