@@ -32,9 +32,7 @@ extension ScreenState {
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, renderer: &renderer, into: buffer)
-        appendMargins(into: buffer)
-        appendCursorState(savedMain, of: mainGrid, marginsSet: true, renderer: &renderer, into: buffer)
-        buffer.append(.saveCursor)
+        appendSavedCursor(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
         if onAlternate {
             // By the numbers the program used, 1049 first: it saves the cursor just set
             // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
@@ -44,9 +42,7 @@ extension ScreenState {
             renderer.assumeReset()
             Self.appendKnownState(autowrap: true, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendMargins(into: buffer)
-            appendCursorState(savedAlternate, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
-            buffer.append(.saveCursor)
+            appendSavedCursor(savedAlternate, of: grid, renderer: &renderer, into: buffer)
         }
         buffer.append(.privateMode(6, on: false))
         appendTabStops(into: buffer)
@@ -106,6 +102,26 @@ extension ScreenState {
         buffer.append(.designateG0(cursor.g0))
         buffer.append(.designateG1(cursor.g1))
         buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
+    }
+
+    /// Sets the terminal's DECSC slot to `saved`, and the margins. A cursor saved in origin
+    /// mode outside the margins (it got there before they were set) is set before them,
+    /// which DECSC keeps as it is; any other after them, so that a wrap pending at the
+    /// right margin is pending there.
+    private func appendSavedCursor(
+        _ saved: SavedCursor, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer
+    ) {
+        let outside =
+            saved.y < top || saved.y > bottom || (leftRightMarginMode && (saved.x < left || saved.x > right))
+        if saved.originMode && outside {
+            appendCursorState(saved, of: grid, renderer: &renderer, into: buffer)
+            buffer.append(.saveCursor)
+            appendMargins(into: buffer)
+        } else {
+            appendMargins(into: buffer)
+            appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+            buffer.append(.saveCursor)
+        }
     }
 
     /// DECLRMM and the margins, the scroll region: each only when set (the known state has
