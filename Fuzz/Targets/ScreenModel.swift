@@ -11,7 +11,8 @@ import PTYKit
 // chunk lengths, up to 15), N chunk lengths, then the stream.
 
 private let mess: [UInt8] = Array(
-    "\u{1b}[?1049h\u{1b}[2;3r\u{1b}[?6h\u{1b}[4h\u{1b}(0\u{1b})0\u{0e}\u{1b}[1;5;7;41mjunk\u{1b}[?7l\u{1b}[3g\u{1b}[?69h".utf8)
+    "\u{1b}[?1049h\u{1b}[2;3r\u{1b}[?6h\u{1b}[4h\u{1b}(0\u{1b})0\u{0e}\u{1b}[1;5;7;41mjunk\u{1b}[?7l\u{1b}[3g\u{1b}[?69h"
+        .utf8)
 
 private func feed(_ model: ScreenModel, _ bytes: ArraySlice<UInt8>) {
     Array(bytes).withUnsafeBytes { model.feed($0) }

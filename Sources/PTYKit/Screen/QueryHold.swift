@@ -27,9 +27,9 @@ struct QueryHold {
     }
 
     /// A control sequence already known to be a query: DSR and DA1 by final byte here.
-    mutating func note(final: UInt8, _ sequence: borrowing SequenceParameters) {
-        if sequence.marker | sequence.intermediate == 0 {
-            let first = sequence.parameter(0, default: 0)
+    mutating func note(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        if sequence.pointee.marker | sequence.pointee.intermediate == 0 {
+            let first = sequence.pointee.parameter(0, default: 0)
             switch final {
             case UInt8(ascii: "c") where first == 0: break  // DA1
             case UInt8(ascii: "n") where first == 5 || first == 6: break  // DSR
@@ -38,12 +38,14 @@ struct QueryHold {
             }
         }
         var query: [UInt8] = [0x1B, UInt8(ascii: "[")]
-        if sequence.marker != 0 { query.append(sequence.marker) }
-        for index in 0..<sequence.valueCount {
-            if index > 0 { query.append(sequence.isSubparameter(index) ? UInt8(ascii: ":") : UInt8(ascii: ";")) }
-            if let value = sequence.value(index) { query += Array(String(value).utf8) }
+        if sequence.pointee.marker != 0 { query.append(sequence.pointee.marker) }
+        for index in 0..<sequence.pointee.valueCount {
+            if index > 0 {
+                query.append(sequence.pointee.isSubparameter(index) ? UInt8(ascii: ":") : UInt8(ascii: ";"))
+            }
+            if let value = sequence.pointee.value(index) { query += Array(String(value).utf8) }
         }
-        if sequence.intermediate != 0 { query.append(sequence.intermediate) }
+        if sequence.pointee.intermediate != 0 { query.append(sequence.pointee.intermediate) }
         query.append(final)
         keep(query)
     }

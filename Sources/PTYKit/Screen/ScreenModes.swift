@@ -127,8 +127,8 @@ public struct ScreenModes: Equatable, Sendable {
 
     // MARK: - Sequences
 
-    mutating func applyEscapeSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
-        guard sequence.intermediate == 0 else { return }
+    mutating func applyEscapeSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        guard sequence.pointee.intermediate == 0 else { return }
         switch final {
         case UInt8(ascii: "="): applicationKeypad = true  // DECKPAM
         case UInt8(ascii: ">"): applicationKeypad = false  // DECKPNM
@@ -142,17 +142,17 @@ public struct ScreenModes: Equatable, Sendable {
     /// back on unseen, which errs on the harmless side. A sequence with sub-parameters is
     /// ignored, as OutputParser ignored it.
     @inline(__always)
-    mutating func applyControlSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
+    mutating func applyControlSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an
         // intermediate, and none of those is interpreted: decided without a call.
-        guard sequence.marker | sequence.intermediate != 0, !sequence.hasExtraIntermediates,
-            !sequence.hasSubparameters
+        guard sequence.pointee.marker | sequence.pointee.intermediate != 0, !sequence.pointee.hasExtraIntermediates,
+            !sequence.pointee.hasSubparameters
         else { return }
         applyMarkedControlSequence(final: final, sequence)
     }
 
-    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: borrowing SequenceParameters) {
-        switch (sequence.marker, sequence.intermediate, final) {
+    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        switch (sequence.pointee.marker, sequence.pointee.intermediate, final) {
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")):  // DECSET
             setPrivateModes(sequence, on: true)
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "l")):  // DECRST
@@ -160,20 +160,20 @@ public struct ScreenModes: Equatable, Sendable {
         case (0, UInt8(ascii: "!"), UInt8(ascii: "p")):  // DECSTR
             softReset()
         case (UInt8(ascii: ">"), 0, UInt8(ascii: "u")):  // kitty push
-            keyboard.push(sequence.parameter(0, default: 0))
+            keyboard.push(sequence.pointee.parameter(0, default: 0))
         case (UInt8(ascii: "<"), 0, UInt8(ascii: "u")):  // kitty pop; an explicit 0 pops nothing
-            keyboard.pop(count: Int(sequence.parameter(0, default: 1)))
+            keyboard.pop(count: Int(sequence.pointee.parameter(0, default: 1)))
         case (UInt8(ascii: "="), 0, UInt8(ascii: "u")):  // kitty set
-            keyboard.change(sequence.parameter(0, default: 0), mode: sequence.parameter(1, default: 1))
+            keyboard.change(sequence.pointee.parameter(0, default: 0), mode: sequence.pointee.parameter(1, default: 1))
         case (UInt8(ascii: ">"), 0, UInt8(ascii: "m")):  // XTMODKEYS
             // Without parameters every resource is reset; a missing value resets one.
-            if sequence.parameterCount == 0 {
+            if sequence.pointee.parameterCount == 0 {
                 modifyOtherKeys = 0
-            } else if sequence.parameter(0, default: 0) == 4 {
-                modifyOtherKeys = Int(sequence.parameter(1, default: 0))
+            } else if sequence.pointee.parameter(0, default: 0) == 4 {
+                modifyOtherKeys = Int(sequence.pointee.parameter(1, default: 0))
             }
         case (UInt8(ascii: ">"), 0, UInt8(ascii: "n")):  // XTMODKEYS disable
-            if sequence.parameter(0, default: 0) == 4 {
+            if sequence.pointee.parameter(0, default: 0) == 4 {
                 modifyOtherKeys = 0
             }
         default:
@@ -181,9 +181,9 @@ public struct ScreenModes: Equatable, Sendable {
         }
     }
 
-    private mutating func setPrivateModes(_ sequence: borrowing SequenceParameters, on: Bool) {
-        for index in 0..<sequence.parameterCount {
-            setPrivateMode(Int(sequence.parameter(index, default: 0)), on: on)
+    private mutating func setPrivateModes(_ sequence: UnsafePointer<SequenceParameters>, on: Bool) {
+        for index in 0..<sequence.pointee.parameterCount {
+            setPrivateMode(Int(sequence.pointee.parameter(index, default: 0)), on: on)
         }
     }
 

@@ -29,11 +29,11 @@ protocol ScreenParserConsumer {
     mutating func printScalar(_ scalar: UInt32)
     /// A C0 control other than CAN, SUB and ESC, in ground or inside a sequence.
     mutating func execute(_ control: UInt8)
-    mutating func escapeDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters)
-    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters)
+    mutating func escapeDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
+    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
     /// A DCS string ended by ST; `final` and `sequence` are its header.
     mutating func deviceControlDispatch(
-        _ final: UInt8, _ sequence: borrowing SequenceParameters, _ payload: ControlString)
+        _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString)
     /// An OSC string, however it ended (tmux applies one cut by CAN or SUB).
     mutating func operatingSystemCommandDispatch(_ payload: ControlString)
     /// The end of an APC string (tmux: a pane title; kitty: graphics).
@@ -228,7 +228,7 @@ struct ScreenParser {
             byte = base[offset]
         }
         guard byte &- 0x40 < 0x3F else { return nil }
-        consumer.controlSequenceDispatch(byte, sequence)
+        withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
         return offset &+ 1
     }
 
@@ -352,9 +352,9 @@ struct ScreenParser {
         case .subparam:
             sequence.subparam()
         case .escDispatch:
-            consumer.escapeDispatch(byte, sequence)
+            withUnsafePointer(to: &sequence) { consumer.escapeDispatch(byte, $0) }
         case .csiDispatch:
-            consumer.controlSequenceDispatch(byte, sequence)
+            withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
         case .dcsHook:
             string.start(.dcs)
             // Only DECRQSS (`DCS $ q`) and XTGETTCAP (`DCS + q`) are interpreted.
@@ -368,7 +368,7 @@ struct ScreenParser {
             string.put(0x1B)
             string.put(byte)
         case .dcsEnd:
-            consumer.deviceControlDispatch(dcsFinal, sequence, string)
+            withUnsafePointer(to: &sequence) { consumer.deviceControlDispatch(dcsFinal, $0, string) }
         case .stringPut:
             string.put(byte)
         case .oscEnd:

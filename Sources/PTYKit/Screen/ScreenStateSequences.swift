@@ -2,11 +2,11 @@
 // (ScreenModes) sees every sequence first, then the grid's state.
 
 extension ScreenState: ScreenParserConsumer {
-    mutating func escapeDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
+    mutating func escapeDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         lastPrinted = nil
         modes.applyEscapeSequence(final: final, sequence)
-        guard !sequence.hasExtraIntermediates else { return }
-        switch (sequence.intermediate, final) {
+        guard !sequence.pointee.hasExtraIntermediates else { return }
+        switch (sequence.pointee.intermediate, final) {
         case (0, UInt8(ascii: "7")): saveCursor()  // DECSC
         case (0, UInt8(ascii: "8")): restoreCursor()  // DECRC
         case (0, UInt8(ascii: "D")): lineFeed()  // IND
@@ -32,26 +32,26 @@ extension ScreenState: ScreenParserConsumer {
     }
 
     @inline(__always)
-    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
+    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         lastPrinted = final == UInt8(ascii: "b") ? lastPrinted : nil
         modes.applyControlSequence(final: final, sequence)
-        guard !sequence.hasExtraIntermediates else { return }
-        if sequence.marker | sequence.intermediate == 0 {
+        guard !sequence.pointee.hasExtraIntermediates else { return }
+        if sequence.pointee.marker | sequence.pointee.intermediate == 0 {
             if final == UInt8(ascii: "m") {
                 var style = pen
                 style.apply(sequence)
                 if style != pen { setPen(style) }
                 return
             }
-            guard !sequence.hasSubparameters else { return }
+            guard !sequence.pointee.hasSubparameters else { return }
             unmarkedControlSequence(final, sequence)
-        } else if !sequence.hasSubparameters {
+        } else if !sequence.pointee.hasSubparameters {
             markedControlSequence(final, sequence)
         }
     }
 
-    private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
-        let count = sequence.count(0)
+    private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        let count = sequence.pointee.count(0)
         switch final {
         case UInt8(ascii: "@"): insertBlanks(count)  // ICH
         case UInt8(ascii: "A"): moveVertically(-count)  // CUU
@@ -65,10 +65,10 @@ extension ScreenState: ScreenParserConsumer {
             moveVertically(-count)
             carriageReturn()
         case UInt8(ascii: "G"), UInt8(ascii: "`"): moveToColumn(count)  // CHA, HPA
-        case UInt8(ascii: "H"), UInt8(ascii: "f"): moveTo(row: count, column: sequence.count(1))  // CUP, HVP
+        case UInt8(ascii: "H"), UInt8(ascii: "f"): moveTo(row: count, column: sequence.pointee.count(1))  // CUP, HVP
         case UInt8(ascii: "I"): tab(forward: count)  // CHT
-        case UInt8(ascii: "J"): eraseInDisplay(sequence.parameter(0, default: 0))  // ED
-        case UInt8(ascii: "K"): eraseInLine(sequence.parameter(0, default: 0))  // EL
+        case UInt8(ascii: "J"): eraseInDisplay(sequence.pointee.parameter(0, default: 0))  // ED
+        case UInt8(ascii: "K"): eraseInLine(sequence.pointee.parameter(0, default: 0))  // EL
         case UInt8(ascii: "L"): insertOrDeleteLines(count, insert: true)  // IL
         case UInt8(ascii: "M"): insertOrDeleteLines(count, insert: false)  // DL
         case UInt8(ascii: "P"): deleteCharacters(count)  // DCH
@@ -79,30 +79,30 @@ extension ScreenState: ScreenParserConsumer {
         case UInt8(ascii: "b"): repeatLast(count)  // REP
         case UInt8(ascii: "d"): moveToRow(count)  // VPA
         case UInt8(ascii: "g"):  // TBC
-            switch sequence.parameter(0, default: 0) {
+            switch sequence.pointee.parameter(0, default: 0) {
             case 0: tabStops[x] = false
             case 3: tabStops = [Bool](repeating: false, count: columns)
             default: break
             }
         case UInt8(ascii: "h"), UInt8(ascii: "l"):  // SM, RM
-            for index in 0..<sequence.parameterCount {
-                switch sequence.parameter(index, default: 0) {
+            for index in 0..<sequence.pointee.parameterCount {
+                switch sequence.pointee.parameter(index, default: 0) {
                 case 4: insertMode = final == UInt8(ascii: "h")
                 case 20: newlineMode = final == UInt8(ascii: "h")
                 default: break
                 }
             }
         case UInt8(ascii: "r"):  // DECSTBM
-            let newTop = sequence.count(0) - 1
-            let newBottom = min(sequence.count(1, default: rows), rows) - 1
+            let newTop = sequence.pointee.count(0) - 1
+            let newBottom = min(sequence.pointee.count(1, default: rows), rows) - 1
             guard newTop < newBottom else { return }
             top = newTop
             bottom = newBottom
             moveTo(row: 1, column: 1)
         case UInt8(ascii: "s"):
             if leftRightMarginMode {  // DECSLRM
-                let newLeft = sequence.count(0) - 1
-                let newRight = min(sequence.count(1, default: columns), columns) - 1
+                let newLeft = sequence.pointee.count(0) - 1
+                let newRight = min(sequence.pointee.count(1, default: columns), columns) - 1
                 guard newLeft < newRight else { return }
                 left = newLeft
                 right = newRight
@@ -117,15 +117,15 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
-    private mutating func markedControlSequence(_ final: UInt8, _ sequence: borrowing SequenceParameters) {
-        switch (sequence.marker, sequence.intermediate, final) {
+    private mutating func markedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        switch (sequence.pointee.marker, sequence.pointee.intermediate, final) {
         case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")), (UInt8(ascii: "?"), 0, UInt8(ascii: "l")):
-            for index in 0..<sequence.parameterCount {
-                setPrivateMode(Int(sequence.parameter(index, default: 0)), on: final == UInt8(ascii: "h"))
+            for index in 0..<sequence.pointee.parameterCount {
+                setPrivateMode(Int(sequence.pointee.parameter(index, default: 0)), on: final == UInt8(ascii: "h"))
             }
         case (0, UInt8(ascii: "!"), UInt8(ascii: "p")): softReset()  // DECSTR (modes already)
         case (0, UInt8(ascii: " "), UInt8(ascii: "q")):  // DECSCUSR
-            let shape = sequence.parameter(0, default: 0)
+            let shape = sequence.pointee.parameter(0, default: 0)
             if shape <= 6 { cursorShape = UInt8(shape) }
         case (_, UInt8(ascii: "$"), UInt8(ascii: "p")),  // DECRQM
             (UInt8(ascii: ">"), 0, UInt8(ascii: "c")), (UInt8(ascii: "="), 0, UInt8(ascii: "c")),  // DA2, DA3
@@ -184,15 +184,15 @@ extension ScreenState: ScreenParserConsumer {
 
     /// XTWINOPS: 22 and 23 push and pop the title; the reports (11, 13, 14, 16, 18, 19, 20,
     /// 21) are queries.
-    private mutating func windowOperation(_ sequence: borrowing SequenceParameters) {
-        switch sequence.parameter(0, default: 0) {
+    private mutating func windowOperation(_ sequence: UnsafePointer<SequenceParameters>) {
+        switch sequence.pointee.parameter(0, default: 0) {
         case 22:
-            if sequence.parameter(1, default: 0) != 1 {
+            if sequence.pointee.parameter(1, default: 0) != 1 {
                 if titleStack.count == Self.titleStackLimit { titleStack.removeFirst() }
                 titleStack.append(title)
             }
         case 23:
-            if sequence.parameter(1, default: 0) != 1, let popped = titleStack.popLast() {
+            if sequence.pointee.parameter(1, default: 0) != 1, let popped = titleStack.popLast() {
                 title = popped
             }
         case 11, 13, 14, 15, 16, 18, 19, 20, 21:
@@ -250,10 +250,10 @@ extension ScreenState: ScreenParserConsumer {
     }
 
     mutating func deviceControlDispatch(
-        _ final: UInt8, _ sequence: borrowing SequenceParameters, _ payload: ControlString
+        _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString
     ) {
         lastPrinted = nil
         guard payload.isKept else { return }
-        queries.noteString(dcs: sequence.intermediate, payload: payload)
+        queries.noteString(dcs: sequence.pointee.intermediate, payload: payload)
     }
 }

@@ -79,9 +79,9 @@ struct Style: Hashable, Sendable {
     /// What erasing with this pen leaves: its background only (xterm's and tmux's BCE).
     var erased: Style { Style(background: background) }
 
-    /// Applies one SGR sequence.
-    mutating func apply(_ sequence: borrowing SequenceParameters) {
-        let count = sequence.valueCount
+    /// Applies one SGR sequence.pointee.
+    mutating func apply(_ sequence: UnsafePointer<SequenceParameters>) {
+        let count = sequence.pointee.valueCount
         if count == 0 {
             reset()
             return
@@ -91,7 +91,7 @@ struct Style: Hashable, Sendable {
             // A parameter with sub-parameters: `4:3`, `38:2::R:G:B`, `38:5:N`.
             var end = index &+ 1
             while end < count {
-                guard sequence.isSubparameter(end) else { break }
+                guard sequence.pointee.isSubparameter(end) else { break }
                 end &+= 1
             }
             if end > index &+ 1 {
@@ -99,7 +99,7 @@ struct Style: Hashable, Sendable {
                 index = end
                 continue
             }
-            let code = sequence.value(index) ?? 0
+            let code = sequence.pointee.value(index) ?? 0
             switch code {
             case 38, 48, 58:
                 index = applyExtendedColour(code, sequence, after: index)
@@ -160,19 +160,19 @@ struct Style: Hashable, Sendable {
     /// `38;5;N` and `38;2;R;G;B` (48 and 58 alike); returns the index after them. A missing
     /// or bad form consumes what tmux consumes.
     private mutating func applyExtendedColour(
-        _ code: UInt32, _ sequence: borrowing SequenceParameters, after index: Int
+        _ code: UInt32, _ sequence: UnsafePointer<SequenceParameters>, after index: Int
     ) -> Int {
-        switch sequence.value(index &+ 1) {
+        switch sequence.pointee.value(index &+ 1) {
         case 5:
-            guard let number = sequence.value(index &+ 2), number <= 255 else {
+            guard let number = sequence.pointee.value(index &+ 2), number <= 255 else {
                 if code != 58 { setColour(code, .default) }
                 return index &+ 3
             }
             setColour(code, .indexed(number))
             return index &+ 3
         case 2:
-            if let red = sequence.value(index &+ 2), let green = sequence.value(index &+ 3),
-                let blue = sequence.value(index &+ 4), red <= 255, green <= 255, blue <= 255
+            if let red = sequence.pointee.value(index &+ 2), let green = sequence.pointee.value(index &+ 3),
+                let blue = sequence.pointee.value(index &+ 4), red <= 255, green <= 255, blue <= 255
             {
                 setColour(code, .direct(red: red, green: green, blue: blue))
                 return index &+ 5
@@ -184,21 +184,22 @@ struct Style: Hashable, Sendable {
     }
 
     /// The ISO 8613-6 forms with `:`: `4:N` (underline style), `38:5:N`, `38:2:[space]:R:G:B`.
-    private mutating func applyWithSubparameters(_ sequence: borrowing SequenceParameters, from start: Int, to end: Int)
-    {
+    private mutating func applyWithSubparameters(
+        _ sequence: UnsafePointer<SequenceParameters>, from start: Int, to end: Int
+    ) {
         let count = end - start
-        let code = sequence.value(start) ?? 0
+        let code = sequence.pointee.value(start) ?? 0
         if code == 4 {
             guard count == 2 else { return }
-            let style = sequence.value(start + 1) ?? 0
+            let style = sequence.pointee.value(start + 1) ?? 0
             if style <= 5 { attributes.underline = UInt16(style) }
             return
         }
         guard count >= 2, code == 38 || code == 48 || code == 58 else { return }
-        switch sequence.value(start + 1) {
+        switch sequence.pointee.value(start + 1) {
         case 5:
             guard count >= 3 else { return }
-            if let number = sequence.value(start + 2), number <= 255 {
+            if let number = sequence.pointee.value(start + 2), number <= 255 {
                 setColour(code, .indexed(number))
             } else if code != 58 {
                 setColour(code, .default)
@@ -207,8 +208,8 @@ struct Style: Hashable, Sendable {
             // With a colour-space id (`38:2:ID:R:G:B`, 6 values) or without (5 values).
             let first = count == 5 ? start + 2 : start + 3
             guard count >= 5, first + 2 < end else { return }
-            guard let red = sequence.value(first), let green = sequence.value(first + 1),
-                let blue = sequence.value(first + 2), red <= 255, green <= 255, blue <= 255
+            guard let red = sequence.pointee.value(first), let green = sequence.pointee.value(first + 1),
+                let blue = sequence.pointee.value(first + 2), red <= 255, green <= 255, blue <= 255
             else { return }
             setColour(code, .direct(red: red, green: green, blue: blue))
         default:
@@ -265,7 +266,9 @@ struct StyleCache {
 
     @inline(__always)
     func id(for style: Style) -> UInt16? {
-        for slot in 0..<16 where styles[slot] == style { return ids[slot] }
+        // Through a span: subscripting the InlineArray itself copies it whole.
+        let span = styles.span
+        for slot in 0..<16 where span[slot] == style { return ids[slot] }
         return nil
     }
 

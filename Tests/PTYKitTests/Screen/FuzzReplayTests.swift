@@ -35,4 +35,3 @@ struct FuzzReplayTests {
         expectSameScreen(fresh, model, "repaint")
     }
 }
-
