@@ -47,10 +47,12 @@ struct ClusterTable {
     static let maximumScalars = 8
     private(set) var clusters: [[UInt32]] = []
     private var ids: [[UInt32]: UInt32] = [:]
+    /// As StyleTable's: small until collections leave it more than half full.
+    private var limit = 256
 
     mutating func id(for scalars: [UInt32]) -> UInt32? {
         if let id = ids[scalars] { return id }
-        guard clusters.count < Self.capacity else { return nil }
+        guard clusters.count < limit else { return nil }
         let id = UInt32(clusters.count)
         clusters.append(scalars)
         ids[scalars] = id
@@ -73,6 +75,7 @@ struct ClusterTable {
             ids[scalars] = UInt32(clusters.count)
             clusters.append(scalars)
         }
+        if clusters.count > limit / 2 { limit = min(limit * 2, Self.capacity) }
         return renumbered
     }
 }

@@ -224,11 +224,14 @@ struct StyleTable {
     static let capacity = 1 << 16 - 1
     private(set) var styles: [Style] = [.plain]
     private var ids: [Style: UInt16] = [.plain: 0]
+    /// Full at this many, for a collection to run; it grows (to `capacity`) only when a
+    /// collection leaves it more than half full, so it stays small in ordinary use.
+    private var limit = 1024
 
     /// The id of `style`, or nil when the table is full.
     mutating func id(for style: Style) -> UInt16? {
         if let id = ids[style] { return id }
-        guard styles.count < Self.capacity else { return nil }
+        guard styles.count < limit else { return nil }
         let id = UInt16(styles.count)
         styles.append(style)
         ids[style] = id
@@ -254,6 +257,7 @@ struct StyleTable {
         }
         styles = kept
         ids = newIds
+        if styles.count > limit / 2 { limit = min(limit * 2, Self.capacity) }
         return renumbered
     }
 }

@@ -81,6 +81,31 @@ func measureModel(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundari
     return (Double(fed) / elapsed / 1e6, boundaries)
 }
 
+/// The process's resident memory (/proc/self/statm), in bytes.
+func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard withUnsafeMutablePointer(to: &size, { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { vfscanfPair(file, sizePointer, $0) }
+    }) else { return 0 }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Reads "SIZE RESIDENT" from statm without varargs (fscanf is not callable from Swift).
+func vfscanfPair(_ file: UnsafeMutablePointer<FILE>, _ first: UnsafeMutablePointer<Int>, _ second: UnsafeMutablePointer<Int>) -> Bool {
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return false }
+    let length = line.firstIndex(of: 0) ?? line.count
+    let text = String(decoding: line[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+    guard fields.count >= 2 else { return false }
+    first.pointee = fields[0]
+    second.pointee = fields[1]
+    return true
+}
+
 func usage() -> Never {
     printError("usage: ParserBench [--seconds S] [--model-only] [--passes N] LABEL=FILE...\n")
     exit(2)
@@ -114,6 +139,7 @@ for (label, path) in corpora {
         exit(1)
     }
     if let passes {
+        let residentBefore = residentBytes()
         let model = ScreenModel(rows: 60, columns: 200)
         corpus.withUnsafeBytes { all in
             for _ in 0..<passes {
@@ -125,7 +151,8 @@ for (label, path) in corpora {
                 }
             }
         }
-        printError("  \(label): \(passes) passes of \(corpus.count) bytes, cursor at \(model.cursor)\n")
+        let grown = (residentBytes() - residentBefore) / 1024
+        printError("  \(label): \(passes) passes of \(corpus.count) bytes, cursor at \(model.cursor); resident memory grew \(grown) KiB\n")
         continue
     }
     var modelRates: [Double] = []
