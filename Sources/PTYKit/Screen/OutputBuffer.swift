@@ -1,38 +1,48 @@
 /// Bytes for a terminal, built in place: the caller owns one and reuses it, so rendering
 /// allocates nothing per cell or row (it grows only while it has never been that large).
 public final class OutputBuffer {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// Behind a pointer, not in stored properties of the class: the renderer appends byte by
+    /// byte, and every access to a class's stored property would be an exclusivity check.
+    private struct Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count: Int
+        var capacity: Int
+    }
+
+    private let storage: UnsafeMutablePointer<Storage>
+
     /// How many bytes it holds.
-    public private(set) var count = 0
+    public var count: Int { storage.pointee.count }
 
     public init(capacity: Int = 4096) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        let capacity = max(capacity, 64)
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
     }
 
     deinit {
-        base.deallocate()
+        storage.pointee.base.deallocate()
+        storage.deallocate()
     }
 
     /// Empties it, keeping its storage.
     public func removeAll() {
-        count = 0
+        storage.pointee.count = 0
     }
 
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try body(UnsafeRawBufferPointer(start: base, count: count))
+        try body(UnsafeRawBufferPointer(start: storage.pointee.base, count: count))
     }
 
     /// A copy of the bytes (for tests and small uses).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.pointee.base, count: count)) }
 
     public func append(_ bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count)
         if let source = bytes.baseAddress {
-            (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            (storage.pointee.base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         }
-        count += bytes.count
+        storage.pointee.count += bytes.count
     }
 
     public func append(contentsOf bytes: [UInt8]) {
@@ -49,24 +59,24 @@ public final class OutputBuffer {
     /// Makes room for `extra` more bytes.
     @inline(__always)
     func reserve(_ extra: Int) {
-        if count &+ extra > capacity { grow(count + extra) }
+        if storage.pointee.count &+ extra > storage.pointee.capacity { grow(storage.pointee.count + extra) }
     }
 
     private func grow(_ needed: Int) {
-        var newCapacity = capacity
+        var newCapacity = storage.pointee.capacity
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        newBase.update(from: storage.pointee.base, count: count)
+        storage.pointee.base.deallocate()
+        storage.pointee.base = newBase
+        storage.pointee.capacity = newCapacity
     }
 
     /// Appends a byte; room must have been reserved.
     @inline(__always)
     func put(_ byte: UInt8) {
-        base[count] = byte
-        count &+= 1
+        storage.pointee.base[storage.pointee.count] = byte
+        storage.pointee.count &+= 1
     }
 
     @inline(__always)
@@ -77,8 +87,17 @@ public final class OutputBuffer {
 
     func append(_ text: StaticString) {
         reserve(text.utf8CodeUnitCount)
-        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-        count += text.utf8CodeUnitCount
+        (storage.pointee.base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        storage.pointee.count += text.utf8CodeUnitCount
+    }
+
+    /// The characters of `count` plain ASCII cells.
+    @inline(__always)
+    func appendASCII(_ cells: UnsafePointer<UInt64>, count: Int) {
+        reserve(count)
+        let target = storage.pointee.base + storage.pointee.count
+        for index in 0..<count { target[index] = UInt8(truncatingIfNeeded: cells[index]) }
+        storage.pointee.count &+= count
     }
 
     /// A decimal number.

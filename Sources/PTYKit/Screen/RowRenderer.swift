@@ -30,25 +30,52 @@ struct RowRenderer {
         let written = grid.writtenCount(y)
         let row = grid.row(y)
         let fill = Cell.blank(grid.fillStyle(y))
+        // The style is looked up only where the id changes: runs of one style cost nothing.
+        var styleId = UInt32.max
         while x < to {
             let cell = x < written ? row[x] : fill
+            let id = UInt32(Cell.style(cell))
             if Cell.isSpacer(cell) {
                 // The wide character before it drew it; one without its first half is a blank.
                 if x == from || !Cell.isWide(x - 1 < written ? row[x - 1] : fill) {
                     setStyle(styles[Cell.style(cell)], into: buffer)
+                    styleId = id
                     setGraphics(false, into: buffer)
                     buffer.appendByte(0x20)
                 }
                 x &+= 1
                 continue
             }
-            setStyle(styles[Cell.style(cell)], into: buffer)
+            if id != styleId {
+                setStyle(styles[Cell.style(cell)], into: buffer)
+                styleId = id
+            }
+            // A run of plain ASCII in this style, the common case, copied in one go.
+            if x < written, !decGraphics, Self.isPlainASCII(cell) {
+                var end = x &+ 1
+                let limit = min(to, written)
+                while end < limit {
+                    let next = row[end]
+                    guard (next ^ cell) & 0xFFFF_0000_0000 == 0, Self.isPlainASCII(next) else { break }
+                    end &+= 1
+                }
+                buffer.appendASCII(row + x, count: end &- x)
+                x = end
+                continue
+            }
             let uncertain = character(cell, into: buffer)
             x &+= Cell.isWide(cell) ? 2 : 1
             if uncertain && x < to {
                 TerminalControl.cursorColumn(x + 1).write(to: buffer)
             }
         }
+    }
+
+    /// A printable ASCII character and nothing else in the cell.
+    @inline(__always)
+    private static func isPlainASCII(_ cell: UInt64) -> Bool {
+        cell & (Cell.clusterFlag | Cell.wideFlag | Cell.spacerFlag | Cell.decGraphicsFlag) == 0
+            && Cell.content(cell) &- 0x20 < 0x5F
     }
 
     /// The bytes of one cell's character; whether its width is uncertain.
@@ -207,11 +234,17 @@ struct ScrollbackHold {
         if storage == nil { storage = .allocate(capacity: limit) }
         guard let storage else { return }
         while usedBytes + record > limit { dropOldest(storage) }
-        var tail = (head + usedBytes) % limit
-        withUnsafeBytes(of: UInt32(length).littleEndian) { header in
-            for byte in header {
-                storage[tail] = byte
-                tail = tail + 1 == limit ? 0 : tail + 1
+        var tail = head + usedBytes
+        if tail >= limit { tail -= limit }
+        if tail + 4 <= limit {
+            UnsafeMutableRawPointer(storage + tail).storeBytes(of: UInt32(length).littleEndian, as: UInt32.self)
+            tail = tail + 4 == limit ? 0 : tail + 4
+        } else {
+            withUnsafeBytes(of: UInt32(length).littleEndian) { header in
+                for byte in header {
+                    storage[tail] = byte
+                    tail = tail + 1 == limit ? 0 : tail + 1
+                }
             }
         }
         line.withUnsafeBytes { bytes in
@@ -228,13 +261,17 @@ struct ScrollbackHold {
 
     private mutating func dropOldest(_ storage: UnsafeMutablePointer<UInt8>) {
         let length = readLength(storage, at: head)
-        head = (head + 4 + length) % limit
+        head += 4 + length
+        if head >= limit { head -= limit }
         usedBytes -= 4 + length
         lineCount -= 1
         droppedLines += 1
     }
 
     private func readLength(_ storage: UnsafeMutablePointer<UInt8>, at offset: Int) -> Int {
+        if offset + 4 <= limit {
+            return Int(UInt32(littleEndian: UnsafeRawPointer(storage + offset).loadUnaligned(as: UInt32.self)))
+        }
         var value: UInt32 = 0
         for index in 0..<4 { value |= UInt32(storage[(offset + index) % limit]) << (8 * index) }
         return Int(value)

@@ -3,7 +3,9 @@
 // returns) until at least `--seconds` have passed, five times, and prints the
 // median throughputs as `LABEL=MBPS` and `model LABEL=MBPS` lines (MB = 10^6 B).
 // `--model-only` measures only the model; `--passes N` feeds the model N whole
-// passes and no more (for callgrind, which counts instructions, not time).
+// passes and no more (for callgrind, which counts instructions, not time), with
+// `--hold` holding what scrolls off for the scrollback as a locked session does
+// (8 MiB, idlewrap's default --hold-limit).
 import Glibc
 import PTYKit
 
@@ -87,14 +89,20 @@ func residentBytes() -> Int {
     defer { fclose(file) }
     var size = 0
     var resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { vfscanfPair(file, sizePointer, $0) }
-    }) else { return 0 }
+    guard
+        withUnsafeMutablePointer(
+            to: &size,
+            { sizePointer in
+                withUnsafeMutablePointer(to: &resident) { vfscanfPair(file, sizePointer, $0) }
+            })
+    else { return 0 }
     return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
 /// Reads "SIZE RESIDENT" from statm without varargs (fscanf is not callable from Swift).
-func vfscanfPair(_ file: UnsafeMutablePointer<FILE>, _ first: UnsafeMutablePointer<Int>, _ second: UnsafeMutablePointer<Int>) -> Bool {
+func vfscanfPair(
+    _ file: UnsafeMutablePointer<FILE>, _ first: UnsafeMutablePointer<Int>, _ second: UnsafeMutablePointer<Int>
+) -> Bool {
     var line = [CChar](repeating: 0, count: 128)
     guard fgets(&line, 128, file) != nil else { return false }
     let length = line.firstIndex(of: 0) ?? line.count
@@ -107,18 +115,21 @@ func vfscanfPair(_ file: UnsafeMutablePointer<FILE>, _ first: UnsafeMutablePoint
 }
 
 func usage() -> Never {
-    printError("usage: ParserBench [--seconds S] [--model-only] [--passes N] LABEL=FILE...\n")
+    printError("usage: ParserBench [--seconds S] [--model-only] [--passes N [--hold]] LABEL=FILE...\n")
     exit(2)
 }
 
 var seconds = 0.5
 var modelOnly = false
+var hold = false
 var passes: Int? = nil
 var corpora: [(label: String, path: String)] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     if argument == "--model-only" {
         modelOnly = true
+    } else if argument == "--hold" {
+        hold = true
     } else if argument == "--passes" {
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { usage() }
         passes = value
@@ -141,6 +152,7 @@ for (label, path) in corpora {
     if let passes {
         let residentBefore = residentBytes()
         let model = ScreenModel(rows: 60, columns: 200)
+        if hold { model.startHoldingScrollback(limit: 8 << 20) }
         corpus.withUnsafeBytes { all in
             for _ in 0..<passes {
                 var offset = 0
@@ -152,7 +164,10 @@ for (label, path) in corpora {
             }
         }
         let grown = (residentBytes() - residentBefore) / 1024
-        printError("  \(label): \(passes) passes of \(corpus.count) bytes, cursor at \(model.cursor); resident memory grew \(grown) KiB\n")
+        let held = model.heldScrollback
+        printError(
+            "  \(label): \(passes) passes of \(corpus.count) bytes, cursor at \(model.cursor); resident memory grew "
+                + "\(grown) KiB; held \(held.lines) lines in \(held.bytes) bytes, \(held.dropped) dropped\n")
         continue
     }
     var modelRates: [Double] = []
