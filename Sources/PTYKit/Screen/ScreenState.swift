@@ -256,6 +256,14 @@ struct ScreenState {
         originMode = saved.originMode
     }
 
+    /// The left and right margins are gone: a wrap saved as pending at a right margin (not
+    /// the last column) is no longer one any terminal can be brought back to; it is dropped.
+    mutating func dropMarginWraps() {
+        if savedMain.pendingWrap && savedMain.x != columns - 1 { savedMain.pendingWrap = false }
+        if savedAlternate.pendingWrap && savedAlternate.x != columns - 1 { savedAlternate.pendingWrap = false }
+        if pendingWrap && x != columns - 1 { pendingWrap = false }
+    }
+
     // MARK: - Resets
 
     /// RIS: everything back to a terminal just started, both screens cleared. Titles stay
@@ -300,6 +308,7 @@ struct ScreenState {
         left = 0
         right = columns - 1
         leftRightMarginMode = false
+        dropMarginWraps()
         setPen(Style(hyperlink: pen.hyperlink))
         g0 = .ascii
         g1 = .ascii

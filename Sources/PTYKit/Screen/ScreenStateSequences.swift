@@ -155,6 +155,7 @@ extension ScreenState: ScreenParserConsumer {
             if !on {
                 left = 0
                 right = columns - 1
+                dropMarginWraps()
             }
         case 47:
             switchScreen(toAlternate: on)
