@@ -55,3 +55,21 @@ struct OutputParserTableTests {
         }
     }
 }
+
+@Suite("OutputParser and ScreenParser tables")
+struct ParserTablesAgreeTests {
+    @Test func everyByteLeadsToTheSameStateInBoth() {
+        // The screen model's parser keeps OutputParser's boundaries to the byte: same
+        // states, same transitions; only the actions differ. Except `:` in a control
+        // sequence, a sub-parameter to the model where OutputParser went to csiIgnore: both
+        // states end at the same bytes (a final byte, CAN, SUB, ESC), so the boundary is
+        // the same.
+        #expect(OutputParser.State.allCases.map(\.rawValue) == ScreenParser.State.allCases.map(\.rawValue))
+        let colonInControlSequence = [OutputParser.State.csiEntry, .csiParam].map { Int($0.rawValue) << 8 | 0x3A }
+        for index in OutputParser.transitions.indices where !colonInControlSequence.contains(index) {
+            #expect(
+                OutputParser.transitions[index].next?.rawValue == ScreenParser.transitions[index].next?.rawValue,
+                "state \(index >> 8) byte \(index & 0xFF)")
+        }
+    }
+}

@@ -1,63 +1,7 @@
 import PTYKit
 import Testing
 
-/// Bytes from libvterm-style test notation: `\e` ESC, `\a` BEL, `\b` `\t` `\n` `\r`,
-/// `\xHH` any byte, `\\` a backslash; everything else is its UTF-8.
-func bytes(_ notation: String) -> [UInt8] {
-    var result: [UInt8] = []
-    var input = Array(notation.utf8)[...]
-    while let byte = input.popFirst() {
-        guard byte == UInt8(ascii: "\\"), let escaped = input.popFirst() else {
-            result.append(byte)
-            continue
-        }
-        switch escaped {
-        case UInt8(ascii: "e"): result.append(0x1B)
-        case UInt8(ascii: "a"): result.append(0x07)
-        case UInt8(ascii: "b"): result.append(0x08)
-        case UInt8(ascii: "t"): result.append(0x09)
-        case UInt8(ascii: "n"): result.append(0x0A)
-        case UInt8(ascii: "r"): result.append(0x0D)
-        case UInt8(ascii: "\\"): result.append(escaped)
-        case UInt8(ascii: "x"):
-            let hex = String(decoding: input.prefix(2), as: UTF8.self)
-            input = input.dropFirst(2)
-            result.append(UInt8(hex, radix: 16)!)
-        default:
-            preconditionFailure("unknown escape \\\(Character(Unicode.Scalar(escaped))) in \(notation)")
-        }
-    }
-    return result
-}
-
-/// Everything the parser exposes, for comparing outcomes.
-struct Observed: Equatable, CustomStringConvertible {
-    var modesOn: Set<Int> = [25]
-    var applicationKeypad = false
-    var kittyKeyboardFlags: UInt32 = 0
-    var modifyOtherKeys = 0
-    var titleWasSet = false
-    var windowNameWasSet = false
-    var atBoundary = true
-
-    /// Every private mode a test may look at, tracked or not (66 and 1048 are not).
-    static let privateModes = [
-        1, 9, 25, 47, 66, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 1047, 1048, 1049, 2004,
-    ]
-
-    init(
-        modesOn: Set<Int> = [25], applicationKeypad: Bool = false, kittyKeyboardFlags: UInt32 = 0,
-        modifyOtherKeys: Int = 0, titleWasSet: Bool = false, windowNameWasSet: Bool = false, atBoundary: Bool = true
-    ) {
-        self.modesOn = modesOn
-        self.applicationKeypad = applicationKeypad
-        self.kittyKeyboardFlags = kittyKeyboardFlags
-        self.modifyOtherKeys = modifyOtherKeys
-        self.titleWasSet = titleWasSet
-        self.windowNameWasSet = windowNameWasSet
-        self.atBoundary = atBoundary
-    }
-
+extension Observed {
     init(_ parser: OutputParser, sourceLocation: SourceLocation = #_sourceLocation) {
         let modes = parser.modes
         modesOn = Set(Self.privateModes.filter { modes.isSet(privateMode: $0) })
@@ -71,10 +15,6 @@ struct Observed: Equatable, CustomStringConvertible {
         #expect(modes.alternateScreen == !modesOn.isDisjoint(with: [47, 1047, 1049]), sourceLocation: sourceLocation)
     }
 
-    var description: String {
-        "modes \(modesOn.sorted()) keypad \(applicationKeypad) kitty \(kittyKeyboardFlags) "
-            + "modifyOtherKeys \(modifyOtherKeys) title \(titleWasSet) name \(windowNameWasSet) boundary \(atBoundary)"
-    }
 }
 
 extension OutputParser {

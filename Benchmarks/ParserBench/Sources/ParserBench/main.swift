@@ -1,6 +1,11 @@
-// Feeds each corpus file through OutputParser in 4 KiB chunks (what one read of
-// a Linux pty master returns) until at least `--seconds` have passed, five
-// times, and prints the median throughput as `LABEL=MBPS` lines (MB = 10^6 B).
+// Feeds each corpus file through OutputParser, and through the screen model
+// (ScreenModel, 200x60), in 4 KiB chunks (what one read of a Linux pty master
+// returns) until at least `--seconds` have passed, five times, and prints the
+// median throughputs as `LABEL=MBPS` and `model LABEL=MBPS` lines (MB = 10^6 B).
+// `--model-only` measures only the model; `--passes N` feeds the model N whole
+// passes and no more (for callgrind, which counts instructions, not time), with
+// `--hold` holding what scrolls off for the scrollback as a locked session does
+// (8 MiB, idlewrap's default --hold-limit).
 import Glibc
 import PTYKit
 
@@ -55,16 +60,80 @@ func measure(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: I
     return (Double(fed) / elapsed / 1e6, boundaries)
 }
 
+/// The same for the screen model: every byte through the grid.
+func measureModel(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: Int) {
+    let model = ScreenModel(rows: 60, columns: 200)
+    var boundaries = 0
+    var fed = 0
+    let start = monotonicSeconds()
+    var elapsed = 0.0
+    corpus.withUnsafeBytes { all in
+        repeat {
+            var offset = 0
+            while offset < all.count {
+                let end = min(offset + chunkSize, all.count)
+                model.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                if model.isAtBoundary { boundaries += 1 }
+                offset = end
+            }
+            fed += all.count
+            elapsed = monotonicSeconds() - start
+        } while elapsed < seconds
+    }
+    return (Double(fed) / elapsed / 1e6, boundaries)
+}
+
+/// The process's resident memory (/proc/self/statm), in bytes.
+func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard
+        withUnsafeMutablePointer(
+            to: &size,
+            { sizePointer in
+                withUnsafeMutablePointer(to: &resident) { vfscanfPair(file, sizePointer, $0) }
+            })
+    else { return 0 }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Reads "SIZE RESIDENT" from statm without varargs (fscanf is not callable from Swift).
+func vfscanfPair(
+    _ file: UnsafeMutablePointer<FILE>, _ first: UnsafeMutablePointer<Int>, _ second: UnsafeMutablePointer<Int>
+) -> Bool {
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, 128, file) != nil else { return false }
+    let length = line.firstIndex(of: 0) ?? line.count
+    let text = String(decoding: line[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+    guard fields.count >= 2 else { return false }
+    first.pointee = fields[0]
+    second.pointee = fields[1]
+    return true
+}
+
 func usage() -> Never {
-    printError("usage: ParserBench [--seconds S] LABEL=FILE...\n")
+    printError("usage: ParserBench [--seconds S] [--model-only] [--passes N [--hold]] LABEL=FILE...\n")
     exit(2)
 }
 
 var seconds = 0.5
+var modelOnly = false
+var hold = false
+var passes: Int? = nil
 var corpora: [(label: String, path: String)] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    if argument == "--seconds" {
+    if argument == "--model-only" {
+        modelOnly = true
+    } else if argument == "--hold" {
+        hold = true
+    } else if argument == "--passes" {
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { usage() }
+        passes = value
+    } else if argument == "--seconds" {
         guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { usage() }
         seconds = value
     } else if let equals = argument.lastIndex(of: "=") {
@@ -80,6 +149,38 @@ for (label, path) in corpora {
         printError("ParserBench: cannot read \(path)\n")
         exit(1)
     }
+    if let passes {
+        let residentBefore = residentBytes()
+        let model = ScreenModel(rows: 60, columns: 200)
+        if hold { model.startHoldingScrollback(limit: 8 << 20) }
+        corpus.withUnsafeBytes { all in
+            for _ in 0..<passes {
+                var offset = 0
+                while offset < all.count {
+                    let end = min(offset + chunkSize, all.count)
+                    model.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
+                    offset = end
+                }
+            }
+        }
+        let grown = (residentBytes() - residentBefore) / 1024
+        let held = model.heldScrollback
+        printError(
+            "  \(label): \(passes) passes of \(corpus.count) bytes, cursor at \(model.cursor); resident memory grew "
+                + "\(grown) KiB; held \(held.lines) lines in \(held.bytes) bytes, \(held.dropped) dropped\n")
+        continue
+    }
+    var modelRates: [Double] = []
+    for _ in 0..<repetitions {
+        modelRates.append(measureModel(corpus, seconds: seconds).mbps)
+    }
+    modelRates.sort()
+    let modelMedian = modelRates[modelRates.count / 2]
+    printError("  model, \(label): \(Int(modelMedian)) MB/s\n")
+    if modelOnly {
+        print("model \(label)=\(modelMedian)")
+        continue
+    }
     var rates: [Double] = []
     var boundaries = 0
     for _ in 0..<repetitions {
@@ -91,4 +192,5 @@ for (label, path) in corpora {
     let median = rates[rates.count / 2]
     printError("  \(label): \(corpus.count) bytes, \(Int(median)) MB/s (\(boundaries) chunks at a boundary)\n")
     print("\(label)=\(median)")
+    print("model \(label)=\(modelMedian)")
 }

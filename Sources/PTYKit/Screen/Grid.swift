@@ -1,0 +1,202 @@
+/// One screen's cells: `rows` rows of `columns` cells in one allocation, owned by the model
+/// (which calls `deallocate`). Rows are reached through `rowMap`, so scrolling a region
+/// moves row numbers, not cells (Alacritty's ring, per region). Each row knows how far it is
+/// written: cells at and beyond `written` are blanks in the row's `fill` style, so clearing a
+/// row is two stores.
+struct Grid {
+    let rows: Int
+    let columns: Int
+    let cells: UnsafeMutablePointer<UInt64>
+    /// Visible row -> storage row: a window of `rows` entries sliding over `mapStorage`, so
+    /// that a full-screen scroll moves the window, not the entries (they move back to the
+    /// start once every `mapWindows` screens).
+    @inline(__always) var rowMap: UnsafeMutablePointer<Int32> { mapStorage + mapOffset.pointee }
+    private let mapStorage: UnsafeMutablePointer<Int32>
+    private let mapOffset: UnsafeMutablePointer<Int>
+    private static let mapWindows = 16
+    /// Per storage row.
+    let written: UnsafeMutablePointer<Int32>
+    let fill: UnsafeMutablePointer<UInt16>
+    /// Per storage row: the line goes on in the next row (it wrapped at the margin).
+    let wrapped: UnsafeMutablePointer<Bool>
+
+    init(rows: Int, columns: Int) {
+        self.rows = rows
+        self.columns = columns
+        cells = .allocate(capacity: rows * columns)
+        mapStorage = .allocate(capacity: rows * Self.mapWindows)
+        mapOffset = .allocate(capacity: 1)
+        mapOffset.initialize(to: 0)
+        written = .allocate(capacity: rows)
+        fill = .allocate(capacity: rows)
+        wrapped = .allocate(capacity: rows)
+        for row in 0..<rows {
+            mapStorage[row] = Int32(row)
+        }
+        written.initialize(repeating: 0, count: rows)
+        fill.initialize(repeating: 0, count: rows)
+        wrapped.initialize(repeating: false, count: rows)
+    }
+
+    func deallocate() {
+        cells.deallocate()
+        mapStorage.deallocate()
+        mapOffset.deallocate()
+        written.deallocate()
+        fill.deallocate()
+        wrapped.deallocate()
+    }
+
+    @inline(__always) func storage(_ y: Int) -> Int { Int(rowMap[y]) }
+
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt64> {
+        cells + Int(rowMap[y]) &* columns
+    }
+
+    @inline(__always) func cell(_ x: Int, _ y: Int) -> UInt64 {
+        let row = Int(rowMap[y])
+        return x < Int(written[row]) ? cells[row &* columns &+ x] : Cell.blank(fill[row])
+    }
+
+    @inline(__always) func writtenCount(_ y: Int) -> Int { Int(written[Int(rowMap[y])]) }
+    @inline(__always) func fillStyle(_ y: Int) -> UInt16 { fill[Int(rowMap[y])] }
+    @inline(__always) func isWrapped(_ y: Int) -> Bool { wrapped[Int(rowMap[y])] }
+    @inline(__always) func setWrapped(_ y: Int, _ value: Bool) { wrapped[Int(rowMap[y])] = value }
+
+    /// Makes cells up to (not including) `x` real, so they can be read and written directly.
+    @inline(__always) func materialize(_ y: Int, upTo x: Int) {
+        let row = Int(rowMap[y])
+        let count = Int(written[row])
+        guard count < x else { return }
+        (cells + row &* columns + count).update(repeating: Cell.blank(fill[row]), count: x &- count)
+        written[row] = Int32(x)
+    }
+
+    @inline(__always) func noteWritten(_ y: Int, upTo x: Int) {
+        let row = Int(rowMap[y])
+        if Int(written[row]) < x { written[row] = Int32(x) }
+    }
+
+    /// Blanks the whole row in `style`.
+    @inline(__always) func clearRow(_ y: Int, style: UInt16) {
+        let row = Int(rowMap[y])
+        written[row] = 0
+        fill[row] = style
+        wrapped[row] = false
+    }
+
+    /// Blanks cells `from..<to` of row `y` in `style`.
+    func clear(_ y: Int, from: Int, to: Int, style: UInt16) {
+        guard from < to else { return }
+        let row = Int(rowMap[y])
+        if to >= columns {
+            if from == 0 {
+                clearRow(y, style: style)
+                return
+            }
+            if Int(written[row]) >= from && fill[row] == style {
+                written[row] = Int32(from)
+                return
+            }
+        }
+        materialize(y, upTo: to)
+        (cells + row &* columns + from).update(repeating: Cell.blank(style), count: to &- from)
+    }
+
+    /// Rows `top...bottom` move up by `count` (at most the region's height); the rows that
+    /// come in at the bottom are blank in `style`.
+    func scrollUp(top: Int, bottom: Int, count: Int, style: UInt16) {
+        let height = bottom &- top &+ 1
+        let count = min(count, height)
+        guard count > 0 else { return }
+        if count < height {
+            if height == rows {
+                slide(by: count)
+            } else {
+                rotate(top: top, bottom: bottom, by: count)
+            }
+        }
+        for y in (bottom &- count &+ 1)...bottom {
+            clearRow(y, style: style)
+        }
+    }
+
+    /// Rows `top...bottom` move down by `count`; blank rows come in at the top.
+    func scrollDown(top: Int, bottom: Int, count: Int, style: UInt16) {
+        let height = bottom &- top &+ 1
+        let count = min(count, height)
+        guard count > 0 else { return }
+        if count < height {
+            rotate(top: top, bottom: bottom, by: height &- count)
+        }
+        for y in top..<(top &+ count) {
+            clearRow(y, style: style)
+        }
+    }
+
+    /// Rotates all row numbers left by `count` by sliding the window: the rows that leave
+    /// the top come back at the bottom.
+    @inline(__always)
+    private func slide(by count: Int) {
+        if mapOffset.pointee &+ rows &+ count > rows &* Self.mapWindows {
+            mapStorage.update(from: rowMap, count: rows)
+            mapOffset.pointee = 0
+        }
+        let map = rowMap
+        for index in 0..<count { map[rows &+ index] = map[index] }
+        mapOffset.pointee &+= count
+    }
+
+    /// Rotates the row numbers of `top...bottom` left by `count`.
+    private func rotate(top: Int, bottom: Int, by count: Int) {
+        let height = bottom &- top &+ 1
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { saved in
+            let region = rowMap + top
+            saved.baseAddress!.update(from: region, count: count)
+            region.update(from: region + count, count: height &- count)
+            (region + (height &- count)).update(from: saved.baseAddress!, count: count)
+        }
+    }
+
+    /// Moves cells `left...right` of rows `top...bottom` up by `count` (left and right
+    /// margins: cells move, not rows).
+    func scrollColumnsUp(top: Int, bottom: Int, left: Int, right: Int, count: Int, style: UInt16) {
+        let width = right &- left &+ 1
+        for y in top...bottom {
+            materialize(y, upTo: right &+ 1)
+            let source = y &+ count
+            if source <= bottom {
+                materialize(source, upTo: right &+ 1)
+                (row(y) + left).update(from: row(source) + left, count: width)
+            } else {
+                (row(y) + left).update(repeating: Cell.blank(style), count: width)
+            }
+        }
+    }
+
+    func scrollColumnsDown(top: Int, bottom: Int, left: Int, right: Int, count: Int, style: UInt16) {
+        let width = right &- left &+ 1
+        for y in stride(from: bottom, through: top, by: -1) {
+            materialize(y, upTo: right &+ 1)
+            let source = y &- count
+            if source >= top {
+                materialize(source, upTo: right &+ 1)
+                (row(y) + left).update(from: row(source) + left, count: width)
+            } else {
+                (row(y) + left).update(repeating: Cell.blank(style), count: width)
+            }
+        }
+    }
+
+    /// Copies every row of `other` (same or other size) that fits, cut to width.
+    func copyVisible(from other: Grid) {
+        for y in 0..<min(rows, other.rows) {
+            let count = min(other.writtenCount(y), columns)
+            (row(y)).update(from: other.row(y), count: count)
+            let storage = Int(rowMap[y])
+            written[storage] = Int32(count)
+            fill[storage] = other.fillStyle(y)
+            wrapped[storage] = other.isWrapped(y)
+        }
+    }
+}

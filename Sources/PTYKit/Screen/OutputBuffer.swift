@@ -1,0 +1,309 @@
+/// Bytes for a terminal, built in place: the caller owns one and reuses it, so rendering
+/// allocates nothing per cell or row (it grows only while it has never been that large).
+public final class OutputBuffer {
+    /// Behind a pointer, not in stored properties of the class: the renderer appends byte by
+    /// byte, and every access to a class's stored property would be an exclusivity check.
+    private struct Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count: Int
+        var capacity: Int
+    }
+
+    private let storage: UnsafeMutablePointer<Storage>
+
+    /// How many bytes it holds.
+    public var count: Int { storage.pointee.count }
+
+    public init(capacity: Int = 4096) {
+        let capacity = max(capacity, 64)
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: Storage(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
+    }
+
+    deinit {
+        storage.pointee.base.deallocate()
+        storage.deallocate()
+    }
+
+    /// Empties it, keeping its storage.
+    public func removeAll() {
+        storage.pointee.count = 0
+    }
+
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage.pointee.base, count: count))
+    }
+
+    /// A copy of the bytes (for tests and small uses).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.pointee.base, count: count)) }
+
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress {
+            (storage.pointee.base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        storage.pointee.count += bytes.count
+    }
+
+    public func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends one control function of the vocabulary.
+    public func append(_ control: TerminalControl) {
+        control.write(to: self)
+    }
+
+    // MARK: - For the renderer
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    func reserve(_ extra: Int) {
+        if storage.pointee.count &+ extra > storage.pointee.capacity { grow(storage.pointee.count + extra) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = storage.pointee.capacity
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: storage.pointee.base, count: count)
+        storage.pointee.base.deallocate()
+        storage.pointee.base = newBase
+        storage.pointee.capacity = newCapacity
+    }
+
+    /// Appends a byte; room must have been reserved.
+    @inline(__always)
+    func put(_ byte: UInt8) {
+        storage.pointee.base[storage.pointee.count] = byte
+        storage.pointee.count &+= 1
+    }
+
+    @inline(__always)
+    func appendByte(_ byte: UInt8) {
+        reserve(1)
+        put(byte)
+    }
+
+    func append(_ text: StaticString) {
+        reserve(text.utf8CodeUnitCount)
+        (storage.pointee.base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        storage.pointee.count += text.utf8CodeUnitCount
+    }
+
+    /// The characters of `count` plain ASCII cells.
+    @inline(__always)
+    func appendASCII(_ cells: UnsafePointer<UInt64>, count: Int) {
+        reserve(count)
+        let target = storage.pointee.base + storage.pointee.count
+        for index in 0..<count { target[index] = UInt8(truncatingIfNeeded: cells[index]) }
+        storage.pointee.count &+= count
+    }
+
+    /// A decimal number.
+    func appendNumber(_ value: Int) {
+        reserve(20)
+        var value = max(value, 0)
+        if value < 10 {
+            put(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var length = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            while value > 0 {
+                scratch[length] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
+                value /= 10
+                length += 1
+            }
+            for index in stride(from: length - 1, through: 0, by: -1) { put(scratch[index]) }
+        }
+    }
+
+    /// A scalar as UTF-8.
+    @inline(__always)
+    func appendScalar(_ scalar: UInt32) {
+        reserve(4)
+        if scalar < 0x80 {
+            put(UInt8(truncatingIfNeeded: scalar))
+        } else if scalar < 0x800 {
+            put(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        } else if scalar < 0x1_0000 {
+            put(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        } else {
+            put(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            put(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// `ESC [`.
+    @inline(__always)
+    func appendCSI() {
+        reserve(2)
+        put(0x1B)
+        put(UInt8(ascii: "["))
+    }
+}
+
+/// The control functions idlewrap and the renderer write, one vocabulary for the repaint,
+/// the lock screen and the restore at exit. Rows and columns are 1-based, as on the wire.
+public enum TerminalControl: Equatable, Sendable {
+    /// SGR 0: the default pen.
+    case resetAttributes
+    /// CUP.
+    case cursorPosition(row: Int, column: Int)
+    /// CHA.
+    case cursorColumn(Int)
+    /// EL 0: erase to the end of the line.
+    case eraseToEndOfLine
+    /// ED 2: erase the display.
+    case eraseDisplay
+    /// ED 3: erase the scrollback (xterm, Linux).
+    case eraseScrollback
+    /// DECSET / DECRST.
+    case privateMode(Int, on: Bool)
+    /// SM / RM (4: insert mode, 20: newline mode).
+    case ansiMode(Int, on: Bool)
+    /// DECKPAM (true) / DECKPNM.
+    case applicationKeypad(Bool)
+    /// DECSC / DECRC.
+    case saveCursor
+    case restoreCursor
+    /// DECSTBM with the region's rows; nil resets it to the whole screen.
+    case scrollRegion(top: Int, bottom: Int)
+    case resetScrollRegion
+    /// DECSLRM (needs DECLRMM, private mode 69).
+    case horizontalMargins(left: Int, right: Int)
+    /// SCS: the set G0 (`ESC ( F`) and G1 (`ESC ) F`) hold.
+    case designateG0(TerminalCharacterSet)
+    case designateG1(TerminalCharacterSet)
+    /// SI (G0 into GL) / SO (G1).
+    case shiftIn
+    case shiftOut
+    /// DECSCUSR.
+    case cursorShape(Int)
+    /// kitty keyboard protocol: push flags, pop entries.
+    case pushKeyboardFlags(UInt32)
+    case popKeyboardFlags(Int)
+    /// XTMODKEYS modifyOtherKeys: level (`CSI > 4 ; n m`), or reset (`CSI > 4 m`).
+    case modifyOtherKeys(Int)
+    case resetModifyOtherKeys
+    /// XTPUSHTITLE / XTPOPTITLE (icon and window title).
+    case pushTitle
+    case popTitle
+    /// OSC 0: icon and window title.
+    case setTitle([UInt8])
+    /// tmux's window name (`ESC k name ST`); empty: back to its automatic name.
+    case setWindowName([UInt8])
+    /// OSC 8: a hyperlink (`params;URI`), or none (empty).
+    case hyperlink([UInt8])
+    /// HTS at the cursor / TBC 3 (all cleared).
+    case setTabStop
+    case clearTabStops
+    /// Mode 2026: the terminal shows nothing between begin and end (terminals without it
+    /// ignore it).
+    case synchronizedOutput(Bool)
+    case bell
+
+    func write(to buffer: OutputBuffer) {
+        switch self {
+        case .resetAttributes: buffer.append("\u{1b}[0m")
+        case .cursorPosition(let row, let column):
+            buffer.appendCSI()
+            buffer.appendNumber(row)
+            buffer.appendByte(UInt8(ascii: ";"))
+            buffer.appendNumber(column)
+            buffer.appendByte(UInt8(ascii: "H"))
+        case .cursorColumn(let column):
+            buffer.appendCSI()
+            buffer.appendNumber(column)
+            buffer.appendByte(UInt8(ascii: "G"))
+        case .eraseToEndOfLine: buffer.append("\u{1b}[K")
+        case .eraseDisplay: buffer.append("\u{1b}[2J")
+        case .eraseScrollback: buffer.append("\u{1b}[3J")
+        case .privateMode(let mode, let on):
+            buffer.append("\u{1b}[?")
+            buffer.appendNumber(mode)
+            buffer.appendByte(on ? UInt8(ascii: "h") : UInt8(ascii: "l"))
+        case .ansiMode(let mode, let on):
+            buffer.appendCSI()
+            buffer.appendNumber(mode)
+            buffer.appendByte(on ? UInt8(ascii: "h") : UInt8(ascii: "l"))
+        case .applicationKeypad(let on): buffer.append(on ? "\u{1b}=" : "\u{1b}>")
+        case .saveCursor: buffer.append("\u{1b}7")
+        case .restoreCursor: buffer.append("\u{1b}8")
+        case .scrollRegion(let top, let bottom):
+            buffer.appendCSI()
+            buffer.appendNumber(top)
+            buffer.appendByte(UInt8(ascii: ";"))
+            buffer.appendNumber(bottom)
+            buffer.appendByte(UInt8(ascii: "r"))
+        case .resetScrollRegion: buffer.append("\u{1b}[r")
+        case .horizontalMargins(let left, let right):
+            buffer.appendCSI()
+            buffer.appendNumber(left)
+            buffer.appendByte(UInt8(ascii: ";"))
+            buffer.appendNumber(right)
+            buffer.appendByte(UInt8(ascii: "s"))
+        case .designateG0(let set):
+            buffer.append("\u{1b}(")
+            buffer.appendByte(set.finalByte)
+        case .designateG1(let set):
+            buffer.append("\u{1b})")
+            buffer.appendByte(set.finalByte)
+        case .shiftIn: buffer.appendByte(0x0F)
+        case .shiftOut: buffer.appendByte(0x0E)
+        case .cursorShape(let shape):
+            buffer.appendCSI()
+            buffer.appendNumber(shape)
+            buffer.append(" q")
+        case .pushKeyboardFlags(let flags):
+            buffer.append("\u{1b}[>")
+            buffer.appendNumber(Int(flags))
+            buffer.appendByte(UInt8(ascii: "u"))
+        case .popKeyboardFlags(let count):
+            buffer.append("\u{1b}[<")
+            buffer.appendNumber(count)
+            buffer.appendByte(UInt8(ascii: "u"))
+        case .modifyOtherKeys(let level):
+            buffer.append("\u{1b}[>4;")
+            buffer.appendNumber(level)
+            buffer.appendByte(UInt8(ascii: "m"))
+        case .resetModifyOtherKeys: buffer.append("\u{1b}[>4m")
+        case .pushTitle: buffer.append("\u{1b}[22;0t")
+        case .popTitle: buffer.append("\u{1b}[23;0t")
+        case .setTitle(let title):
+            buffer.append("\u{1b}]0;")
+            buffer.append(contentsOf: title.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .setWindowName(let name):
+            buffer.append("\u{1b}k")
+            buffer.append(contentsOf: name.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .hyperlink(let link):
+            buffer.append("\u{1b}]8;")
+            buffer.append(contentsOf: link.isEmpty ? [UInt8(ascii: ";")] : link.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .setTabStop: buffer.append("\u{1b}H")
+        case .clearTabStops: buffer.append("\u{1b}[3g")
+        case .synchronizedOutput(let begin): buffer.append(begin ? "\u{1b}[?2026h" : "\u{1b}[?2026l")
+        case .bell: buffer.appendByte(0x07)
+        }
+    }
+}
+
+extension TerminalCharacterSet {
+    /// The final byte that designates it.
+    var finalByte: UInt8 {
+        switch self {
+        case .ascii: UInt8(ascii: "B")
+        case .decGraphics: UInt8(ascii: "0")
+        case .unitedKingdom: UInt8(ascii: "A")
+        }
+    }
+}

@@ -1,0 +1,201 @@
+/// A model of the screen a program draws on through its terminal: feed it every byte the
+/// program writes and it keeps the grid of cells of the main and alternate screens, the
+/// cursor, the pen, margins, modes, character sets, tab stops and titles, and can render
+/// the bytes that bring any xterm-compatible terminal back to exactly that screen.
+///
+/// It cannot restore what it does not model: images (sixel, kitty graphics, iTerm2), the
+/// terminal's own scrollback (it only adds held lines to it), its palette and default
+/// colours (OSC 4, 10-12, 104-112 are not replayed), the icon name, the title stack the
+/// terminal had before, selection, and modes it does not track (see docs/screen-model.md).
+///
+/// All state lives behind one pointer owned by this class, so the hot loop runs without
+/// reference counting or exclusivity checks. Not thread-safe: one owner, one thread.
+public final class ScreenModel {
+    struct Engine {
+        var parser: ScreenParser
+        var state: ScreenState
+    }
+
+    private let engine: UnsafeMutablePointer<Engine>
+    private let stringStorage: UnsafeMutablePointer<UInt8>
+
+    /// A screen of `rows` by `columns` cells (at least 1 each), as a terminal just reset.
+    public init(rows: Int, columns: Int) {
+        stringStorage = .allocate(capacity: ControlString.capacity)
+        engine = .allocate(capacity: 1)
+        engine.initialize(
+            to: Engine(
+                parser: ScreenParser(stringStorage: stringStorage),
+                state: ScreenState(rows: max(rows, 1), columns: max(columns, 1))))
+    }
+
+    deinit {
+        engine.pointee.state.scrollback?.deallocate()
+        engine.pointee.state.deallocate()
+        engine.deinitialize(count: 1)
+        engine.deallocate()
+        stringStorage.deallocate()
+    }
+
+    public var rows: Int { engine.pointee.state.rows }
+    public var columns: Int { engine.pointee.state.columns }
+
+    // MARK: - Feeding
+
+    /// Follows `bytes`; the fast path. Queries in it are held while `isHoldingQueries`.
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let engine = self.engine
+        engine.pointee.parser.feed(
+            base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
+    }
+
+    /// Follows bytes only until the stream reaches a boundary, and returns how many it
+    /// consumed: 0 if it is already at one, `bytes.count` if it never reaches one. A lock
+    /// engages, and pass-through resumes after it, only at a boundary.
+    public func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let engine = self.engine
+        return engine.pointee.parser.feedUntilBoundary(
+            base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
+    }
+
+    /// True when nothing is half-parsed: not inside an escape sequence, a control string or
+    /// a UTF-8 character.
+    public var isAtBoundary: Bool { engine.pointee.parser.isAtBoundary }
+
+    /// Where in `bytes`, fed from the current state, the stream was last at a boundary (the
+    /// offset after it), or nil if it never was. Changes nothing.
+    public func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress else { return isAtBoundary ? 0 : nil }
+        return engine.pointee.parser.lastBoundary(in: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    }
+
+    /// Bytes that end whatever sequence, string or character the stream is in, on every
+    /// terminal (CAN, then ST for a DCS string that tmux keeps open), and change nothing
+    /// else; fed to the model too, they bring it to a boundary from any state.
+    public static let cut: [UInt8] = ScreenParser.cut
+
+    // MARK: - What the lock hides and restores
+
+    /// The input modes and the rest that TerminalModes tracked.
+    public var modes: ScreenModes { engine.pointee.state.modes }
+
+    /// How many times the stream set the window title (wrapping): a change says a title was
+    /// set since.
+    public var titleSets: UInt { engine.pointee.state.titleSets }
+
+    /// The window title the stream last set with OSC 0 or 2 (empty if none), as bytes.
+    public var title: [UInt8] { engine.pointee.state.title }
+
+    /// How many titles the stream pushed (XTPUSHTITLE) and did not pop.
+    public var titleStackDepth: Int { engine.pointee.state.titleStack.count }
+
+    /// tmux's window name (`ESC k`), nil if never set.
+    public var windowName: [UInt8]? { engine.pointee.state.windowName }
+
+    /// The working directory the stream announced with OSC 7 (a `file://` URI), if any.
+    public var workingDirectory: [UInt8]? { engine.pointee.state.workingDirectory }
+
+    // MARK: - Rendering
+
+    /// Appends the bytes that bring an xterm-compatible terminal from any state to exactly
+    /// this screen: both screens' cells, the cursor with its pending wrap, the saved
+    /// cursor, tab stops, character sets, margins, origin, autowrap and insert modes, the
+    /// cursor's shape and visibility, inside synchronized output. Input modes are not set
+    /// (`ScreenModes.appendInputModesOn` does that), nor titles.
+    public func appendRepaint(to buffer: OutputBuffer) {
+        engine.pointee.state.repaint(into: buffer)
+    }
+
+    /// Appends the known state a screen of one's own draws from: no margins, origin mode
+    /// off, ASCII, insert mode off, the default pen, autowrap as asked (cursor homed).
+    public static func appendKnownState(autowrap: Bool, to buffer: OutputBuffer) {
+        ScreenState.appendKnownState(autowrap: autowrap, to: buffer)
+    }
+
+    // MARK: - Scrollback while not shown
+
+    /// From now on, every line that scrolls off the top of the main screen (a full-screen
+    /// scroll region: what every terminal keeps in its history) is rendered into a hold of
+    /// at most `limit` bytes; past it the oldest lines are dropped and counted.
+    public func startHoldingScrollback(limit: Int) {
+        engine.pointee.state.scrollback?.deallocate()
+        engine.pointee.state.scrollback = ScrollbackHold(limit: limit)
+    }
+
+    /// Lines held, bytes they take, and lines dropped past the limit.
+    public var heldScrollback: (lines: Int, bytes: Int, dropped: Int) {
+        guard let hold = engine.pointee.state.scrollback else { return (0, 0, 0) }
+        return (hold.lineCount, hold.usedBytes, hold.droppedLines)
+    }
+
+    /// Appends the held lines, put into the terminal's history once and in order, followed
+    /// by the repaint; then stops holding. Without a hold, just the repaint.
+    public func appendHeldScrollbackAndRepaint(to buffer: OutputBuffer) {
+        if let hold = engine.pointee.state.scrollback {
+            engine.pointee.state.scrollback = nil
+            engine.pointee.state.scrollbackAndRepaint(hold, into: buffer)
+            hold.deallocate()
+        } else {
+            engine.pointee.state.repaint(into: buffer)
+        }
+    }
+
+    /// Stops holding and discards what was held.
+    public func discardHeldScrollback() {
+        engine.pointee.state.scrollback?.deallocate()
+        engine.pointee.state.scrollback = nil
+    }
+
+    // MARK: - Size
+
+    /// The terminal's new size. Rows and columns are cut or padded, without reflowing
+    /// wrapped lines (as xterm; tmux reflows): the program redraws on the SIGWINCH it gets,
+    /// and a reflow would not match what a terminal without one shows. When rows go, those
+    /// above the cursor go first (into the history, and into the hold while holding), so
+    /// the cursor row stays visible, as xterm and tmux do. Margins are reset.
+    public func resize(rows: Int, columns: Int) {
+        engine.pointee.state.resize(rows: max(rows, 1), columns: max(columns, 1))
+    }
+
+    // MARK: - Queries
+
+    /// While true, the queries the stream asks the terminal (DSR, DA1-3, DECRQM, XTVERSION,
+    /// window reports, kitty flags, OSC colour and clipboard queries, DECRQSS, XTGETTCAP)
+    /// are kept, to be sent after the repaint so that the answers describe the screen shown.
+    public var isHoldingQueries: Bool {
+        get { engine.pointee.state.queries.isHolding }
+        set { engine.pointee.state.queries.isHolding = newValue }
+    }
+
+    /// The queries held so far, in order, and forgets them.
+    public func takeHeldQueries() -> [UInt8] {
+        engine.pointee.state.queries.take()
+    }
+
+    /// How many queries the stream asked in all.
+    public var queryCount: Int { engine.pointee.state.queries.count }
+
+    // MARK: - Comparing
+
+    /// The visible state as a value.
+    public func snapshot() -> ScreenSnapshot {
+        ScreenSnapshot(engine.pointee.state)
+    }
+
+    /// The text of visible row `row`, blanks as spaces, trailing blanks kept.
+    public func text(row: Int) -> String {
+        ScreenSnapshot.rowText(engine.pointee.state.grid, row: row, state: engine.pointee.state)
+    }
+
+    /// The cursor: 0-based row and column, and whether a wrap is pending.
+    public var cursor: (row: Int, column: Int, pendingWrap: Bool) {
+        (engine.pointee.state.y, engine.pointee.state.x, engine.pointee.state.pendingWrap)
+    }
+
+    /// Whether the alternate screen is shown.
+    public var isAlternateScreen: Bool { engine.pointee.state.onAlternate }
+
+    var state: ScreenState { engine.pointee.state }
+}

@@ -1,0 +1,399 @@
+// Turns what a program writes to its terminal into events (libvterm's parser layer): text,
+// controls, escape and control sequences, control strings. ScreenModel's state consumes
+// them; tests consume them with a recorder.
+//
+// The boundary rules are OutputParser's, to the byte (see the long header of
+// OutputParser.swift): no C1 controls; bytes 0x80-0xFF are UTF-8 in ground, ignored inside
+// sequences, payload in strings; UTF-8 is tracked in ground with continuation bytes counted
+// as tmux counts them; strings end where tmux ends them (a DCS only at `ESC \`; OSC, SOS,
+// PM, APC and `ESC k` at CAN, SUB or ESC, an OSC also at BEL); the `cut` bytes bring the
+// parser to a boundary from any state; nothing makes it grow (16 parameters, values
+// saturating at 65535, strings kept up to ControlString.capacity).
+//
+// What a terminal shows that OutputParser did not need: a UTF-8 character is decoded when
+// complete (malformed ones, overlong forms and surrogates included, are dropped, as tmux
+// drops them; so are bytes that stand alone and characters cut short); `:` sub-parameters
+// are collected (OutputParser sent them to csiIgnore; the boundary is the same); string
+// payloads are kept for the OSC, DCS and `ESC k` strings the model interprets.
+//
+// Speed: runs of printable ASCII reach the consumer whole, found eight bytes at a time;
+// complete control sequences are parsed in one tight loop; UTF-8 characters complete in the
+// buffer are decoded inline; string payloads are copied in runs. Only the rest goes through
+// the table.
+
+/// The events of the parser, each sequence delivered whole.
+protocol ScreenParserConsumer {
+    /// Printable ASCII (0x20-0x7E) in ground, as many bytes as came in a row.
+    mutating func printASCII(_ bytes: UnsafePointer<UInt8>, count: Int)
+    /// A complete, valid non-ASCII UTF-8 character.
+    mutating func printScalar(_ scalar: UInt32)
+    /// A C0 control other than CAN, SUB and ESC, in ground or inside a sequence.
+    mutating func execute(_ control: UInt8)
+    mutating func escapeDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
+    mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
+    /// A DCS string ended by ST; `final` and `sequence` are its header.
+    mutating func deviceControlDispatch(
+        _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString)
+    /// An OSC string, however it ended (tmux applies one cut by CAN or SUB).
+    mutating func operatingSystemCommandDispatch(_ payload: ControlString)
+    /// The end of an APC string (tmux: a pane title; kitty: graphics).
+    mutating func applicationProgramCommandEnd()
+    /// The end of an `ESC k` string: tmux's window name.
+    mutating func windowNameDispatch(_ payload: ControlString)
+}
+
+struct ScreenParser {
+    private(set) var state = State.ground
+    /// Continuation bytes still expected by the UTF-8 character begun in ground.
+    private var utf8Remaining: UInt8 = 0
+    /// Its bits so far, and its length in bytes.
+    private var utf8Scalar: UInt32 = 0
+    private var utf8Length: UInt8 = 0
+    private(set) var sequence = SequenceParameters()
+    private(set) var string: ControlString
+
+    /// `stringStorage` holds ControlString.capacity bytes; the caller owns it.
+    init(stringStorage: UnsafeMutablePointer<UInt8>) {
+        string = ControlString(storage: stringStorage)
+    }
+
+    /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
+    var isAtBoundary: Bool {
+        state == .ground && utf8Remaining == 0
+    }
+
+    /// Bytes that end whatever sequence, string or character the stream is in, on every
+    /// terminal, and change nothing else (OutputParser.cut).
+    static let cut: [UInt8] = [0x18, 0x1B, 0x5C]
+
+    // MARK: - Feeding
+
+    /// Parses `count` bytes at `base`; the fast path.
+    mutating func feed<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, count end: Int, into consumer: inout Consumer
+    ) {
+        Self.transitions.withUnsafeBufferPointer { table in
+            var offset = 0
+            while offset < end {
+                if state == .ground && utf8Remaining == 0 {
+                    offset = ground(base, from: offset, to: end, &consumer)
+                    guard offset < end else { return }
+                } else if let skipped = skipPayload(base, from: offset, to: end), skipped > offset {
+                    offset = skipped
+                    continue
+                }
+                step(base[offset], table, &consumer)
+                offset &+= 1
+            }
+        }
+    }
+
+    /// Parses bytes only until the stream reaches a boundary and returns how many it
+    /// consumed: 0 if it is already at one, `count` if it never reaches one.
+    mutating func feedUntilBoundary<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, count end: Int, into consumer: inout Consumer
+    ) -> Int {
+        Self.transitions.withUnsafeBufferPointer { table in
+            var offset = 0
+            while offset < end && !isAtBoundary {
+                // Skipped payload cannot reach a boundary.
+                if let skipped = skipPayload(base, from: offset, to: end), skipped > offset {
+                    offset = skipped
+                    continue
+                }
+                step(base[offset], table, &consumer)
+                offset &+= 1
+            }
+            return offset
+        }
+    }
+
+    /// Where in `count` bytes at `base`, fed from this state, the stream was last at a
+    /// boundary: the offset of the first byte after it (0 for the start), or nil if it
+    /// never was. A character cut short counts as ended before the byte that cuts it, as
+    /// a terminal shows it. Changes nothing (OutputParser.lastBoundary).
+    func lastBoundary(in base: UnsafePointer<UInt8>, count end: Int) -> Int? {
+        var (state, remaining) = (self.state, utf8Remaining)
+        var last: Int? = nil
+        Self.transitions.withUnsafeBufferPointer { table in
+            for offset in 0..<end {
+                let byte = base[offset]
+                if state == .ground && (remaining == 0 || byte & 0xC0 != 0x80) { last = offset }
+                if remaining != 0 {
+                    if byte & 0xC0 == 0x80 {
+                        remaining &-= 1
+                        continue
+                    }
+                    remaining = 0
+                }
+                let transition = table[Int(state.rawValue) &<< 8 | Int(byte)]
+                if transition.action == .printNonASCII { remaining = Self.continuationByteCount(lead: byte) }
+                if let next = transition.next { state = next }
+            }
+        }
+        return state == .ground && remaining == 0 ? end : last
+    }
+
+    // MARK: - Ground
+
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Handles ground bytes from `start` for as long as the fast paths apply; returns where
+    /// the table must take over (or `end`).
+    @inline(__always)
+    private mutating func ground<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, _ consumer: inout Consumer
+    ) -> Int {
+        var offset = start
+        while offset < end {
+            let runEnd = Self.printableRunEnd(base, from: offset, to: end)
+            if runEnd > offset {
+                consumer.printASCII(base + offset, count: runEnd &- offset)
+                offset = runEnd
+                guard offset < end else { return end }
+            }
+            let byte = base[offset]
+            if byte == 0x1B {
+                guard let after = controlSequence(base, at: offset, to: end, &consumer) else { return offset }
+                offset = after
+            } else if byte < 0x20 {
+                guard byte != 0x18 && byte != 0x1A else { return offset }
+                consumer.execute(byte)
+                offset &+= 1
+            } else if byte >= 0xC2 && byte <= 0xF4 {
+                guard let after = character(base, at: offset, to: end, &consumer) else { return offset }
+                offset = after
+            } else {
+                return offset
+            }
+        }
+        return end
+    }
+
+    /// The end of the run of printable ASCII from `start`.
+    @inline(__always)
+    private static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var offset = start
+        let raw = UnsafeRawPointer(base)
+        // A byte below 0x20, DEL (0x7F) or one with the high bit ends the run: as signed
+        // bytes, those are the ones not above 0x1F and below 0x7F.
+        let low = SIMD16<Int8>(repeating: 0x1F)
+        let high = SIMD16<Int8>(repeating: 0x7F)
+        while end &- offset >= 16 {
+            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
+            if any((bytes .<= low) .| (bytes .== high)) { break }
+            offset &+= 16
+        }
+        while offset < end {
+            let byte = base[offset]
+            guard byte &- 0x20 < 0x5F else { break }
+            offset &+= 1
+        }
+        return offset
+    }
+
+    /// A control sequence lying whole in the buffer from the ESC at `start`, parsed and
+    /// dispatched; its end, or nil when it is anything else (the table then parses it).
+    @inline(__always)
+    private mutating func controlSequence<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, at start: Int, to end: Int, _ consumer: inout Consumer
+    ) -> Int? {
+        var offset = start &+ 2
+        guard offset < end, base[start &+ 1] == UInt8(ascii: "[") else { return nil }
+        sequence.clear()
+        var byte = base[offset]
+        if byte &- 0x3C < 4 {
+            sequence.collect(byte)
+            offset &+= 1
+            guard offset < end else { return nil }
+            byte = base[offset]
+        }
+        while true {
+            if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ";") {
+                sequence.param(byte)
+            } else if byte == UInt8(ascii: ":") {
+                sequence.subparam()
+            } else {
+                break
+            }
+            offset &+= 1
+            guard offset < end else { return nil }
+            byte = base[offset]
+        }
+        if byte &- 0x20 < 0x10 {
+            sequence.collect(byte)
+            offset &+= 1
+            guard offset < end else { return nil }
+            byte = base[offset]
+        }
+        guard byte &- 0x40 < 0x3F else { return nil }
+        withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
+        return offset &+ 1
+    }
+
+    /// A UTF-8 character lying whole in the buffer from the lead byte at `start`, decoded
+    /// and printed (or dropped when malformed); its end, or nil when it is cut short by the
+    /// end of the buffer or by another byte (the table then deals with it).
+    @inline(__always)
+    private mutating func character<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, at start: Int, to end: Int, _ consumer: inout Consumer
+    ) -> Int? {
+        let lead = base[start]
+        let length = Int(Self.continuationByteCount(lead: lead)) &+ 1
+        guard end &- start >= length else { return nil }
+        var scalar = UInt32(lead) & (0x7F &>> UInt32(length))
+        for index in 1..<length {
+            let byte = base[start &+ index]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            scalar = scalar &<< 6 | UInt32(byte & 0x3F)
+        }
+        if Self.isValid(scalar, length: length) { consumer.printScalar(scalar) }
+        return start &+ length
+    }
+
+    @inline(__always)
+    private static func isValid(_ scalar: UInt32, length: Int) -> Bool {
+        switch length {
+        case 2: return scalar >= 0x80
+        case 3: return scalar >= 0x800 && (scalar < 0xD800 || scalar > 0xDFFF)
+        default: return scalar >= 0x1_0000 && scalar <= 0x10_FFFF
+        }
+    }
+
+    static func continuationByteCount(lead: UInt8) -> UInt8 {
+        switch lead {
+        case 0xC2...0xDF: 1
+        case 0xE0...0xEF: 2
+        case 0xF0...0xF4: 3
+        default: 0  // a stray continuation byte or a byte that never starts a character
+        }
+    }
+
+    // MARK: - Strings
+
+    /// Copies a run of string payload from `start` (bytes that cannot end the string) and
+    /// returns its end; nil outside strings.
+    @inline(__always)
+    private mutating func skipPayload(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int? {
+        switch state {
+        case .oscString, .renameString:
+            let runEnd = Self.payloadRunEnd(base, from: start, to: end)
+            string.put(base + start, count: runEnd &- start)
+            return runEnd
+        case .dcsPassthrough:
+            var offset = start
+            while offset < end && base[offset] != 0x1B { offset &+= 1 }
+            string.put(base + start, count: offset &- start)
+            return offset
+        case .dcsIgnore, .sosPmString, .apcString:
+            return Self.payloadRunEnd(base, from: start, to: end)
+        default:
+            return nil
+        }
+    }
+
+    /// The end of the run of bytes 0x20-0xFF from `start`: only C0 controls end a string.
+    @inline(__always)
+    private static func payloadRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var offset = start
+        let raw = UnsafeRawPointer(base)
+        while end &- offset >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if (word &- lowBits &* 0x20) & ~word & highBits != 0 { break }
+            offset &+= 8
+        }
+        while offset < end && base[offset] >= 0x20 { offset &+= 1 }
+        return offset
+    }
+
+    // MARK: - The table
+
+    private mutating func step<Consumer: ScreenParserConsumer>(
+        _ byte: UInt8, _ table: UnsafeBufferPointer<Transition>, _ consumer: inout Consumer
+    ) {
+        if utf8Remaining != 0 {
+            if byte & 0xC0 == 0x80 {
+                utf8Scalar = utf8Scalar &<< 6 | UInt32(byte & 0x3F)
+                utf8Remaining &-= 1
+                if utf8Remaining == 0 && Self.isValid(utf8Scalar, length: Int(utf8Length)) {
+                    consumer.printScalar(utf8Scalar)
+                }
+                return
+            }
+            utf8Remaining = 0  // cut short: dropped
+        }
+        let transition = table[Int(state.rawValue) &<< 8 | Int(byte)]
+        perform(transition.action, byte, &consumer)
+        if let next = transition.next {
+            state = next
+            enter(next)
+        }
+    }
+
+    private mutating func perform<Consumer: ScreenParserConsumer>(
+        _ action: Action, _ byte: UInt8, _ consumer: inout Consumer
+    ) {
+        switch action {
+        case .none:
+            break
+        case .print:
+            withUnsafePointer(to: byte) { consumer.printASCII($0, count: 1) }
+        case .printNonASCII:
+            utf8Remaining = Self.continuationByteCount(lead: byte)
+            utf8Length = utf8Remaining &+ 1
+            utf8Scalar = UInt32(byte) & (0x7F &>> UInt32(utf8Length))
+        case .execute:
+            consumer.execute(byte)
+        case .collect:
+            sequence.collect(byte)
+        case .param:
+            sequence.param(byte)
+        case .subparam:
+            sequence.subparam()
+        case .escDispatch:
+            withUnsafePointer(to: &sequence) { consumer.escapeDispatch(byte, $0) }
+        case .csiDispatch:
+            withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
+        case .dcsHook:
+            string.start(.dcs)
+            // Only DECRQSS (`DCS $ q`) and XTGETTCAP (`DCS + q`) are interpreted.
+            string.isKept =
+                byte == UInt8(ascii: "q") && sequence.marker == 0 && !sequence.hasExtraIntermediates
+                && (sequence.intermediate == UInt8(ascii: "$") || sequence.intermediate == UInt8(ascii: "+"))
+            dcsFinal = byte
+        case .dcsPut:
+            string.put(byte)
+        case .dcsPutEscaped:
+            string.put(0x1B)
+            string.put(byte)
+        case .dcsEnd:
+            withUnsafePointer(to: &sequence) { consumer.deviceControlDispatch(dcsFinal, $0, string) }
+        case .stringPut:
+            string.put(byte)
+        case .oscEnd:
+            consumer.operatingSystemCommandDispatch(string)
+        case .apcEnd:
+            consumer.applicationProgramCommandEnd()
+        case .renameEnd:
+            consumer.windowNameDispatch(string)
+        }
+    }
+
+    /// The final byte of the DCS being parsed.
+    private var dcsFinal: UInt8 = 0
+
+    /// Williams' entry actions: clear (escape, CSI and DCS entry) and the start of strings.
+    private mutating func enter(_ state: State) {
+        switch state {
+        case .escape, .csiEntry, .dcsEntry:
+            sequence.clear()
+        case .oscString:
+            string.start(.osc)
+        case .renameString:
+            string.start(.rename)
+        default:
+            break
+        }
+    }
+}

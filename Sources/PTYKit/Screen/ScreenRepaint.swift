@@ -1,0 +1,181 @@
+// The repaint: bytes that bring an xterm-compatible terminal, from any state, to the
+// model's screen. tmux's redraw is the model (tty_draw_line's runs of one style, the
+// whole redraw inside synchronized output); Ghostty's formatter lists what else a faithful
+// copy restores (margins, tab stops, character sets, the pending wrap by reprinting the
+// edge cell).
+
+extension ScreenState {
+    /// The state the lock screen draws from, whatever the program left: no margins, origin
+    /// mode off, ASCII in G0 and G1 with G0 shown, insert mode off, the default pen and no
+    /// hyperlink, autowrap as asked. Homes the cursor (DECSTBM does).
+    static func appendKnownState(autowrap: Bool, to buffer: OutputBuffer) {
+        buffer.append(.resetAttributes)
+        buffer.append(.hyperlink([]))
+        buffer.append(.privateMode(69, on: false))
+        buffer.append(.resetScrollRegion)
+        buffer.append(.privateMode(6, on: false))
+        buffer.append(.ansiMode(4, on: false))
+        buffer.append(.designateG0(.ascii))
+        buffer.append(.designateG1(.ascii))
+        buffer.append(.shiftIn)
+        buffer.append(.privateMode(7, on: autowrap))
+    }
+
+    func repaint(into buffer: OutputBuffer) {
+        buffer.append(.synchronizedOutput(true))
+        buffer.append(.privateMode(25, on: false))
+        // Onto the main screen: where the alternate screen is left, the terminal is in
+        // both xterm's and tmux's usual state to enter it again.
+        buffer.append(.privateMode(1049, on: false))
+        Self.appendKnownState(autowrap: true, to: buffer)
+        var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
+        // it (the pending wrap at a right margin needs the margin).
+        paint(mainGrid, renderer: &renderer, into: buffer)
+        appendSavedCursor(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
+        if onAlternate {
+            // By the numbers the program used, 1049 first: it saves the cursor just set
+            // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
+            for mode in [1049, 1047, 47] where modes.isSet(privateMode: mode) {
+                buffer.append(.privateMode(mode, on: true))
+            }
+            renderer.assumeReset()
+            Self.appendKnownState(autowrap: true, to: buffer)
+            paint(grid, renderer: &renderer, into: buffer)
+            appendSavedCursor(savedAlternate, of: grid, renderer: &renderer, into: buffer)
+        }
+        buffer.append(.privateMode(6, on: false))
+        appendTabStops(into: buffer)
+        if reverseVideo { buffer.append(.privateMode(5, on: true)) }
+        if cursorBlink { buffer.append(.privateMode(12, on: true)) }
+        if newlineMode { buffer.append(.ansiMode(20, on: true)) }
+        let current = SavedCursor(
+            x: x, y: y, pendingWrap: pendingWrap, pen: pen, g0: g0, g1: g1, shifted: shifted, originMode: originMode)
+        appendCursorState(current, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+        if !autowrap { buffer.append(.privateMode(7, on: false)) }
+        if insertMode { buffer.append(.ansiMode(4, on: true)) }
+        if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
+        if modes.cursorVisible { buffer.append(.privateMode(25, on: true)) }
+        buffer.append(.synchronizedOutput(false))
+    }
+
+    /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
+    /// blank tail (never ED 2, which tmux's scroll-on-clear would push into its history).
+    private func paint(_ grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer) {
+        for row in 0..<grid.rows {
+            buffer.append(.cursorPosition(row: row + 1, column: 1))
+            let end = RowRenderer.contentEnd(of: grid, row: row)
+            renderer.cells(of: grid, row: row, from: 0, to: end, into: buffer)
+            if end < grid.columns {
+                renderer.setStyle(.plain, into: buffer)
+                buffer.append(.eraseToEndOfLine)
+            }
+        }
+    }
+
+    /// Puts the terminal's cursor, pen, character sets and origin mode where `cursor` says,
+    /// the pending wrap included (by printing the edge cell again). The cursor's position is
+    /// absolute; `marginsSet`: the model's margins are the terminal's already (else it has
+    /// none, and origin mode moves nothing).
+    private func appendCursorState(
+        _ cursor: SavedCursor, of grid: Grid, marginsSet: Bool = false, renderer: inout RowRenderer,
+        into buffer: OutputBuffer
+    ) {
+        buffer.append(.privateMode(6, on: cursor.originMode))
+        let rowOffset = cursor.originMode && marginsSet ? top : 0
+        let columnOffset = cursor.originMode && marginsSet && leftRightMarginMode ? left : 0
+        var column = cursor.x
+        if cursor.pendingWrap {
+            // The cell at the edge printed again leaves the terminal waiting to wrap.
+            if column > 0 && Cell.isSpacer(grid.cell(column, cursor.y)) && Cell.isWide(grid.cell(column - 1, cursor.y))
+            {
+                column -= 1
+            }
+            buffer.append(.cursorPosition(row: cursor.y - rowOffset + 1, column: column - columnOffset + 1))
+            renderer.cells(of: grid, row: cursor.y, from: column, to: cursor.x + 1, into: buffer)
+        } else {
+            buffer.append(
+                .cursorPosition(row: max(cursor.y - rowOffset, 0) + 1, column: max(column - columnOffset, 0) + 1))
+        }
+        renderer.setStyle(cursor.pen, into: buffer)
+        renderer.setGraphics(false, into: buffer)
+        buffer.append(.designateG0(cursor.g0))
+        buffer.append(.designateG1(cursor.g1))
+        buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
+    }
+
+    /// Sets the terminal's DECSC slot to `saved`, and the margins. A cursor saved in origin
+    /// mode outside the margins (it got there before they were set) is set before them,
+    /// which DECSC keeps as it is; any other after them, so that a wrap pending at the
+    /// right margin is pending there.
+    private func appendSavedCursor(
+        _ saved: SavedCursor, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer
+    ) {
+        let outside =
+            saved.y < top || saved.y > bottom || (leftRightMarginMode && (saved.x < left || saved.x > right))
+        if saved.originMode && outside {
+            appendCursorState(saved, of: grid, renderer: &renderer, into: buffer)
+            buffer.append(.saveCursor)
+            appendMargins(into: buffer)
+        } else {
+            appendMargins(into: buffer)
+            appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+            buffer.append(.saveCursor)
+        }
+    }
+
+    /// DECLRMM and the margins, the scroll region: each only when set (the known state has
+    /// none).
+    private func appendMargins(into buffer: OutputBuffer) {
+        if leftRightMarginMode {
+            buffer.append(.privateMode(69, on: true))
+            if left != 0 || right != columns - 1 { buffer.append(.horizontalMargins(left: left + 1, right: right + 1)) }
+        }
+        if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
+    }
+
+    private func appendTabStops(into buffer: OutputBuffer) {
+        guard tabStops != Self.defaultTabStops(columns) else {
+            // The terminal may have others: set the defaults again.
+            appendTabs(Self.defaultTabStops(columns), into: buffer)
+            return
+        }
+        appendTabs(tabStops, into: buffer)
+    }
+
+    private func appendTabs(_ stops: [Bool], into buffer: OutputBuffer) {
+        buffer.append(.clearTabStops)
+        for (column, isStop) in stops.enumerated() where isStop {
+            buffer.append(.cursorColumn(column + 1))
+            buffer.append(.setTabStop)
+        }
+    }
+
+    /// The held scrollback put into the terminal's history, then the repaint: from the top
+    /// of the main screen with no margins, the held lines and then the main screen's rows,
+    /// one per row; the first `rows` of them overwrite the screen and each further one
+    /// pushes exactly one line into the history.
+    func scrollbackAndRepaint(_ hold: ScrollbackHold, into buffer: OutputBuffer) {
+        buffer.append(.synchronizedOutput(true))
+        if hold.lineCount > 0 {
+            buffer.append(.privateMode(25, on: false))
+            buffer.append(.privateMode(1049, on: false))
+            Self.appendKnownState(autowrap: true, to: buffer)
+            // Each row erased first (with EL: a terminal forgets that a row it erases had
+            // wrapped), then the lines from the top.
+            for row in 0..<rows {
+                buffer.append(.cursorPosition(row: row + 1, column: 1))
+                buffer.append(.eraseToEndOfLine)
+            }
+            buffer.append(.cursorPosition(row: 1, column: 1))
+            hold.write(into: buffer)
+            var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+            let main = mainGrid
+            for row in 0..<main.rows {
+                ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)
+            }
+        }
+        repaint(into: buffer)
+        buffer.append(.synchronizedOutput(false))
+    }
+}

@@ -1,0 +1,123 @@
+/// The state of a ScreenModel as a value, for tests and the fuzz target to compare two
+/// models: the cells of both screens, the cursor, the pen, margins, modes, character sets,
+/// tab stops and saved cursors (not titles: they are not on the screen). Erased cells and spaces compare equal when their styles do,
+/// as they look the same; styles and hyperlinks compare by what they are, not by ids.
+public struct ScreenSnapshot: Equatable, Sendable {
+    struct SnapshotCell: Equatable, Sendable {
+        var scalars: [UInt32]
+        var width: UInt8
+        var style: Style
+        var link: [UInt8]
+    }
+
+    struct Cursor: Equatable, Sendable {
+        var x: Int
+        var y: Int
+        var pendingWrap: Bool
+        var pen: Style
+        var link: [UInt8]
+        var g0: TerminalCharacterSet
+        var g1: TerminalCharacterSet
+        var shifted: Bool
+        var originMode: Bool
+    }
+
+    var rows: Int
+    var columns: Int
+    var main: [[SnapshotCell]]
+    var alternate: [[SnapshotCell]]?
+    var onAlternate: Bool
+    var cursor: Cursor
+    var savedMain: Cursor
+    var savedAlternate: Cursor?
+    var margins: [Int]
+    var leftRightMarginMode: Bool
+    var flags: [Bool]
+    var cursorShape: UInt8
+    var modes: ScreenModes
+    var tabStops: [Bool]
+
+    init(_ state: ScreenState) {
+        rows = state.rows
+        columns = state.columns
+        main = Self.cells(state.mainGrid, state)
+        onAlternate = state.onAlternate
+        alternate = state.onAlternate ? Self.cells(state.grid, state) : nil
+        func cursor(_ saved: SavedCursor) -> Cursor {
+            var pen = saved.pen
+            let link = state.hyperlinks[pen.hyperlink]
+            pen.hyperlink = 0
+            return Cursor(
+                x: saved.x, y: saved.y, pendingWrap: saved.pendingWrap, pen: pen, link: link, g0: saved.g0,
+                g1: saved.g1, shifted: saved.shifted, originMode: saved.originMode)
+        }
+        self.cursor = cursor(
+            SavedCursor(
+                x: state.x, y: state.y, pendingWrap: state.pendingWrap, pen: state.pen, g0: state.g0, g1: state.g1,
+                shifted: state.shifted, originMode: state.originMode))
+        savedMain = cursor(state.savedMain)
+        savedAlternate = state.onAlternate ? cursor(state.savedAlternate) : nil
+        margins = [state.top, state.bottom, state.left, state.right]
+        leftRightMarginMode = state.leftRightMarginMode
+        flags = [
+            state.autowrap, state.insertMode, state.newlineMode, state.reverseVideo, state.cursorBlink,
+        ]
+        cursorShape = state.cursorShape
+        modes = state.modes.withoutTitles
+        tabStops = state.tabStops
+    }
+
+    private static func cells(_ grid: Grid, _ state: ScreenState) -> [[SnapshotCell]] {
+        (0..<grid.rows).map { y in
+            (0..<grid.columns).map { x in
+                let cell = grid.cell(x, y)
+                var style = state.styles[Cell.style(cell)]
+                let link = state.hyperlinks[style.hyperlink]
+                style.hyperlink = 0
+                return SnapshotCell(
+                    scalars: scalars(cell, state), width: Cell.isSpacer(cell) ? 0 : Cell.isWide(cell) ? 2 : 1,
+                    style: style, link: link)
+            }
+        }
+    }
+
+    static func scalars(_ cell: UInt64, _ state: ScreenState) -> [UInt32] {
+        let content = Cell.content(cell)
+        if Cell.isSpacer(cell) { return [] }
+        if cell & Cell.clusterFlag != 0 { return state.clusters[content] }
+        if cell & Cell.decGraphicsFlag != 0 { return [0x1B, content] }  // distinct from the Unicode form
+        return [content == 0 ? 0x20 : content]
+    }
+
+    static func rowText(_ grid: Grid, row: Int, state: ScreenState) -> String {
+        var text = ""
+        for x in 0..<grid.columns {
+            let cell = grid.cell(x, row)
+            if Cell.isSpacer(cell) { continue }
+            var scalars = scalars(cell, state)
+            if scalars.first == 0x1B { scalars = [Cell.decGraphicsScalar(scalars[1])] }
+            for scalar in scalars { text.unicodeScalars.append(Unicode.Scalar(scalar) ?? "\u{FFFD}") }
+        }
+        return text
+    }
+
+    /// The same state with every input mode off (mouse, focus, paste, keys), as the repaint
+    /// alone leaves a terminal: ScreenModes' on and off bytes switch those.
+    public var withoutInputModes: ScreenSnapshot {
+        var snapshot = self
+        snapshot.modes = modes.withoutInputModes
+        return snapshot
+    }
+
+    /// The text of visible row `row`.
+    public func text(row: Int) -> String {
+        let cells = (onAlternate ? alternate ?? main : main)[row]
+        var text = ""
+        for cell in cells where cell.width != 0 {
+            var scalars = cell.scalars
+            if scalars.first == 0x1B { scalars = [Cell.decGraphicsScalar(scalars[1])] }
+            for scalar in scalars { text.unicodeScalars.append(Unicode.Scalar(scalar) ?? "\u{FFFD}") }
+        }
+        return text
+    }
+}

@@ -1,0 +1,464 @@
+// What text, controls and editing sequences do to the grid, as xterm does them (VT510
+// where xterm follows it). Where tmux departs and the model follows it, the comment says so.
+
+extension ScreenState {
+    // MARK: - Printing
+
+    /// A run of printable ASCII: written in bulk, as far as the row has room.
+    @inline(__always)
+    mutating func printASCII(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        lastPrinted = bytes[count &- 1]
+        let charset = shifted ? g1 : g0
+        if charset != .ascii || insertMode {
+            for index in 0..<count { printCharacter(translate(bytes[index], charset), width: 1) }
+            lastPrinted = bytes[count &- 1]
+            return
+        }
+        let style = UInt64(currentPenId()) &<< 32
+        var index = 0
+        while index < count {
+            if pendingWrap { wrap() }
+            let edge = rightEdge
+            let room = edge &- x &+ 1
+            let length = min(count &- index, room)
+            let row = grid.row(y)
+            grid.materialize(y, upTo: x)
+            repairWideCharacter(at: x, row: row)
+            repairWideCharacter(at: x &+ length &- 1, row: row, end: true)
+            Self.store(bytes + index, count: length, style: style, to: row + x)
+            grid.noteWritten(y, upTo: x &+ length)
+            index &+= length
+            if x &+ length > edge {
+                x = edge
+                if autowrap {
+                    pendingWrap = true
+                } else if index < count {
+                    // Without autowrap the rest overwrites the last column: the last one stays.
+                    row[edge] = style | UInt64(bytes[count &- 1])
+                    index = count
+                }
+            } else {
+                x &+= length
+            }
+        }
+    }
+
+    /// Cells for `count` ASCII bytes in one style, eight at a time.
+    @inline(__always)
+    private static func store(
+        _ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64, to target: UnsafeMutablePointer<UInt64>
+    ) {
+        var offset = 0
+        let source = UnsafeRawPointer(bytes)
+        let destination = UnsafeMutableRawPointer(target)
+        let styles = SIMD8<UInt64>(repeating: style)
+        while count &- offset >= 8 {
+            let characters = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+            let cells = SIMD8<UInt64>(truncatingIfNeeded: characters) | styles
+            destination.storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
+            offset &+= 8
+        }
+        while offset < count {
+            target[offset] = style | UInt64(bytes[offset])
+            offset &+= 1
+        }
+    }
+
+    @inline(__always)
+    private func translate(_ byte: UInt8, _ charset: TerminalCharacterSet) -> UInt64 {
+        switch charset {
+        case .ascii:
+            return UInt64(byte)
+        case .decGraphics:
+            return byte >= 0x5F && byte <= 0x7E ? UInt64(byte) | Cell.decGraphicsFlag : UInt64(byte)
+        case .unitedKingdom:
+            return byte == UInt8(ascii: "#") ? 0xA3 : UInt64(byte)
+        }
+    }
+
+    /// A decoded non-ASCII character.
+    mutating func printScalar(_ scalar: UInt32) {
+        lastPrinted = nil
+        let value = CharacterWidth.value(scalar)
+        let width = Int(value & 3)
+        switch width {
+        case 0:
+            combine(scalar)
+        case 1, 2:
+            printCharacter(UInt64(scalar), width: width)
+        default:
+            break  // not printable: no cell, as tmux and wcwidth
+        }
+    }
+
+    /// One character of `width` columns (content bits of a cell).
+    mutating func printCharacter(_ content: UInt64, width: Int) {
+        if pendingWrap { wrap() }
+        var edge = rightEdge
+        if width == 2 && x == edge {
+            // No room for both halves: the character goes on the next row (tmux); without
+            // autowrap it is not shown.
+            guard autowrap, edge > leftEdge else { return }
+            grid.setWrapped(y, true)
+            x = leftEdge
+            lineFeed()
+            edge = rightEdge
+        }
+        if insertMode { insertBlanks(width) }
+        let row = grid.row(y)
+        grid.materialize(y, upTo: x)
+        let style = UInt64(currentPenId()) &<< 32
+        repairWideCharacter(at: x, row: row)
+        repairWideCharacter(at: x &+ width &- 1, row: row, end: true)
+        if width == 2 {
+            row[x] = style | content | Cell.wideFlag
+            row[x &+ 1] = style | Cell.spacerFlag
+        } else {
+            row[x] = style | content
+        }
+        grid.noteWritten(y, upTo: x &+ width)
+        if x &+ width > edge {
+            x = edge
+            pendingWrap = autowrap
+        } else {
+            x &+= width
+        }
+    }
+
+    /// A zero-width character joins the cell before the cursor (the cursor's own cell when
+    /// a wrap is pending); at the start of a row it is dropped.
+    private mutating func combine(_ scalar: UInt32) {
+        var target = pendingWrap ? x : x &- 1
+        guard target >= 0, target < grid.writtenCount(y) else { return }
+        let row = grid.row(y)
+        if Cell.isSpacer(row[target]) && target > 0 { target &-= 1 }
+        let cell = row[target]
+        guard !Cell.isBlank(cell) else { return }
+        var scalars: [UInt32]
+        if cell & Cell.clusterFlag != 0 {
+            scalars = clusters[Cell.content(cell)]
+        } else if cell & Cell.decGraphicsFlag != 0 {
+            scalars = [Cell.decGraphicsScalar(Cell.content(cell))]
+        } else {
+            scalars = [Cell.content(cell)]
+        }
+        guard scalars.count < ClusterTable.maximumScalars else { return }
+        scalars.append(scalar)
+        var id = clusters.id(for: scalars)
+        if id == nil {
+            collectGarbage()
+            id = clusters.id(for: scalars)
+        }
+        guard let id else { return }
+        let flags = cell & (Cell.wideFlag | 0xFFFF_0000_0000)
+        row[target] = flags | Cell.clusterFlag | UInt64(id)
+    }
+
+    /// Writing over one half of a wide character blanks the other half, as terminals do.
+    /// `end`: `x` is the last cell of what is written (its right neighbour may be a spacer).
+    @inline(__always)
+    func repairWideCharacter(at x: Int, row: UnsafeMutablePointer<UInt64>, end: Bool = false) {
+        let written = grid.writtenCount(y)
+        guard x < written else { return }
+        let cell = row[x]
+        if !end, Cell.isSpacer(cell), x > 0 {
+            row[x &- 1] = Cell.blank(Cell.style(row[x &- 1]))
+        }
+        if end, Cell.isWide(cell), x &+ 1 < written {
+            row[x &+ 1] = Cell.blank(Cell.style(row[x &+ 1]))
+        }
+    }
+
+    /// The pending wrap taken: the row is marked as going on, and the cursor moves to the
+    /// start of the next row (scrolling at the bottom margin).
+    mutating func wrap() {
+        pendingWrap = false
+        grid.setWrapped(y, true)
+        x = leftEdge
+        lineFeed()
+    }
+
+    /// REP: the last printed ASCII character again, at most to the end of the row (tmux).
+    mutating func repeatLast(_ count: Int) {
+        guard let byte = lastPrinted else { return }
+        let times = min(count, max(columns - x, 0))
+        for _ in 0..<times {
+            withUnsafePointer(to: byte) { printASCII($0, count: 1) }
+        }
+    }
+
+    // MARK: - Controls
+
+    mutating func execute(_ control: UInt8) {
+        lastPrinted = nil
+        switch control {
+        case 0x08: backspace()
+        case 0x09: tab(forward: 1)
+        case 0x0A, 0x0B, 0x0C:
+            lineFeed()
+            if newlineMode { carriageReturn() }
+        case 0x0D: carriageReturn()
+        case 0x0E: shifted = true
+        case 0x0F: shifted = false
+        default: break
+        }
+    }
+
+    mutating func carriageReturn() {
+        x = leftEdge
+        pendingWrap = false
+    }
+
+    /// BS clears a pending wrap and otherwise moves left, stopping at the margin.
+    mutating func backspace() {
+        if pendingWrap {
+            pendingWrap = false
+            return
+        }
+        if x > leftEdge || (x > 0 && !leftRightMarginMode) { x &-= 1 }
+    }
+
+    /// HT moves to the next tab stop, or the right edge; CBT (negative) backwards.
+    mutating func tab(forward count: Int) {
+        if count > 0 {
+            guard !pendingWrap else { return }
+            let edge = rightEdge
+            for _ in 0..<count {
+                guard x < edge else { break }
+                repeat { x &+= 1 } while x < edge && !tabStops[x]
+            }
+        } else {
+            pendingWrap = false
+            let edge = leftEdge
+            for _ in 0..<(-count) {
+                guard x > edge else { break }
+                repeat { x &-= 1 } while x > edge && !tabStops[x]
+            }
+        }
+    }
+
+    /// LF, IND: down a row, scrolling the region at its bottom margin.
+    mutating func lineFeed() {
+        pendingWrap = false
+        if y == bottom {
+            scrollUp(1)
+        } else if y < rows &- 1 {
+            y &+= 1
+        }
+    }
+
+    /// RI: up a row, scrolling the region down at its top margin.
+    mutating func reverseIndex() {
+        pendingWrap = false
+        if y == top {
+            scrollDown(1)
+        } else if y > 0 {
+            y &-= 1
+        }
+    }
+
+    /// The scroll region moves up `count` rows; rows that leave the top of a full-screen
+    /// region of the main screen go to the terminal's history (kept while capturing).
+    mutating func scrollUp(_ count: Int) {
+        let style = erasePenId()
+        if hasFullWidthMargins {
+            if top == 0 && bottom == rows &- 1 && !onAlternate && scrollback != nil {
+                for row in 0..<min(count, rows) { captureLine(row, of: grid) }
+            }
+            grid.scrollUp(top: top, bottom: bottom, count: count, style: style)
+        } else {
+            for _ in 0..<min(count, bottom - top + 1) {
+                grid.scrollColumnsUp(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
+            }
+        }
+    }
+
+    mutating func scrollDown(_ count: Int) {
+        let style = erasePenId()
+        if hasFullWidthMargins {
+            grid.scrollDown(top: top, bottom: bottom, count: count, style: style)
+        } else {
+            for _ in 0..<min(count, bottom - top + 1) {
+                grid.scrollColumnsDown(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
+            }
+        }
+    }
+
+    // MARK: - Cursor movement
+
+    /// CUP, HVP: to `row`, `column` (1-based), relative to the margins in origin mode.
+    mutating func moveTo(row: Int, column: Int) {
+        pendingWrap = false
+        if originMode {
+            y = min(top &+ row &- 1, bottom)
+            x = min(leftRightMarginMode ? left &+ column &- 1 : column &- 1, leftRightMarginMode ? right : columns &- 1)
+        } else {
+            y = min(row &- 1, rows &- 1)
+            x = min(column &- 1, columns &- 1)
+        }
+    }
+
+    mutating func moveToColumn(_ column: Int) {
+        pendingWrap = false
+        if originMode && leftRightMarginMode {
+            x = min(left &+ column &- 1, right)
+        } else {
+            x = min(column &- 1, columns &- 1)
+        }
+    }
+
+    mutating func moveToRow(_ row: Int) {
+        pendingWrap = false
+        y = originMode ? min(top &+ row &- 1, bottom) : min(row &- 1, rows &- 1)
+    }
+
+    /// CUU/CUD: stop at the margin when the cursor is inside the region, else at the edge.
+    mutating func moveVertically(_ count: Int) {
+        pendingWrap = false
+        if count < 0 {
+            let limit = y >= top ? top : 0
+            y = max(y &+ count, limit)
+        } else {
+            let limit = y <= bottom ? bottom : rows &- 1
+            y = min(y &+ count, limit)
+        }
+    }
+
+    mutating func moveHorizontally(_ count: Int) {
+        pendingWrap = false
+        if count < 0 {
+            let limit = leftRightMarginMode && x >= left ? left : 0
+            x = max(x &+ count, limit)
+        } else {
+            let limit = leftRightMarginMode && x <= right ? right : columns &- 1
+            x = min(x &+ count, limit)
+        }
+    }
+
+    // MARK: - Erasing
+
+    /// ED: 0 below, 1 above, 2 all (3, the history, is the terminal's own).
+    mutating func eraseInDisplay(_ mode: UInt32) {
+        let style = erasePenId()
+        pendingWrap = false
+        switch mode {
+        case 0:
+            eraseInLine(0, style: style)
+            for row in (y &+ 1)..<rows { grid.clearRow(row, style: style) }
+        case 1:
+            for row in 0..<y { grid.clearRow(row, style: style) }
+            eraseInLine(1, style: style)
+        case 2:
+            for row in 0..<rows { grid.clearRow(row, style: style) }
+        default:
+            break
+        }
+    }
+
+    /// EL: 0 to the right, 1 to the left (including the cursor), 2 the whole row.
+    mutating func eraseInLine(_ mode: UInt32, style: UInt16? = nil) {
+        let style = style ?? erasePenId()
+        pendingWrap = false
+        let row = grid.row(y)
+        switch mode {
+        case 0:
+            repairWideCharacter(at: x, row: row)
+            grid.clear(y, from: x, to: columns, style: style)
+            grid.setWrapped(y, false)
+        case 1:
+            repairWideCharacter(at: x, row: row, end: true)
+            grid.clear(y, from: 0, to: x &+ 1, style: style)
+        case 2:
+            grid.clearRow(y, style: style)
+        default:
+            break
+        }
+    }
+
+    /// ECH: `count` cells from the cursor, not moving it.
+    mutating func eraseCharacters(_ count: Int) {
+        let style = erasePenId()
+        pendingWrap = false
+        let end = min(x &+ count, columns)
+        let row = grid.row(y)
+        repairWideCharacter(at: x, row: row)
+        repairWideCharacter(at: end &- 1, row: row, end: true)
+        grid.clear(y, from: x, to: end, style: style)
+    }
+
+    // MARK: - Inserting and deleting
+
+    /// ICH: blanks at the cursor, the rest of the row (to the right margin) moving right.
+    mutating func insertBlanks(_ count: Int) {
+        let edge = rightEdge
+        guard x <= edge else { return }
+        let style = erasePenId()
+        let row = grid.row(y)
+        grid.materialize(y, upTo: edge &+ 1)
+        repairWideCharacter(at: x, row: row)
+        // A second half moved away from its first half would be an orphan.
+        if Cell.isSpacer(row[x]) { row[x] = Cell.blank(Cell.style(row[x])) }
+        let count = min(count, edge &- x &+ 1)
+        let moving = edge &+ 1 &- x &- count
+        if moving > 0 { (row + (x &+ count)).update(from: row + x, count: moving) }
+        (row + x).update(repeating: Cell.blank(style), count: count)
+        if Cell.isWide(row[edge]) { row[edge] = Cell.blank(Cell.style(row[edge])) }
+    }
+
+    /// DCH: cells at the cursor go, the rest of the row moving left; blanks come in.
+    mutating func deleteCharacters(_ count: Int) {
+        let edge = rightEdge
+        guard x <= edge else { return }
+        pendingWrap = false
+        let style = erasePenId()
+        let row = grid.row(y)
+        grid.materialize(y, upTo: edge &+ 1)
+        let count = min(count, edge &- x &+ 1)
+        repairWideCharacter(at: x, row: row)
+        repairWideCharacter(at: x &+ count &- 1, row: row, end: true)
+        let moving = edge &+ 1 &- x &- count
+        if moving > 0 { (row + x).update(from: row + (x &+ count), count: moving) }
+        (row + (edge &+ 1 &- count)).update(repeating: Cell.blank(style), count: count)
+    }
+
+    /// IL (`insert`) and DL: rows at the cursor row, inside the scroll region only; the
+    /// cursor goes to the left margin.
+    mutating func insertOrDeleteLines(_ count: Int, insert: Bool) {
+        guard y >= top, y <= bottom, !leftRightMarginMode || (x >= left && x <= right) else { return }
+        pendingWrap = false
+        let style = erasePenId()
+        if hasFullWidthMargins {
+            if insert {
+                grid.scrollDown(top: y, bottom: bottom, count: count, style: style)
+            } else {
+                grid.scrollUp(top: y, bottom: bottom, count: count, style: style)
+            }
+        } else {
+            for _ in 0..<min(count, bottom - y + 1) {
+                if insert {
+                    grid.scrollColumnsDown(top: y, bottom: bottom, left: left, right: right, count: 1, style: style)
+                } else {
+                    grid.scrollColumnsUp(top: y, bottom: bottom, left: left, right: right, count: 1, style: style)
+                }
+            }
+        }
+        x = leftEdge
+    }
+
+    /// DECALN: every cell an `E`, margins reset, cursor home.
+    mutating func screenAlignment() {
+        top = 0
+        bottom = rows &- 1
+        left = 0
+        right = columns &- 1
+        originMode = false
+        x = 0
+        y = 0
+        pendingWrap = false
+        for row in 0..<rows {
+            grid.clearRow(row, style: 0)
+            grid.row(row).update(repeating: UInt64(UInt8(ascii: "E")), count: columns)
+            grid.noteWritten(row, upTo: columns)
+        }
+    }
+}

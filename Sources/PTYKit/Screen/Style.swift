@@ -1,0 +1,284 @@
+/// A colour as the stream set it, kept in its own form so that a repaint sets it the same
+/// way (`31`, `38;5;1` and `38;2;...` are different requests to a terminal): 0 is the
+/// default; otherwise the top byte says which form and the low bytes hold the value.
+struct Colour: Hashable, Sendable {
+    var rawValue: UInt32
+
+    static let `default` = Colour(rawValue: 0)
+    private static let ansiKind: UInt32 = 1 << 24
+    private static let indexedKind: UInt32 = 2 << 24
+    private static let directKind: UInt32 = 3 << 24
+
+    /// One of the 16 colours of SGR 30-37 and 90-97 (40-47, 100-107): 0-7, and 8-15 for
+    /// the bright ones.
+    static func ansi(_ number: UInt32) -> Colour { Colour(rawValue: ansiKind | number) }
+    /// `38;5;N`.
+    static func indexed(_ number: UInt32) -> Colour { Colour(rawValue: indexedKind | number & 0xFF) }
+    /// `38;2;R;G;B`.
+    static func direct(red: UInt32, green: UInt32, blue: UInt32) -> Colour {
+        Colour(rawValue: directKind | (red & 0xFF) << 16 | (green & 0xFF) << 8 | blue & 0xFF)
+    }
+
+    enum Form: Equatable {
+        case `default`
+        case ansi(UInt8)
+        case indexed(UInt8)
+        case direct(UInt8, UInt8, UInt8)
+    }
+
+    var form: Form {
+        let value = rawValue & 0xFF_FFFF
+        switch rawValue >> 24 {
+        case 1: return .ansi(UInt8(value))
+        case 2: return .indexed(UInt8(value))
+        case 3: return .direct(UInt8(value >> 16), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+        default: return .default
+        }
+    }
+}
+
+/// Character attributes other than colours, one bit each, and the underline style.
+struct Attributes: OptionSet, Hashable, Sendable {
+    let rawValue: UInt16
+
+    static let bold = Attributes(rawValue: 1 << 0)
+    static let dim = Attributes(rawValue: 1 << 1)
+    static let italic = Attributes(rawValue: 1 << 2)
+    static let blink = Attributes(rawValue: 1 << 3)
+    static let inverse = Attributes(rawValue: 1 << 4)
+    static let invisible = Attributes(rawValue: 1 << 5)
+    static let strikethrough = Attributes(rawValue: 1 << 6)
+    static let overline = Attributes(rawValue: 1 << 7)
+    static let underlineMask = Attributes(rawValue: 7 << 8)
+
+    /// 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed (SGR 4:N).
+    var underline: UInt16 {
+        get { rawValue >> 8 & 7 }
+        set { self = Attributes(rawValue: rawValue & ~Self.underlineMask.rawValue | (newValue & 7) << 8) }
+    }
+
+    /// The flags and their SGR numbers, in the order a repaint writes them.
+    static let codes: [(Attributes, UInt8)] = [
+        (.bold, 1), (.dim, 2), (.italic, 3), (.blink, 5), (.inverse, 7), (.invisible, 8),
+        (.strikethrough, 9), (.overline, 53),
+    ]
+}
+
+/// How a cell is drawn: the pen it was written with (or, for an erased cell, only the
+/// background). Cells refer to one by a 16-bit id from StyleTable.
+struct Style: Hashable, Sendable {
+    var foreground = Colour.default
+    var background = Colour.default
+    var underlineColour = Colour.default
+    var attributes = Attributes()
+    /// An OSC 8 hyperlink: its id in the model's HyperlinkTable, 0 for none.
+    var hyperlink: UInt16 = 0
+
+    static let plain = Style()
+
+    /// What erasing with this pen leaves: its background only (xterm's and tmux's BCE).
+    var erased: Style { Style(background: background) }
+
+    /// Applies one SGR sequence.pointee.
+    mutating func apply(_ sequence: UnsafePointer<SequenceParameters>) {
+        let count = sequence.pointee.valueCount
+        if count == 0 {
+            reset()
+            return
+        }
+        var index = 0
+        while index < count {
+            // A parameter with sub-parameters: `4:3`, `38:2::R:G:B`, `38:5:N`.
+            var end = index &+ 1
+            while end < count {
+                guard sequence.pointee.isSubparameter(end) else { break }
+                end &+= 1
+            }
+            if end > index &+ 1 {
+                applyWithSubparameters(sequence, from: index, to: end)
+                index = end
+                continue
+            }
+            let code = sequence.pointee.value(index) ?? 0
+            switch code {
+            case 38, 48, 58:
+                index = applyExtendedColour(code, sequence, after: index)
+                continue
+            default:
+                apply(code)
+            }
+            index &+= 1
+        }
+    }
+
+    private mutating func reset() {
+        let link = hyperlink
+        self = Style()
+        hyperlink = link  // SGR 0 does not end a hyperlink
+    }
+
+    private mutating func apply(_ code: UInt32) {
+        switch code {
+        case 0: reset()
+        case 1: attributes.insert(.bold)
+        case 2: attributes.insert(.dim)
+        case 3: attributes.insert(.italic)
+        case 4: attributes.underline = 1
+        case 5, 6: attributes.insert(.blink)
+        case 7: attributes.insert(.inverse)
+        case 8: attributes.insert(.invisible)
+        case 9: attributes.insert(.strikethrough)
+        case 21: attributes.underline = 2
+        case 22: attributes.subtract([.bold, .dim])
+        case 23: attributes.remove(.italic)
+        case 24: attributes.underline = 0
+        case 25: attributes.remove(.blink)
+        case 27: attributes.remove(.inverse)
+        case 28: attributes.remove(.invisible)
+        case 29: attributes.remove(.strikethrough)
+        case 30...37: foreground = .ansi(code - 30)
+        case 39: foreground = .default
+        case 40...47: background = .ansi(code - 40)
+        case 49: background = .default
+        case 53: attributes.insert(.overline)
+        case 55: attributes.remove(.overline)
+        case 59: underlineColour = .default
+        case 90...97: foreground = .ansi(code - 90 + 8)
+        case 100...107: background = .ansi(code - 100 + 8)
+        default: break
+        }
+    }
+
+    private mutating func setColour(_ code: UInt32, _ colour: Colour) {
+        switch code {
+        case 38: foreground = colour
+        case 48: background = colour
+        default: underlineColour = colour
+        }
+    }
+
+    /// `38;5;N` and `38;2;R;G;B` (48 and 58 alike); returns the index after them. A missing
+    /// or bad form consumes what tmux consumes.
+    private mutating func applyExtendedColour(
+        _ code: UInt32, _ sequence: UnsafePointer<SequenceParameters>, after index: Int
+    ) -> Int {
+        switch sequence.pointee.value(index &+ 1) {
+        case 5:
+            guard let number = sequence.pointee.value(index &+ 2), number <= 255 else {
+                if code != 58 { setColour(code, .default) }
+                return index &+ 3
+            }
+            setColour(code, .indexed(number))
+            return index &+ 3
+        case 2:
+            if let red = sequence.pointee.value(index &+ 2), let green = sequence.pointee.value(index &+ 3),
+                let blue = sequence.pointee.value(index &+ 4), red <= 255, green <= 255, blue <= 255
+            {
+                setColour(code, .direct(red: red, green: green, blue: blue))
+                return index &+ 5
+            }
+            return index &+ 2
+        default:
+            return index &+ 2
+        }
+    }
+
+    /// The ISO 8613-6 forms with `:`: `4:N` (underline style), `38:5:N`, `38:2:[space]:R:G:B`.
+    private mutating func applyWithSubparameters(
+        _ sequence: UnsafePointer<SequenceParameters>, from start: Int, to end: Int
+    ) {
+        let count = end - start
+        let code = sequence.pointee.value(start) ?? 0
+        if code == 4 {
+            guard count == 2 else { return }
+            let style = sequence.pointee.value(start + 1) ?? 0
+            if style <= 5 { attributes.underline = UInt16(style) }
+            return
+        }
+        guard count >= 2, code == 38 || code == 48 || code == 58 else { return }
+        switch sequence.pointee.value(start + 1) {
+        case 5:
+            guard count >= 3 else { return }
+            if let number = sequence.pointee.value(start + 2), number <= 255 {
+                setColour(code, .indexed(number))
+            } else if code != 58 {
+                setColour(code, .default)
+            }
+        case 2:
+            // With a colour-space id (`38:2:ID:R:G:B`, 6 values) or without (5 values).
+            let first = count == 5 ? start + 2 : start + 3
+            guard count >= 5, first + 2 < end else { return }
+            guard let red = sequence.pointee.value(first), let green = sequence.pointee.value(first + 1),
+                let blue = sequence.pointee.value(first + 2), red <= 255, green <= 255, blue <= 255
+            else { return }
+            setColour(code, .direct(red: red, green: green, blue: blue))
+        default:
+            return
+        }
+    }
+}
+
+/// The styles in use, each stored once; cells hold their 16-bit ids. Id 0 is the plain
+/// style. Bounded: when it is full the model collects the styles no cell uses any more.
+struct StyleTable {
+    static let capacity = 1 << 16 - 1
+    private(set) var styles: [Style] = [.plain]
+    private var ids: [Style: UInt16] = [.plain: 0]
+    /// Full at this many, for a collection to run; it grows (to `capacity`) only when a
+    /// collection leaves it more than half full, so it stays small in ordinary use.
+    private var limit = 1024
+
+    /// The id of `style`, or nil when the table is full.
+    mutating func id(for style: Style) -> UInt16? {
+        if let id = ids[style] { return id }
+        guard styles.count < limit else { return nil }
+        let id = UInt16(styles.count)
+        styles.append(style)
+        ids[style] = id
+        return id
+    }
+
+    subscript(id: UInt16) -> Style {
+        Int(id) < styles.count ? styles[Int(id)] : .plain
+    }
+
+    var count: Int { styles.count }
+
+    /// Keeps only the styles `isLive` says are in use; returns the new id of each old id
+    /// (plain stays 0).
+    mutating func compact(_ isLive: (UInt16) -> Bool) -> [UInt16] {
+        var renumbered = [UInt16](repeating: 0, count: styles.count)
+        var kept: [Style] = [.plain]
+        var newIds: [Style: UInt16] = [.plain: 0]
+        for (old, style) in styles.enumerated().dropFirst() where isLive(UInt16(old)) {
+            renumbered[old] = UInt16(kept.count)
+            newIds[style] = UInt16(kept.count)
+            kept.append(style)
+        }
+        styles = kept
+        ids = newIds
+        if styles.count > limit / 2 { limit = min(limit * 2, Self.capacity) }
+        return renumbered
+    }
+}
+
+/// The last sixteen styles interned and their ids, tried in turn before the table's hash.
+struct StyleCache {
+    private var styles = InlineArray<16, Style>(repeating: .plain)
+    private var ids = InlineArray<16, UInt16>(repeating: 0)
+    private var next = 0
+
+    @inline(__always)
+    func id(for style: Style) -> UInt16? {
+        // Through a span: subscripting the InlineArray itself copies it whole.
+        let span = styles.span
+        for slot in 0..<16 where span[slot] == style { return ids[slot] }
+        return nil
+    }
+
+    mutating func remember(_ style: Style, _ id: UInt16) {
+        styles[next] = style
+        ids[next] = id
+        next = (next + 1) & 15
+    }
+}

@@ -1,0 +1,182 @@
+import PTYKit
+import Testing
+
+/// Bytes from libvterm-style test notation: `\e` ESC, `\a` BEL, `\b` `\t` `\n` `\r`,
+/// `\xHH` any byte, `\\` a backslash; everything else is its UTF-8.
+func bytes(_ notation: String) -> [UInt8] {
+    var result: [UInt8] = []
+    var input = Array(notation.utf8)[...]
+    while let byte = input.popFirst() {
+        guard byte == UInt8(ascii: "\\"), let escaped = input.popFirst() else {
+            result.append(byte)
+            continue
+        }
+        switch escaped {
+        case UInt8(ascii: "e"): result.append(0x1B)
+        case UInt8(ascii: "a"): result.append(0x07)
+        case UInt8(ascii: "b"): result.append(0x08)
+        case UInt8(ascii: "t"): result.append(0x09)
+        case UInt8(ascii: "n"): result.append(0x0A)
+        case UInt8(ascii: "r"): result.append(0x0D)
+        case UInt8(ascii: "\\"): result.append(escaped)
+        case UInt8(ascii: "x"):
+            let hex = String(decoding: input.prefix(2), as: UTF8.self)
+            input = input.dropFirst(2)
+            result.append(UInt8(hex, radix: 16)!)
+        default:
+            preconditionFailure("unknown escape \\\(Character(Unicode.Scalar(escaped))) in \(notation)")
+        }
+    }
+    return result
+}
+
+/// Everything the parser exposes, for comparing outcomes.
+struct Observed: Equatable, CustomStringConvertible {
+    var modesOn: Set<Int> = [25]
+    var applicationKeypad = false
+    var kittyKeyboardFlags: UInt32 = 0
+    var modifyOtherKeys = 0
+    var titleWasSet = false
+    var windowNameWasSet = false
+    var atBoundary = true
+
+    /// Every private mode a test may look at, tracked or not (66 and 1048 are not).
+    static let privateModes = [
+        1, 9, 25, 47, 66, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 1047, 1048, 1049, 2004,
+    ]
+
+    init(
+        modesOn: Set<Int> = [25], applicationKeypad: Bool = false, kittyKeyboardFlags: UInt32 = 0,
+        modifyOtherKeys: Int = 0, titleWasSet: Bool = false, windowNameWasSet: Bool = false, atBoundary: Bool = true
+    ) {
+        self.modesOn = modesOn
+        self.applicationKeypad = applicationKeypad
+        self.kittyKeyboardFlags = kittyKeyboardFlags
+        self.modifyOtherKeys = modifyOtherKeys
+        self.titleWasSet = titleWasSet
+        self.windowNameWasSet = windowNameWasSet
+        self.atBoundary = atBoundary
+    }
+
+    init(_ stream: ModelStream, sourceLocation: SourceLocation = #_sourceLocation) {
+        let modes = stream.modes
+        modesOn = Set(Self.privateModes.filter { modes.isSet(privateMode: $0) })
+        applicationKeypad = modes.applicationKeypad
+        kittyKeyboardFlags = modes.kittyKeyboardFlags
+        modifyOtherKeys = modes.modifyOtherKeys
+        titleWasSet = modes.titleWasSet
+        windowNameWasSet = modes.windowNameWasSet
+        atBoundary = stream.isAtBoundary
+        #expect(modes.cursorVisible == modesOn.contains(25), sourceLocation: sourceLocation)
+        #expect(modes.alternateScreen == !modesOn.isDisjoint(with: [47, 1047, 1049]), sourceLocation: sourceLocation)
+    }
+
+    var description: String {
+        "modes \(modesOn.sorted()) keypad \(applicationKeypad) kitty \(kittyKeyboardFlags) "
+            + "modifyOtherKeys \(modifyOtherKeys) title \(titleWasSet) name \(windowNameWasSet) boundary \(atBoundary)"
+    }
+}
+
+/// A ScreenModel with the value semantics of OutputParser, for the tests ported from it:
+/// a copy that is fed afterwards replays what its original was fed into a model of its own.
+struct ModelStream {
+    private final class Box {
+        let model = ScreenModel(rows: 24, columns: 80)
+        var history: [UInt8] = []
+    }
+
+    private var box = Box()
+
+    static let cut = ScreenModel.cut
+
+    private mutating func makeUnique() {
+        guard !isKnownUniquelyReferenced(&box) else { return }
+        let old = box
+        box = Box()
+        box.history = old.history
+        old.history.withUnsafeBytes { box.model.feed($0) }
+    }
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        makeUnique()
+        box.history += bytes
+        box.model.feed(bytes)
+    }
+
+    mutating func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        makeUnique()
+        let consumed = box.model.feedUntilBoundary(bytes)
+        box.history += bytes[..<consumed]
+        return consumed
+    }
+
+    mutating func feed(_ bytes: some Collection<UInt8>) {
+        Array(bytes).withUnsafeBytes { feed($0) }
+    }
+
+    mutating func feedUntilBoundary(_ bytes: some Collection<UInt8>) -> Int {
+        Array(bytes).withUnsafeBytes { feedUntilBoundary($0) }
+    }
+
+    var isAtBoundary: Bool { box.model.isAtBoundary }
+    var modes: ScreenModes { box.model.modes }
+    var titleSets: UInt { box.model.titleSets }
+    func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? { box.model.lastBoundary(in: bytes) }
+}
+
+/// Feeds `input` whole, then split in two at every position, then byte by byte, then with
+/// `feedUntilBoundary` taking over at every position, expecting the same modes and
+/// boundary each time (OutputParser's parseEverySplit, for the model). Returns the stream
+/// fed whole.
+func modesEverySplit(_ input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ModelStream {
+    var whole = ModelStream()
+    whole.feed(input)
+    let expected = Observed(whole, sourceLocation: sourceLocation)
+
+    for split in 0...input.count {
+        var stream = ModelStream()
+        stream.feed(input[..<split])
+        stream.feed(input[split...])
+        #expect(Observed(stream) == expected, "split at \(split)", sourceLocation: sourceLocation)
+        #expect(stream.modes == whole.modes, "split at \(split)", sourceLocation: sourceLocation)
+
+        var resumed = ModelStream()
+        resumed.feed(input[..<split])
+        let consumed = resumed.feedUntilBoundary(input[split...])
+        #expect(consumed <= input.count - split, sourceLocation: sourceLocation)
+        #expect(resumed.isAtBoundary || consumed == input.count - split, sourceLocation: sourceLocation)
+        if consumed > 0 {
+            var justBefore = ModelStream()
+            justBefore.feed(input[..<(split + consumed - 1)])
+            #expect(!justBefore.isAtBoundary, "boundary from \(split) is not the first", sourceLocation: sourceLocation)
+        }
+        resumed.feed(input[(split + consumed)...])
+        #expect(resumed.modes == whole.modes, "boundary from \(split)", sourceLocation: sourceLocation)
+        #expect(resumed.isAtBoundary == whole.isAtBoundary, "boundary from \(split)", sourceLocation: sourceLocation)
+    }
+
+    var byByte = ModelStream()
+    for byte in input {
+        byByte.feed([byte])
+    }
+    #expect(Observed(byByte) == expected, "byte by byte", sourceLocation: sourceLocation)
+    #expect(byByte.modes == whole.modes, "byte by byte", sourceLocation: sourceLocation)
+    return whole
+}
+
+/// A fixed-seed generator, so that any failure can be replayed.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,98 @@
+import PTYKit
+import Testing
+
+/// The bytes `feed` skips without the table: UTF-8 characters, complete or cut short, whole
+/// control sequences without a private marker or intermediate, and the parameters of control
+/// sequences without a private marker.
+@Suite("ScreenModel parser fast paths")
+struct ScreenParserFastPathTests {
+    @Test(arguments: [#"\xE2\x9B"#, #"\xF0\x9F\x98"#, #"\xC3"#, #"\xF0"#])
+    func aCharacterCutShortLetsTheNextSequenceThrough(_ partial: String) {
+        let parser = modesEverySplit(bytes(partial + #"\e[?2004hok"#))
+        #expect(parser.modes.isSet(privateMode: 2004))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func aCharacterCutShortByPrintableTextIsNotCountedAgain() {
+        // The 'A' ends the character; the next two bytes are a complete character of
+        // their own, so the stream ends at a boundary.
+        let parser = modesEverySplit(bytes(#"\xE2A\xC3\xA9"#))
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func aCharacterOpenAtTheEndIsNotABoundary() {
+        let parser = modesEverySplit(bytes(#"ab\xE2\x9B"#))
+        #expect(!parser.isAtBoundary)
+    }
+
+    @Test func unmarkedParametersAreSkippedButMarkedOnesStillCount() {
+        let parser = modesEverySplit(bytes(#"\e[38;5;123;1m\e[12;34H\e[?1;1049h\e[0m"#))
+        #expect(parser.modes.isSet(privateMode: 1))
+        #expect(parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func anUnmarkedSequenceCutShortKeepsTheParserInside() {
+        var parser = ModelStream()
+        parser.feed(bytes(#"\e[38;5;12"#))
+        #expect(!parser.isAtBoundary)
+        #expect(parser.feedUntilBoundary(bytes(#"3mtext"#)) == 2)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func markerAfterUnmarkedParametersIgnoresTheSequence() {
+        // `?` after parameters sends the sequence to csiIgnore: not a DECSET.
+        let parser = modesEverySplit(bytes(#"\e[1?1049h"#))
+        #expect(!parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func sequencesAfterSkippedOnesStillCount() {
+        let parser = modesEverySplit(bytes(#"\e[0m\e=\e[1;31mred\e[m\e[?25l\e[K"#))
+        #expect(parser.modes.applicationKeypad)
+        #expect(!parser.modes.cursorVisible)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func anUnmarkedSequenceWithAnIntermediateIsInterpreted() {
+        // DECSTR (`CSI ! p`) has no marker but an intermediate: it must reach ScreenModes.
+        let parser = modesEverySplit(bytes(#"\e[?1h\e=\e[!p"#))
+        #expect(!parser.modes.isSet(privateMode: 1))
+        #expect(!parser.modes.applicationKeypad)
+    }
+
+    @Test func anEscapeThatIsNotACSIIsNotSkipped() {
+        let parser = modesEverySplit(bytes(#"\e[?1049h\ec"#))
+        #expect(!parser.modes.alternateScreen)
+        #expect(parser.isAtBoundary)
+    }
+
+    @Test func wholeBuffersAgreeWithByteByByteFeeding() {
+        // One byte at a time, no skip can span a sequence or a character: the table does
+        // the work. Fed whole, the fast paths do most of it.
+        var random = SplitMix64(seed: 0xFA57)
+        let pieces: [[UInt8]] = [
+            bytes(#"\e[1;31m"#), bytes(#"\e[?1049h"#), bytes(#"\e[?1049l"#), bytes(#"\e[?2004h"#),
+            bytes(#"\e[!p"#), bytes(#"\e="#), bytes(#"\e[12"#), bytes(#"\e["#), bytes(#"\e"#),
+            bytes(#"\xE2\x9B\x84"#), bytes(#"\xE2\x9B"#), bytes(#"\xF0\x9F"#), bytes(#"\xC3"#),
+            bytes(#"\x80\x80\x80\x80"#), bytes(#";?:m"#), bytes("text "), bytes(#"\x18"#),
+        ]
+        for _ in 0..<1_000 {
+            var input: [UInt8] = []
+            for _ in 0..<Int(random.next() % 24) {
+                input +=
+                    random.next() % 4 == 0
+                    ? [UInt8(truncatingIfNeeded: random.next())]
+                    : pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            var whole = ModelStream()
+            whole.feed(input)
+            var byByte = ModelStream()
+            for byte in input {
+                byByte.feed([byte])
+            }
+            #expect(whole.modes == byByte.modes, "\(input)")
+            #expect(whole.isAtBoundary == byByte.isAtBoundary, "\(input)")
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Testing
+
+@testable import PTYKit
+
+/// What the lock and the session ask of the model: input modes off and on, the restore at
+/// exit, the known state, the held scrollback, resizes and queries.
+@Suite("Screen seams")
+struct ScreenSeamTests {
+    private func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).map { $0 == "\u{1B}" ? #"\e"# : String($0) }.joined()
+    }
+
+    private func model(_ output: String, rows: Int = 5, columns: Int = 10) -> ScreenModel {
+        let model = ScreenModel(rows: rows, columns: columns)
+        model.feed(output)
+        return model
+    }
+
+    private func bytes(_ write: (OutputBuffer) -> Void) -> [UInt8] {
+        let buffer = OutputBuffer()
+        write(buffer)
+        return buffer.bytes
+    }
+
+    /// LockInputModes' cases: the same bytes, but for the kitty pop, written `CSI < 1 u`.
+    static let inputModeCases: [(output: String, off: String, on: String)] = [
+        (#"\e[?1h"#, #"\e[?1l"#, #"\e[?1h"#),
+        (#"\e[?1000;1006h"#, #"\e[?1000l\e[?1006l"#, #"\e[?1000h\e[?1006h"#),
+        (#"\e[?1000h\e[?1003h\e[?1015h"#, #"\e[?1003l\e[?1015l"#, #"\e[?1003h\e[?1015h"#),
+        (#"\e[?9h"#, #"\e[?9l"#, #"\e[?9h"#),
+        (#"\e[?1001h\e[?1005h"#, #"\e[?1001l\e[?1005l"#, #"\e[?1001h\e[?1005h"#),
+        (#"\e[?1002h\e[?1016h"#, #"\e[?1002l\e[?1016l"#, #"\e[?1002h\e[?1016h"#),
+        (#"\e[?1004h"#, #"\e[?1004l"#, #"\e[?1004h"#),
+        (#"\e[?2004h"#, #"\e[?2004l"#, #"\e[?2004h"#),
+        (#"\e="#, #"\e>"#, #"\e="#),
+        (#"\e[>1u"#, #"\e[>0u"#, #"\e[<1u"#),
+        (#"\e[=3u"#, #"\e[>0u"#, #"\e[<1u"#),
+        (#"\e[>1u\e[>0u"#, "", ""),
+        (#"\e[>4;2m"#, #"\e[>4;0m"#, #"\e[>4;2m"#),
+        (
+            #"\e[?1049h\e[?1h\e=\e[?1002;1006;1004;2004h\e[>5u\e[>4;2m"#,
+            #"\e[?1l\e[?1002l\e[?1004l\e[?1006l\e[?2004l\e>\e[>0u\e[>4;0m"#,
+            #"\e[?1h\e[?1002h\e[?1004h\e[?1006h\e[?2004h\e=\e[<1u\e[>4;2m"#
+        ),
+    ]
+
+    @Test func inputModesOffAndOnAgain() {
+        #expect(bytes(ScreenModes.initial.appendInputModesOff).isEmpty)
+        for testCase in Self.inputModeCases {
+            let model = model(testCase.output)
+            let before = model.modes
+            let off = bytes(before.appendInputModesOff)
+            let on = bytes(before.appendInputModesOn)
+            #expect(text(off) == testCase.off, "\(testCase.output)")
+            #expect(text(on) == testCase.on, "\(testCase.output)")
+            // Fed back as output they turn everything off, then lead back to the same modes.
+            model.feed(off)
+            #expect(bytes(model.modes.appendInputModesOff).isEmpty, "\(testCase.output)")
+            #expect(model.modes.alternateScreen == before.alternateScreen)
+            model.feed(on)
+            #expect(model.modes == before, "\(testCase.output)")
+        }
+    }
+
+    @Test func restoreAtExit() {
+        #expect(bytes(model("plain text\r\n\u{1b}[31mred\u{1b}[0m").modes.appendRestoreAtExit).isEmpty)
+        #expect(bytes(model(#"\e[?1003h\e[?1003l\e[?25l\e[?25h"#).modes.appendRestoreAtExit).isEmpty)
+        #expect(
+            text(bytes(model(#"\e[>1u\e[?1049h\e[>3u\e[>5u"#).modes.appendRestoreAtExit))
+                == #"\e[<2u\e[?1049l\e[<1u"#)
+        let left = model(#"\e[?1049h\e[?1000;1006h\e=\e[>4;1m\e[?25l"#)
+        #expect(
+            text(bytes(left.modes.appendRestoreAtExit))
+                == #"\e[?1000l\e[?1006l\e>\e[>4m\e[?1049l\e[?25h"#)
+        left.feed(bytes(left.modes.appendRestoreAtExit))
+        #expect(left.modes == ScreenModes.initial)
+    }
+
+    @Test func theKnownStateUndoesWhatGarblesALockScreen() {
+        let model = model(#"\e[2;3r\e[?6h\e[?69h\e[2;4s\e[4h\e(0\e)0\x0E\e[1;7;41m\e]8;;http://x\e\\\e[?7l"#)
+        model.feed(bytes { ScreenModel.appendKnownState(autowrap: true, to: $0) })
+        model.feed("Locked")
+        #expect(model.lines[0] == "Locked")
+        let state = model.state
+        #expect(!state.originMode && !state.insertMode && !state.leftRightMarginMode && state.autowrap)
+        #expect(state.top == 0 && state.bottom == 4 && state.left == 0 && state.right == 9)
+        #expect(state.g0 == .ascii && state.g1 == .ascii && !state.shifted)
+        #expect(model.style(0, 0) == .plain)
+        model.feed(bytes { ScreenModel.appendKnownState(autowrap: false, to: $0) })
+        #expect(!model.state.autowrap)
+    }
+
+    @Test func theRepaintIsInsideSynchronizedOutputAndNeverClearsWithED2() {
+        let repaint = text(model("hello\r\nworld").repaint())
+        #expect(repaint.hasPrefix(#"\e[?2026h"#))
+        #expect(repaint.hasSuffix(#"\e[?2026l"#))
+        #expect(!repaint.contains(#"\e[2J"#))
+        #expect(repaint.contains(#"\e[K"#))
+    }
+
+    @Test func uncertainWidthsArePlacedAbsolutely() {
+        // U+2605 (ambiguous) and an emoji: whatever width a terminal gives them, the next
+        // cell is placed with CHA.
+        let repaint = text(model("a★b😀c").repaint())
+        #expect(repaint.contains("★" + #"\e[3G"# + "b"))
+        #expect(repaint.contains("😀" + #"\e[6G"# + "c"))
+        #expect(!text(model("a漢b").repaint()).contains(#"\e[4G"#))
+    }
+
+    @Test func thePendingWrapIsReprinted() {
+        let model = model("0123456789")
+        let repaint = text(model.repaint())
+        #expect(repaint.contains(#"\e[1;10H9"#))
+        let fresh = ScreenModel(rows: 5, columns: 10)
+        fresh.feed(model.repaint())
+        #expect(fresh.cursor == (0, 9, true))
+        fresh.feed("X")
+        #expect(fresh.lines[1] == "X")
+        let wide = ScreenModel(rows: 5, columns: 10)
+        wide.feed("01234567漢")
+        let again = ScreenModel(rows: 5, columns: 10)
+        again.feed(wide.repaint())
+        #expect(again.cursor == (0, 9, true))
+        #expect(again.lines[0] == "01234567漢")
+    }
+
+    // MARK: - Scrollback
+
+    /// Plays `bytes` into a model of the same size that holds what scrolls off, as a
+    /// terminal's history would.
+    private func terminalHistory(after bytes: [UInt8], rows: Int, columns: Int) -> (ScreenModel, [UInt8]) {
+        let terminal = ScreenModel(rows: rows, columns: columns)
+        terminal.feed(PTYKitTests.bytes(#"stale\r\nlock screen"#))
+        terminal.startHoldingScrollback(limit: 1 << 20)
+        terminal.feed(bytes)
+        let history = OutputBuffer()
+        terminal.state.scrollback?.write(into: history)
+        return (terminal, history.bytes)
+    }
+
+    @Test func heldLinesReachTheHistoryOnceAndInOrder() {
+        let model = model(#"before\r\n"#)
+        model.startHoldingScrollback(limit: 1 << 20)
+        var expected = ScreenModel(rows: 5, columns: 10)
+        expected.startHoldingScrollback(limit: 1 << 20)
+        let output = (1...30).map { "line \($0)\r\n" }.joined() + "\u{1b}[31mred\u{1b}[m tail"
+        model.feed(output)
+        expected = {
+            let reference = ScreenModel(rows: 5, columns: 10)
+            reference.feed(#"before\r\n"#)
+            reference.startHoldingScrollback(limit: 1 << 20)
+            reference.feed(output)
+            return reference
+        }()
+        #expect(model.heldScrollback.lines == 27)
+        let unlock = OutputBuffer()
+        model.appendHeldScrollbackAndRepaint(to: unlock)
+        #expect(model.heldScrollback.lines == 0)
+        let (terminal, history) = terminalHistory(after: unlock.bytes, rows: 5, columns: 10)
+        let held = OutputBuffer()
+        expected.state.scrollback?.write(into: held)
+        #expect(text(history) == text(held.bytes))
+        #expect(String(decoding: history, as: UTF8.self).hasPrefix("before"))
+        expectSameScreen(terminal, expected, "after the unlock")
+    }
+
+    @Test func wrappedLinesStayWrappedInTheHistory() {
+        let model = model("")
+        model.startHoldingScrollback(limit: 1 << 20)
+        model.feed("0123456789abcdefghij\r\n1\r\n2\r\n3\r\n4\r\n5")
+        #expect(model.heldScrollback.lines == 2)
+        let unlock = OutputBuffer()
+        model.appendHeldScrollbackAndRepaint(to: unlock)
+        let (_, history) = terminalHistory(after: unlock.bytes, rows: 5, columns: 10)
+        #expect(text(history).hasPrefix("0123456789abcdefghij\r\n"))
+    }
+
+    @Test func theHoldIsBoundedAndCountsWhatItDrops() {
+        let model = ScreenModel(rows: 24, columns: 80)
+        model.startHoldingScrollback(limit: 4096)
+        let line = Array(String(repeating: "x", count: 70).utf8) + [0x0D, 0x0A]
+        let chunk = [UInt8]((0..<100).flatMap { _ in line })
+        for _ in 0..<100 { model.feed(chunk) }
+        let held = model.heldScrollback
+        #expect(held.bytes <= 4096)
+        #expect(held.lines > 0 && held.dropped > 0)
+        #expect(held.lines + held.dropped == 10_000 - 23)
+        // A line larger than the whole hold is dropped and counted.
+        let tiny = ScreenModel(rows: 2, columns: 80)
+        tiny.startHoldingScrollback(limit: 8)
+        tiny.feed(#"a long line\r\nb\r\nc"#)
+        #expect(tiny.heldScrollback.lines == 0 && tiny.heldScrollback.dropped == 1)
+    }
+
+    @Test func onlyFullScreenScrollsOfTheMainScreenAreHeld() {
+        let model = model("")
+        model.startHoldingScrollback(limit: 1 << 20)
+        model.feed(#"\e[2;5r\e[5;1H\n\n\e[r\e[?1049h\e[5;1H\n\n\e[?1049l"#)
+        #expect(model.heldScrollback.lines == 0)
+        model.feed(#"\e[5;1H\n\e[2S"#)
+        #expect(model.heldScrollback.lines == 3)
+        model.discardHeldScrollback()
+        #expect(model.heldScrollback.lines == 0)
+    }
+
+    // MARK: - Resize
+
+    @Test func shrinkingKeepsTheCursorRowAndPushesTopRowsOut() {
+        let model = model(#"1\r\n2\r\n3\r\n4\r\n5"#)
+        model.startHoldingScrollback(limit: 1 << 20)
+        model.resize(rows: 3, columns: 10)
+        #expect(model.lines == ["3", "4", "5"])
+        #expect(model.cursor == (2, 1, false))
+        #expect(model.heldScrollback.lines == 2)
+        // Rows below the cursor go first.
+        let top = self.model(#"1\r\n2\r\n3\e[H"#)
+        top.resize(rows: 2, columns: 10)
+        #expect(top.lines == ["1", "2"])
+        #expect(top.cursor == (0, 0, false))
+        // Growing adds blank rows; columns are cut, not reflowed (as xterm).
+        top.resize(rows: 4, columns: 3)
+        #expect(top.lines == ["1", "2", "", ""])
+        let wide = self.model("0123456789abc")
+        wide.resize(rows: 5, columns: 4)
+        #expect(wide.lines[0] == "0123" && wide.lines[1] == "abc")
+        wide.resize(rows: 5, columns: 12)
+        wide.feed("\u{1b}[1;11HZ")
+        #expect(wide.lines[0] == "0123      Z")
+    }
+
+    @Test func resizeCutsAWideCharacterInHalfAndKeepsTheAlternateScreen() {
+        let model = model(#"abc\e[?1049h\e[H0123漢"#)
+        model.resize(rows: 5, columns: 5)
+        #expect(model.lines[0] == "0123")
+        #expect(model.isAlternateScreen)
+        model.feed(#"\e[?1049l"#)
+        #expect(model.lines[0] == "abc")
+        let repainted = ScreenModel(rows: 5, columns: 5)
+        repainted.feed(model.repaint())
+        expectSameScreen(repainted, model, "after a resize")
+    }
+
+    // MARK: - Queries
+
+    @Test func queriesAreHeldWhileAsked() {
+        let model = model("")
+        let queries = [
+            #"\e[5n"#, #"\e[6n"#, #"\e[?6n"#, #"\e[c"#, #"\e[0c"#, #"\e[>c"#, #"\e[=c"#, #"\e[?2004$p"#, #"\e[4$p"#,
+            #"\e[>q"#, #"\e[14t"#, #"\e[16t"#, #"\e[18t"#, #"\e[?u"#, #"\e]4;1;?\e\\"#, #"\e]10;?\e\\"#,
+            #"\e]11;?\e\\"#,
+            #"\e]12;?\e\\"#, #"\e]52;c;?\e\\"#, #"\eP$qm\e\\"#, #"\eP+q544e\e\\"#,
+        ]
+        model.feed(queries.joined())
+        #expect(model.queryCount == queries.count)
+        #expect(model.takeHeldQueries().isEmpty)
+        model.isHoldingQueries = true
+        model.feed(#"\e]11;?\a"# + queries.joined() + #"\e[31m\e]0;title\a\e[1;2H\e]4;1;rgb:00/00/00\a"#)
+        #expect(model.takeHeldQueries() == PTYKitTests.bytes(#"\e]11;?\e\\"# + queries.joined()))
+        #expect(model.takeHeldQueries().isEmpty)
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+
+@testable import PTYKit
+
+extension ScreenModel {
+    func feed(_ bytes: some Collection<UInt8>) {
+        Array(bytes).withUnsafeBytes { feed($0) }
+    }
+
+    func feed(_ notation: String) {
+        feed(PTYKitTests.bytes(notation))
+    }
+
+    /// The visible rows, trailing blanks cut.
+    var lines: [String] {
+        (0..<rows).map { row in
+            var text = text(row: row)
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+    }
+
+    /// The repaint as bytes.
+    func repaint() -> [UInt8] {
+        let buffer = OutputBuffer()
+        appendRepaint(to: buffer)
+        return buffer.bytes
+    }
+}
+
+/// Feeds `input` to fresh models of the size given: whole, split in two at every position,
+/// and byte by byte (libvterm's and SwiftTerm's chunk loops), expecting the same state each
+/// time; then the repaint of the result fed to a fresh model, expecting the same again.
+/// Returns the model fed whole.
+@discardableResult
+func screenEverySplit(
+    _ input: [UInt8], rows: Int = 5, columns: Int = 10, sourceLocation: SourceLocation = #_sourceLocation
+) -> ScreenModel {
+    let whole = ScreenModel(rows: rows, columns: columns)
+    whole.feed(input)
+    let expected = whole.snapshot()
+    for split in 0...input.count {
+        let model = ScreenModel(rows: rows, columns: columns)
+        model.feed(input[..<split])
+        model.feed(input[split...])
+        #expect(model.snapshot() == expected, "split at \(split)", sourceLocation: sourceLocation)
+    }
+    let byByte = ScreenModel(rows: rows, columns: columns)
+    for byte in input { byByte.feed([byte]) }
+    #expect(byByte.snapshot() == expected, "byte by byte", sourceLocation: sourceLocation)
+    let repainted = ScreenModel(rows: rows, columns: columns)
+    repainted.feed(bytes(#"\e[?1049h\e[5;5r\e[?6h\e[41mjunk\e(0"#))
+    repainted.feed(whole.repaint())
+    expectSameScreen(repainted, whole, "the repaint", sourceLocation: sourceLocation)
+    return whole
+}
+
+/// The same visible state, with the first difference named when not.
+func expectSameScreen(
+    _ actual: ScreenModel, _ expected: ScreenModel, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let (a, b) = (actual.snapshot().withoutInputModes, expected.snapshot().withoutInputModes)
+    guard a != b else { return }
+    var difference = "state"
+    if a.main != b.main {
+        difference = "main cells \(actual.isAlternateScreen ? "" : "\(actual.lines) vs \(expected.lines)")"
+    } else if a.alternate != b.alternate {
+        difference = "alternate cells \(actual.lines) vs \(expected.lines)"
+    } else if a.cursor != b.cursor {
+        difference = "cursor \(a.cursor) vs \(b.cursor)"
+    } else if a.savedMain != b.savedMain {
+        difference = "saved cursor \(a.savedMain) vs \(b.savedMain)"
+    } else if a.modes != b.modes {
+        difference = "modes"
+    } else if a.margins != b.margins {
+        difference = "margins \(a.margins) vs \(b.margins)"
+    } else if a.tabStops != b.tabStops {
+        difference = "tab stops"
+    } else if a.flags != b.flags {
+        difference = "flags \(a.flags) vs \(b.flags)"
+    }
+    Issue.record("\(what): \(difference)", sourceLocation: sourceLocation)
+}
