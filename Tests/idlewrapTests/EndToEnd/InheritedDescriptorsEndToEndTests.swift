@@ -9,7 +9,7 @@ extension EndToEnd {
     /// shell's `exec 7<file`, a leaky sshd or desktop); none of them, and none
     /// of idlewrap's own, may reach the command or a hook (Relay checks the
     /// command without inherited ones).
-    @Suite struct Descriptors {
+    @Suite struct InheritedDescriptors {
         let directory: TemporaryDirectory
 
         init() throws {
