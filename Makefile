@@ -1,30 +1,45 @@
-# idlewrap: release build, install, uninstall, and a tarball for servers
-# without a toolchain.
+# idlewrap: release build, install, uninstall, and what ships: a tarball for
+# servers without a toolchain, a .deb and an .rpm.
 #
-#   make                                  release build (portable, hardened)
+#   make                                  release build for this machine (hardened)
 #   make install [PREFIX=/usr] [DESTDIR=/tmp/root] [PAM_STYLE=debian|redhat|none]
 #   make uninstall                        the same settings as install
-#   make dist                             .build/idlewrap-VERSION-linux-ARCH.tar.gz
+#   make dist                             OUT/idlewrap-VERSION-linux-ARCH.tar.gz
+#   make deb                              OUT/idlewrap_VERSION_ARCH.deb (dpkg-deb)
+#   make rpm                              OUT/idlewrap-VERSION-1.ARCH.rpm (rpmbuild)
 #
-# install and dist share one staged tree (.build/stage) and one script
-# (packaging/install.sh), so the tarball installs exactly what make install does.
+#   sudo make sysroot                     once: a Debian 11 tree in .build/debian-11
+#   make SYSROOT=.build/debian-11 dist deb rpm
+#                                         the shipped build: runs on glibc 2.28 and
+#                                         libxcrypt 4.1 or later (RHEL 8, Debian 11, ...)
+#
+# OUT is .build, or .build/portable with SYSROOT. install, dist, deb and rpm
+# share one staged tree (OUT/stage); install and dist share one script
+# (packaging/install.sh), so each installs exactly what make install does.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 PAMDIR ?= /etc/pam.d
 PAM_STYLE ?=
 SWIFT ?= swift
+SYSROOT ?=
+SYSROOT_DIR = .build/debian-11
+MAINTAINER ?= idlewrap maintainers <maintainers@idlewrap.example.org>
 
 VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"/\1/p' Sources/idlewrap/Main/Version.swift)
 ARCH := $(shell uname -m)
+# Dates in packages: the last commit's, so that a build is reproducible.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+export SOURCE_DATE_EPOCH
+
 # The README's build, plus full RELRO and BIND_NOW for the executable. They
 # are linker flags on the command line, not in Package.swift, so that the
 # package stays usable as a dependency (SwiftPM refuses unsafe flags there).
 # No RUNPATH ($ORIGIN): the Swift runtime is static, so nothing is to be found
 # next to the binary, and ld.so would look there first for every library it
 # loads, PAM's included (25 failed system calls at each start).
-RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(STATIC_LIBSTDCXX_FLAGS)
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(OUT) \
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(if $(TOOLSET),--toolset $(TOOLSET))
 
 # The C++ runtime is linked statically where libstdc++'s archive is installed
 # (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared,
@@ -36,43 +51,105 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath \
 # first, so a directory holding only a link to the archive goes first on its
 # search path, and ld.lld (part of the toolchain) links: with --gc-sections it
 # drops the references of archive members that nothing reaches (random.o's
-# arc4random, GLIBC_2.36), which gold keeps, so the glibc floor stays where
-# it is (.ci/check-release checks both).
+# arc4random, GLIBC_2.36), which gold keeps (.ci/check-release checks).
 SWIFT_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
 LIBSTDCXX_ARCHIVE := $(filter /%,$(shell $(SWIFT_CLANG) -print-file-name=libstdc++.a 2>/dev/null))
 STATIC_LIBSTDCXX_DIR = .build/static-libstdc++
-STATIC_LIBSTDCXX_TOOLSET = $(STATIC_LIBSTDCXX_DIR)/toolset.json
-STATIC_LIBSTDCXX_FLAGS = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),--toolset $(STATIC_LIBSTDCXX_TOOLSET))
-BIN = .build/release/idlewrap
-STAGE = .build/stage
-DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
-DIST = .build/$(DIST_NAME).tar.gz
+STATIC_LIBSTDCXX_FLAGS = "-use-ld=lld", "-L$(abspath $(STATIC_LIBSTDCXX_DIR))", "-Xclang-linker", "-static-libgcc"
 
-.PHONY: all release stage install uninstall dist clean FORCE
+# The shipped build (SYSROOT=): one binary for every distribution with glibc
+# 2.28 and libxcrypt 4.1 or later (RHEL 8 and 9 and their rebuilds, Amazon
+# Linux 2023, Debian 11, Ubuntu 20.04 and later, SLES 15 SP3 and later). A
+# binary needs the glibc it was linked against or a newer one, and this
+# machine's is newer than RHEL 8's, so the Swift and C code is compiled and
+# linked against Debian 11's headers and libraries instead (glibc 2.31,
+# libxcrypt 4.4; `make sysroot` makes the tree with debootstrap), with:
+# - the host's static libstdc++ (Debian 11's GCC 10 lacks what this Swift
+#   runtime was compiled against), which needs __libc_single_threaded (glibc
+#   2.32): packaging/portable/glibc-compat.c defines it, hidden;
+# - Debian 11's libgcc, whose static unwinder walks the loaded objects with
+#   dl_iterate_phdr, not GLIBC_2.35's _dl_find_object as the host's does;
+# - exp, exp2, log, log2 and pow (GLIBC_2.29 in Debian 11's libm, used by the
+#   Swift runtime) bound to their older versions, by glibc-compat.c;
+# - nothing newer than libxcrypt 4.1 linked: crypt_checksalt (4.3) and
+#   glibc 2.34's closefrom spawn action are looked up at run time;
+# - no libutil.so.1: Swift's Glibc module asks for -lutil (openpty, forkpty),
+#   which idlewrap does not call, so an empty libutil.a found first keeps it
+#   from being loaded at each start (0.08 M instructions);
+# What it still needs is at most GLIBC_2.28 and XCRYPT_2.0; .ci/check-release
+# fails on anything newer, and .ci/check-old-distribution runs it on Debian 11.
+ifeq ($(SYSROOT),)
+OUT = .build
+TOOLSET = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_DIR)/toolset.json)
+else
+OUT = .build/portable
+TOOLSET = $(OUT)/toolset.json
+SYSROOT_PATH = $(abspath $(SYSROOT))
+COMPAT_OBJECT = $(OUT)/glibc-compat.o
+LINK_DIR = $(OUT)/link
+endif
+BIN = $(OUT)/release/idlewrap
+STAGE = $(OUT)/stage
+DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
+DIST = $(OUT)/$(DIST_NAME).tar.gz
+
+.PHONY: all release stage install uninstall dist deb rpm sysroot clean FORCE
 
 all: release
 
 # SwiftPM knows what is stale; let it decide each time.
-release: $(if $(STATIC_LIBSTDCXX_FLAGS),$(STATIC_LIBSTDCXX_TOOLSET))
+release: $(TOOLSET)
 	$(SWIFT) build $(RELEASE_FLAGS) --product idlewrap
 
-$(STATIC_LIBSTDCXX_TOOLSET): FORCE
+$(STATIC_LIBSTDCXX_DIR)/toolset.json: FORCE
 	mkdir -p $(STATIC_LIBSTDCXX_DIR)
 	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
-	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-use-ld=lld", "-L%s",\n    "-Xclang-linker", "-static-libgcc"] } }\n' \
-		"$(abspath $(STATIC_LIBSTDCXX_DIR))" >$@
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": [%s] } }\n' \
+		'$(STATIC_LIBSTDCXX_FLAGS)' >$@
 
-# The installed tree, relative to PREFIX. The completions come from the
-# binary's own option table (`idlewrap --completion SHELL`); a binary
-# without that option stages none, and install.sh skips them.
+ifneq ($(SYSROOT),)
+$(OUT)/toolset.json: $(COMPAT_OBJECT) FORCE
+	@test -e $(SYSROOT)/usr/include/stdio.h -a -e $(SYSROOT)/usr/include/crypt.h || \
+		{ echo "make: SYSROOT=$(SYSROOT) holds no C library headers; make one with: sudo make sysroot" >&2; exit 1; }
+	@test -n "$(LIBSTDCXX_ARCHIVE)" || \
+		{ echo "make: the shipped build links libstdc++ statically, and $(SWIFT_CLANG) finds no libstdc++.a (install g++)" >&2; exit 1; }
+	mkdir -p $(STATIC_LIBSTDCXX_DIR) $(LINK_DIR)
+	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
+	rm -f $(LINK_DIR)/libutil.a && ar rcs $(LINK_DIR)/libutil.a
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-sysroot", "%s", "-L%s", %s,\n    "-Xlinker", "%s"] },\n  "cCompiler": { "extraCLIOptions": ["--sysroot=%s"] } }\n' \
+		'$(SYSROOT_PATH)' '$(abspath $(LINK_DIR))' '$(STATIC_LIBSTDCXX_FLAGS)' '$(abspath $(COMPAT_OBJECT))' '$(SYSROOT_PATH)' >$@
+
+# SwiftPM does not see this object change, so the binary goes with it.
+$(COMPAT_OBJECT): packaging/portable/glibc-compat.c
+	mkdir -p $(OUT)
+	$(SWIFT_CLANG) --sysroot=$(SYSROOT_PATH) -O2 -fPIC -ffunction-sections -fdata-sections -fno-builtin \
+		-Wall -Wextra -Werror -c $< -o $@
+	rm -f $(BIN)
+endif
+
+# Debian 11 (bullseye): glibc 2.31 and libxcrypt 4.4 headers and libraries to
+# build against, and the oldest userland .ci/check-old-distribution runs the
+# shipped binary in. Needs root and debootstrap; made once, then kept.
+sysroot:
+	packaging/portable/make-sysroot $(SYSROOT_DIR)
+
+# The installed tree, relative to PREFIX, stripped. The completions come from
+# the binary's own option table (`idlewrap --completion SHELL`); a binary
+# without that option stages none, and install.sh skips them. The system
+# configuration file is the sample with every setting commented out, so that
+# installing it changes nothing.
 stage: release
 	rm -rf $(STAGE)
 	install -D -m 755 $(BIN) $(STAGE)/bin/idlewrap
+	strip --strip-unneeded --remove-section=.comment $(STAGE)/bin/idlewrap
 	install -D -m 644 man/idlewrap.1 $(STAGE)/share/man/man1/idlewrap.1
 	install -D -m 644 packaging/pam/idlewrap.debian $(STAGE)/share/idlewrap/pam/idlewrap.debian
 	install -D -m 644 packaging/pam/idlewrap.redhat $(STAGE)/share/idlewrap/pam/idlewrap.redhat
+	{ cat packaging/config.head && sed '1,/^$$/d; s/^\([a-z]\)/#\1/' etc/config.sample; } \
+		>$(STAGE)/share/idlewrap/config
+	chmod 644 $(STAGE)/share/idlewrap/config
 	install -m 755 packaging/install.sh $(STAGE)/install.sh
-	install -m 644 README.md CHANGELOG.md $(STAGE)/
+	install -m 644 README.md CHANGELOG.md LICENSE $(STAGE)/
 	if $(BIN) --completion bash >/dev/null 2>&1; then \
 		mkdir -p $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
 			$(STAGE)/share/fish/vendor_completions.d && \
@@ -92,11 +169,19 @@ uninstall:
 		sh packaging/install.sh uninstall
 
 dist: stage
-	rm -rf .build/$(DIST_NAME)
-	cp -a $(STAGE) .build/$(DIST_NAME)
-	tar -C .build -czf $(DIST) --owner=0 --group=0 $(DIST_NAME)
-	rm -rf .build/$(DIST_NAME)
+	rm -rf $(OUT)/$(DIST_NAME)
+	cp -a $(STAGE) $(OUT)/$(DIST_NAME)
+	tar -C $(OUT) -czf $(DIST) --owner=0 --group=0 --mtime=@$(SOURCE_DATE_EPOCH) $(DIST_NAME)
+	rm -rf $(OUT)/$(DIST_NAME)
 	@echo $(DIST)
 
+# Both packages are made from the staged tree by scripts in packaging/ (see
+# docs/packaging.md for what each puts where).
+deb: stage
+	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' SYSROOT='$(SYSROOT_PATH)' sh packaging/deb/build $(STAGE) $(OUT)
+
+rpm: stage
+	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' sh packaging/rpm/build $(STAGE) $(OUT)
+
 clean:
-	rm -rf $(STAGE) .build/idlewrap-*.tar.gz
+	rm -rf .build/stage .build/idlewrap-* .build/idlewrap_* .build/portable

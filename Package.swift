@@ -12,7 +12,9 @@ let package = Package(
         // macros, posix_spawn's GNU extensions.
         .target(
             name: "CPTYShims",
-            cSettings: [.define("_GNU_SOURCE")]
+            cSettings: [.define("_GNU_SOURCE")],
+            // dlsym (for glibc 2.34's closefrom action) is in libdl before glibc 2.34.
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         // Declarations for libcrypt (linked) and libpam (loaded at run time).
         .target(

@@ -12,6 +12,10 @@
 #              no other, whatever PREFIX is)
 #   PAM_STYLE  debian, redhat or none (default: debian if /etc/pam.d holds
 #              common-auth, else redhat if it holds system-auth, else none)
+#
+# /etc/idlewrap/config (under DESTDIR) gets the sample with every setting
+# commented out, unless there is one; like the PAM file, it is never
+# overwritten, and uninstall removes it only if it is unchanged.
 set -eu
 
 action=${1:-install}
@@ -35,6 +39,8 @@ share/zsh/site-functions/_idlewrap share/zsh/site-functions/_idlewrap 644
 share/fish/vendor_completions.d/idlewrap.fish share/fish/vendor_completions.d/idlewrap.fish 644
 "
 pam_target=$DESTDIR$PAMDIR/idlewrap
+config_target=$DESTDIR/etc/idlewrap/config
+ours=$DESTDIR$PREFIX/share/idlewrap
 
 case $action in
 install)
@@ -64,25 +70,39 @@ install)
         ;;
     *) echo "install.sh: PAM_STYLE must be debian, redhat or none" >&2; exit 2 ;;
     esac
-    install -D -m 644 "$tree/share/idlewrap/pam/idlewrap.debian" "$DESTDIR$PREFIX/share/idlewrap/pam/idlewrap.debian"
-    install -D -m 644 "$tree/share/idlewrap/pam/idlewrap.redhat" "$DESTDIR$PREFIX/share/idlewrap/pam/idlewrap.redhat"
+    install -D -m 644 "$tree/share/idlewrap/pam/idlewrap.debian" "$ours/pam/idlewrap.debian"
+    install -D -m 644 "$tree/share/idlewrap/pam/idlewrap.redhat" "$ours/pam/idlewrap.redhat"
+    if [ -e "$config_target" ]; then
+        echo "kept the existing $config_target"
+    else
+        install -D -m 644 "$tree/share/idlewrap/config" "$config_target"
+        echo "installed $config_target (every setting commented out)"
+    fi
+    install -D -m 644 "$tree/share/idlewrap/config" "$ours/config"
     ;;
 uninstall)
     echo "$files" | while read -r source target mode; do
         [ -n "$target" ] || continue
         rm -f "$DESTDIR$PREFIX/$target"
     done
-    # A PAM file is removed only if it is still one of ours, unchanged.
-    ours=$DESTDIR$PREFIX/share/idlewrap/pam
+    # A PAM file or configuration is removed only if it is still ours, unchanged.
     if [ -e "$pam_target" ]; then
-        if cmp -s "$pam_target" "$ours/idlewrap.debian" || cmp -s "$pam_target" "$ours/idlewrap.redhat"; then
+        if cmp -s "$pam_target" "$ours/pam/idlewrap.debian" || cmp -s "$pam_target" "$ours/pam/idlewrap.redhat"; then
             rm -f "$pam_target"
         else
             echo "kept $pam_target: it was changed after installing" >&2
         fi
     fi
-    rm -f "$ours/idlewrap.debian" "$ours/idlewrap.redhat"
-    rmdir "$ours" "$DESTDIR$PREFIX/share/idlewrap" 2>/dev/null || true
+    if [ -e "$config_target" ]; then
+        if cmp -s "$config_target" "$ours/config"; then
+            rm -f "$config_target"
+            rmdir "$DESTDIR/etc/idlewrap" 2>/dev/null || true
+        else
+            echo "kept $config_target: it was changed after installing" >&2
+        fi
+    fi
+    rm -f "$ours/pam/idlewrap.debian" "$ours/pam/idlewrap.redhat" "$ours/config"
+    rmdir "$ours/pam" "$ours" 2>/dev/null || true
     ;;
 *)
     echo "usage: install.sh [install|uninstall]" >&2

@@ -1,5 +1,7 @@
 #include "cptyshims.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -86,6 +88,52 @@ static int spawn_attributes(posix_spawnattr_t *attr) {
     return error;
 }
 
+typedef int (*closefrom_action)(posix_spawn_file_actions_t *, int);
+
+// posix_spawn_file_actions_addclosefrom_np came with glibc 2.34; the shipped
+// binary also runs on glibc 2.28 (RHEL 8), so it is looked up at run time
+// rather than linked.
+static closefrom_action addclosefrom(void) {
+    return (closefrom_action)dlsym(RTLD_DEFAULT, "posix_spawn_file_actions_addclosefrom_np");
+}
+
+// Without closefrom: a close action for each descriptor from 3 up that is
+// open now and would survive exec (no FD_CLOEXEC), listed from /proc/self/fd,
+// or, without /proc, probed up to the descriptor limit. idlewrap opens every
+// descriptor of its own close-on-exec, so those that lack the flag were
+// inherited, and all of them are open before the listing: none can appear
+// between it and the spawn. One above the soft limit (the limit lowered after
+// it was opened) cannot take a close action; it is marked close-on-exec.
+static int add_close_action(posix_spawn_file_actions_t *actions, int fd) {
+    int flags = fcntl(fd, F_GETFD);
+    if (flags == -1 || (flags & FD_CLOEXEC)) return 0;
+    int error = posix_spawn_file_actions_addclose(actions, fd);
+    if (error == EBADF) return fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == -1 ? errno : 0;
+    return error;
+}
+
+static int add_close_actions(posix_spawn_file_actions_t *actions) {
+    DIR *directory = opendir("/proc/self/fd");
+    if (directory == NULL) {
+        int limit = getdtablesize();
+        for (int fd = 3; fd < limit; fd++) {
+            int error = add_close_action(actions, fd);
+            if (error != 0) return error;
+        }
+        return 0;
+    }
+    int error = 0;
+    struct dirent *entry;
+    while (error == 0 && (entry = readdir(directory)) != NULL) {
+        char *end;
+        long fd = strtol(entry->d_name, &end, 10);
+        if (*end != '\0' || end == entry->d_name || fd < 3 || fd == dirfd(directory)) continue;
+        error = add_close_action(actions, (int)fd);
+    }
+    closedir(directory);
+    return error;
+}
+
 // Opens `path` on fd 0 and duplicates it to 1 and 2. glibc runs setsid()
 // before the file actions, so opening a terminal here (without O_NOCTTY)
 // makes it the new session's controlling terminal. Every other descriptor is
@@ -93,10 +141,11 @@ static int spawn_attributes(posix_spawnattr_t *attr) {
 static int stdio_actions(posix_spawn_file_actions_t *actions, const char *path) {
     int error = posix_spawn_file_actions_init(actions);
     if (error != 0) return error;
+    closefrom_action closefrom = addclosefrom();
     if ((error = posix_spawn_file_actions_addopen(actions, 0, path, O_RDWR, 0)) != 0 ||
         (error = posix_spawn_file_actions_adddup2(actions, 0, 1)) != 0 ||
         (error = posix_spawn_file_actions_adddup2(actions, 0, 2)) != 0 ||
-        (error = posix_spawn_file_actions_addclosefrom_np(actions, 3)) != 0) {
+        (error = closefrom != NULL ? closefrom(actions, 3) : add_close_actions(actions)) != 0) {
         posix_spawn_file_actions_destroy(actions);
     }
     return error;

@@ -1,5 +1,6 @@
-// Declarations for libcrypt (linked) and libpam (loaded at run time with
-// dlopen, so no PAM headers or libpam0g-dev are needed to build).
+// Declarations for libcrypt (linked; its newer calls looked up at run time)
+// and libpam (loaded at run time with dlopen, so no PAM headers or
+// libpam0g-dev are needed to build).
 #ifndef CAUTHSHIMS_H
 #define CAUTHSHIMS_H
 
@@ -8,6 +9,11 @@
 #include <shadow.h>
 
 #pragma clang assume_nonnull begin
+
+/// crypt_checksalt(setting), or -1 where libcrypt lacks it. It came with
+/// libxcrypt 4.3, and RHEL 8 has 4.1: looked up at run time, not linked, so
+/// that one binary runs with either.
+int cauth_crypt_checksalt(const char *setting);
 
 // Linux-PAM's application interface (<security/pam_appl.h>), with our own
 // names and the same layout. The function types match the symbols looked up

@@ -38,8 +38,11 @@ int cpty_open_master(char *path, size_t path_size);
 
 /// Spawns `argv[0]` (searched in PATH when `search_path`) as the leader of a
 /// new session whose controlling terminal is `terminal_path`, opened on fds
-/// 0, 1 and 2 (all others closed), with every signal at its default and none
-/// blocked.
+/// 0, 1 and 2, with every signal at its default and none blocked. No other
+/// descriptor reaches it: glibc 2.34's closefrom action closes them all;
+/// older glibc gets a close action for each open one without FD_CLOEXEC, so
+/// there a descriptor another thread opens during the call without
+/// O_CLOEXEC could reach the child.
 /// Returns 0 and sets `*pid`, or returns the errno value of the failure
 /// (posix_spawn's convention; exec errors arrive here synchronously).
 int cpty_spawn(pid_t *pid, const char *path, char *_Nullable const argv[_Nonnull],

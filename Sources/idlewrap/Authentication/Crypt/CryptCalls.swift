@@ -15,6 +15,13 @@ enum CryptCalls {
         return string(fromNulTerminated: setting)
     }
 
+    /// How crypt_checksalt rates `setting` (a `CRYPT_SALT_*` value), or nil
+    /// where libcrypt is older than 4.3 and has no such call (RHEL 8).
+    static func checkSalt(_ setting: String) -> Int32? {
+        let rating = cauth_crypt_checksalt(setting)
+        return rating == -1 ? nil : rating
+    }
+
     /// `phrase` hashed with `setting`; `scratch` holds the intermediate state.
     static func hash(
         _ phrase: UnsafePointer<CChar>, setting: String, scratch: UnsafeMutablePointer<crypt_data>

@@ -50,16 +50,24 @@ enum PasswordHash {
     }
 
     /// Why `hash` is not a usable crypt(3) hash, or nil when it is.
-    static func problem(with hash: String) -> String? {
+    /// `checkSalt` is libcrypt's own rating, nil where libcrypt has none.
+    static func problem(with hash: String, checkSalt: (String) -> Int32? = CryptCalls.checkSalt) -> String? {
         // Traditional DES hashes (no `$` prefix) are refused: any two letters
         // pass as their salt, so a password stored in plain text would be
         // taken for a hash that nothing matches.
         guard hash.hasPrefix("$") else { return "it does not start with a $method$ prefix" }
-        switch crypt_checksalt(hash) {
+        switch checkSalt(hash) {
         case Int32(CRYPT_SALT_OK), Int32(CRYPT_SALT_METHOD_LEGACY), Int32(CRYPT_SALT_TOO_CHEAP):
             break
         case Int32(CRYPT_SALT_METHOD_DISABLED):
             return "its hashing method is disabled in this system's libcrypt"
+        case nil:
+            // libxcrypt before 4.3: a new setting for the hash's method (found,
+            // as crypt finds it, by the hash's prefix) is made only if this
+            // libcrypt has the method enabled. No hashing, so no cost.
+            guard (try? CryptCalls.newSetting(prefix: hash)) != nil else {
+                return "it is not a hash that this system's libcrypt supports"
+            }
         default:
             return "it is not a hash that libcrypt supports"
         }

@@ -1,3 +1,4 @@
+import CAuthShims
 import Testing
 
 @testable import idlewrap
@@ -40,6 +41,28 @@ import Testing
     ])
     func refusesWhatIsNotAWholeHash(_ text: String) {
         #expect(PasswordHash.problem(with: text) != nil)
+    }
+
+    /// libxcrypt before 4.3 (RHEL 8 has 4.1) has no crypt_checksalt: the same
+    /// hashes pass and fail by what the method's salt generator accepts.
+    @Test func withoutCheckSaltTheSameHashesPassAndFail() throws {
+        let older: (String) -> Int32? = { _ in nil }
+        let yescrypt = try PasswordHash.make(for: secret("correct horse"))
+        for hash in [Self.sha512, Self.sha256, Self.md5, yescrypt] {
+            #expect(PasswordHash.problem(with: hash, checkSalt: older) == nil, "\(hash)")
+        }
+        for text in ["", "hunter2", "$q$nonsense", "$y$", "$6$", String(Self.sha512.dropLast(4)), "$6$idlewraptest"] {
+            #expect(PasswordHash.problem(with: text, checkSalt: older) != nil, "\(text)")
+        }
+        #expect(
+            PasswordHash.problem(with: "$q$" + String(repeating: "A", count: 43), checkSalt: older)
+                == "it is not a hash that this system's libcrypt supports")
+    }
+
+    @Test func checkSaltIsFoundWhereLibcryptHasIt() {
+        // This machine's libxcrypt is 4.3 or later (the build's header declares crypt_checksalt).
+        #expect(CryptCalls.checkSalt(Self.sha512) == Int32(CRYPT_SALT_OK))
+        #expect(CryptCalls.checkSalt("$q$nonsense") == Int32(CRYPT_SALT_INVALID))
     }
 
     /// Found by the password-file fuzz target: a method whose checksum length is not
