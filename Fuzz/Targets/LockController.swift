@@ -8,8 +8,9 @@ import PTYKit
 // - while locked, no typed byte reaches the command;
 // - it unlocks only after the exact password line was answered and the
 //   authenticator said yes;
-// and that the command's output reaches the screen whole and in order across
-// locks, a sequence cut short by the lock sent again at the unlock.
+// and that after every unlock the terminal shows exactly the command's screen (a
+// model fed everything shown against one fed everything the command wrote), a
+// sequence cut short by the lock and finished while locked included.
 //
 // Input: a stream of operations, each a byte choosing it and its arguments.
 
@@ -101,53 +102,35 @@ final class FuzzAuthenticator: Authenticator {
 final class CheckingHost: LockHost {
     weak var lock: LockController?
     var authenticator: FuzzAuthenticator?
-    var isReadingOutput = true
     var windowSize = WindowSize(rows: 24, columns: 80)
     /// Between lockDidEngage and lockDidRelease.
     var locked = false
+    /// What a terminal shows of everything written to it.
+    let terminal = ScreenModel(rows: 24, columns: 80)
+    /// What the command's screen is: everything it wrote, with no lock in between.
+    let reference = ScreenModel(rows: 24, columns: 80)
 
-    /// What the command wrote, all of it.
-    var written: [UInt8] = []
-    /// The command's output as shown, cut into segments where the lock cut a sequence
-    /// short, with how much had been written at each cut.
-    var shownSegments: [[UInt8]] = [[]]
-    var writtenAtCuts: [Int] = []
-    /// Set by the harness while it asks the lock to act on its deadline.
-    var inDeadline = false
-    private var showingLockScreen = false
-    private var nextShowLeavesLockScreen = false
-
-    // The lock screen comes between discardTypedAhead and lockDidEngage's redraws
-    // (engage), and ends with the first show after discardTypedAhead at release.
     func show(_ bytes: UnsafeRawBufferPointer) {
-        if nextShowLeavesLockScreen {
-            nextShowLeavesLockScreen = false
-            showingLockScreen = false
-            return
-        }
-        guard !showingLockScreen, let lock, lock.state != .abandoned else { return }
-        if inDeadline, case .locking = lock.state {
-            require(Array(bytes) == OutputParser.cut, "the lock showed something else than the cut in a deadline")
-            writtenAtCuts.append(written.count)
-            shownSegments.append([])
-            return
-        }
-        shownSegments[shownSegments.count - 1] += bytes
+        terminal.feed(bytes)
     }
 
-    /// The command's output reaches the screen whole, in order, once: each segment is
-    /// the written bytes from where the one before it ended, or a little before it (the
-    /// sequence cut short, sent again), up to the next cut or to what is still held.
-    func checkOutputIsExact(held: Int) {
-        var end = 0
-        for (index, segment) in shownSegments.enumerated() {
-            let until = index < writtenAtCuts.count ? writtenAtCuts[index] : written.count - held
-            let start = until - segment.count
-            require(start >= 0 && start <= end, "segment \(index) shows bytes never written, or skips some")
-            require(end - start <= OpenSequence.limit, "segment \(index) sends back more than the limit")
-            require(segment.elementsEqual(written[start..<until]), "segment \(index) differs from what was written")
-            end = until
+    func resize(to size: WindowSize) {
+        windowSize = size
+        terminal.resize(rows: Int(size.rows), columns: Int(size.columns))
+        reference.resize(rows: Int(size.rows), columns: Int(size.columns))
+    }
+
+    func checkScreenIsExact(_ moment: String) {
+        require(
+            terminal.snapshot().withoutInputModes == reference.snapshot().withoutInputModes,
+            "the terminal does not show the command's screen \(moment)")
+        let (shown, wanted) = (terminal.modes, reference.modes)
+        for mode in ScreenModes.inputPrivateModes {
+            require(shown.isSet(privateMode: mode) == wanted.isSet(privateMode: mode), "mode \(mode) \(moment)")
         }
+        require(shown.applicationKeypad == wanted.applicationKeypad, "keypad \(moment)")
+        require(shown.kittyKeyboardFlags == wanted.kittyKeyboardFlags, "kitty flags \(moment)")
+        require(shown.modifyOtherKeys == wanted.modifyOtherKeys, "modifyOtherKeys \(moment)")
     }
 
     func forward(_ bytes: UnsafeRawBufferPointer) {
@@ -156,10 +139,7 @@ final class CheckingHost: LockHost {
         if let lock { require(!lock.isLocked, "typed bytes forwarded in state \(lock.state)") }
     }
 
-    func discardTypedAhead() {
-        if locked { nextShowLeavesLockScreen = true } else { showingLockScreen = true }
-    }
-    func nudgeRedraw() {}
+    func discardTypedAhead() {}
     func watch(_ descriptor: FileDescriptor?) {}
 
     func lockDidEngage() {
@@ -171,6 +151,7 @@ final class CheckingHost: LockHost {
         require(locked, "unlocked without a lock")
         require(authenticator?.latest?.answeredPassword == true, "unlocked without the password being answered")
         locked = false
+        checkScreenIsExact("after an unlock")
     }
 
     func unlockDidFail(message: String, failures: Int) {}
@@ -185,12 +166,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let authenticator = FuzzAuthenticator(choices: choices)
     host.authenticator = authenticator
     let lockKey: UInt8? = choices.input.choice(2) == 0 ? 0x1D : nil
+    let screen = CommandScreen(size: host.windowSize, holdLimit: 1 + choices.input.choice(64)) { host.show($0) }
     let lock = LockController(
         settings: LockController.Settings(
-            timeout: .seconds(1 + choices.input.choice(4)), holdLimit: 1 + choices.input.choice(64),
-            lockKey: lockKey, message: nil, wipeScrollback: choices.input.choice(2) == 0, program: "sh", host: "fuzzhost",
-            user: "fuzz"),
-        authenticator: authenticator, clock: clock, host: host)
+            timeout: .seconds(1 + choices.input.choice(4)), lockKey: lockKey, message: nil,
+            wipeScrollback: choices.input.choice(2) == 0, program: "sh", host: "fuzzhost", user: "fuzz"),
+        authenticator: authenticator, clock: clock, host: host, screen: screen)
     host.lock = lock
 
     while !choices.input.isAtEnd {
@@ -204,29 +185,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             line.withUnsafeBytes { lock.handleInput($0) }
         case 3, 4:
             let bytes = choices.input.take(choices.input.choice(32))
-            if lock.state != .abandoned { host.written += bytes }
-            bytes.withUnsafeBytes { lock.handleOutput($0) }
+            bytes.withUnsafeBytes { output in
+                if lock.state != .abandoned { host.reference.feed(output) }
+                lock.handleOutput(output)
+            }
         case 5:
             lock.requestLock()
         case 6:
-            host.windowSize = WindowSize(rows: UInt16(choices.input.choice(60)), columns: UInt16(choices.input.choice(200)))
+            // As the session does on SIGWINCH.
+            host.resize(to: WindowSize(rows: UInt16(choices.input.choice(60)), columns: UInt16(choices.input.choice(200))))
+            screen.resize(host.windowSize)
             lock.handleResize()
         case 7:
             clock.current = clock.current + .milliseconds(50 * Int(choices.input.byte()))
-            host.inDeadline = true
             lock.handleDeadline()
-            host.inDeadline = false
         case 8:
             if let deadline = lock.nextDeadline { clock.current = max(clock.current, deadline) }
-            host.inDeadline = true
             lock.handleDeadline()
-            host.inDeadline = false
         default:
             lock.handleAuthenticatorReadiness()
         }
         require(host.locked == lock.isLocked || lock.state == .abandoned, "the host was told \(host.locked), the lock is \(lock.state)")
     }
-    host.checkOutputIsExact(held: lock.heldByteCount)
+    if lock.state == .active { host.checkScreenIsExact("at the end") }
     if choices.input.choice(2) == 0 { lock.abandon() }
     return 0
 }

@@ -200,6 +200,8 @@ public enum TerminalControl: Equatable, Sendable {
     case setTitle([UInt8])
     /// tmux's window name (`ESC k name ST`); empty: back to its automatic name.
     case setWindowName([UInt8])
+    /// OSC 7: the working directory (a `file://` URI); empty: none.
+    case setWorkingDirectory([UInt8])
     /// OSC 8: a hyperlink (`params;URI`), or none (empty).
     case hyperlink([UInt8])
     /// HTS at the cursor / TBC 3 (all cleared).
@@ -284,6 +286,10 @@ public enum TerminalControl: Equatable, Sendable {
         case .setWindowName(let name):
             buffer.append("\u{1b}k")
             buffer.append(contentsOf: name.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .setWorkingDirectory(let uri):
+            buffer.append("\u{1b}]7;")
+            buffer.append(contentsOf: uri.filter { $0 >= 0x20 })
             buffer.append("\u{1b}\\")
         case .hyperlink(let link):
             buffer.append("\u{1b}]8;")

@@ -14,6 +14,7 @@ public final class ScreenModel {
     struct Engine {
         var parser: ScreenParser
         var state: ScreenState
+        var open = OpenSequence()
     }
 
     private let engine: UnsafeMutablePointer<Engine>
@@ -48,6 +49,11 @@ public final class ScreenModel {
         let engine = self.engine
         engine.pointee.parser.feed(
             base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
+        if engine.pointee.parser.isAtBoundary {
+            engine.pointee.open.reset()
+        } else {
+            engine.pointee.open.follow(bytes, openingAt: engine.pointee.parser.openSequenceStart)
+        }
     }
 
     /// Follows bytes only until the stream reaches a boundary, and returns how many it
@@ -56,8 +62,14 @@ public final class ScreenModel {
     public func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let engine = self.engine
-        return engine.pointee.parser.feedUntilBoundary(
+        let consumed = engine.pointee.parser.feedUntilBoundary(
             base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
+        if engine.pointee.parser.isAtBoundary {
+            engine.pointee.open.reset()
+        } else {
+            engine.pointee.open.follow(bytes, openingAt: nil)
+        }
+        return consumed
     }
 
     /// True when nothing is half-parsed: not inside an escape sequence, a control string or
@@ -70,6 +82,11 @@ public final class ScreenModel {
         guard let base = bytes.baseAddress else { return isAtBoundary ? 0 : nil }
         return engine.pointee.parser.lastBoundary(in: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
+
+    /// The bytes since the stream was last at a boundary (at most 4096; none past that):
+    /// written after a repaint, they leave the terminal inside the same sequence as the
+    /// stream, so the rest of it arrives whole.
+    public var openSequence: [UInt8] { engine.pointee.open.prefix }
 
     /// Bytes that end whatever sequence, string or character the stream is in, on every
     /// terminal (CAN, then ST for a DCS string that tmux keeps open), and change nothing
@@ -131,11 +148,12 @@ public final class ScreenModel {
     }
 
     /// Appends the held lines, put into the terminal's history once and in order, followed
-    /// by the repaint; then stops holding. Without a hold, just the repaint.
-    public func appendHeldScrollbackAndRepaint(to buffer: OutputBuffer) {
+    /// by the repaint; then stops holding. Without a hold, just the repaint. `notice`, if
+    /// given, goes into the history first, as a line of its own (plain text, one row).
+    public func appendHeldScrollbackAndRepaint(to buffer: OutputBuffer, notice: [UInt8] = []) {
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil
-            engine.pointee.state.scrollbackAndRepaint(hold, into: buffer)
+            engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, into: buffer)
             hold.deallocate()
         } else {
             engine.pointee.state.repaint(into: buffer)

@@ -68,24 +68,36 @@ struct ScreenParser {
 
     // MARK: - Feeding
 
+    /// Where in the bytes last fed the stream was last at a boundary, when it ended away
+    /// from one: the start of the sequence or character left open; nil when that began in
+    /// an earlier feed (or the stream ended at a boundary).
+    private(set) var openSequenceStart: Int?
+
     /// Parses `count` bytes at `base`; the fast path.
     mutating func feed<Consumer: ScreenParserConsumer>(
         _ base: UnsafePointer<UInt8>, count end: Int, into consumer: inout Consumer
     ) {
+        var mark: Int? = nil
         Self.transitions.withUnsafeBufferPointer { table in
             var offset = 0
             while offset < end {
                 if state == .ground && utf8Remaining == 0 {
                     offset = ground(base, from: offset, to: end, &consumer)
                     guard offset < end else { return }
+                    // The fast path stops at a boundary: whatever is open begins here.
+                    mark = offset
                 } else if let skipped = skipPayload(base, from: offset, to: end), skipped > offset {
                     offset = skipped
                     continue
+                } else if utf8Remaining != 0 && base[offset] & 0xC0 != 0x80 {
+                    // A character cut short ends before the byte that cuts it.
+                    mark = offset
                 }
                 step(base[offset], table, &consumer)
                 offset &+= 1
             }
         }
+        openSequenceStart = mark
     }
 
     /// Parses bytes only until the stream reaches a boundary and returns how many it
@@ -104,6 +116,7 @@ struct ScreenParser {
                 step(base[offset], table, &consumer)
                 offset &+= 1
             }
+            openSequenceStart = nil
             return offset
         }
     }

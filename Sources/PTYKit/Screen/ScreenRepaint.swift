@@ -155,9 +155,9 @@ extension ScreenState {
     /// of the main screen with no margins, the held lines and then the main screen's rows,
     /// one per row; the first `rows` of them overwrite the screen and each further one
     /// pushes exactly one line into the history.
-    func scrollbackAndRepaint(_ hold: ScrollbackHold, into buffer: OutputBuffer) {
+    func scrollbackAndRepaint(_ hold: ScrollbackHold, notice: [UInt8], into buffer: OutputBuffer) {
         buffer.append(.synchronizedOutput(true))
-        if hold.lineCount > 0 {
+        if hold.lineCount > 0 || !notice.isEmpty {
             buffer.append(.privateMode(25, on: false))
             buffer.append(.privateMode(1049, on: false))
             Self.appendKnownState(autowrap: true, to: buffer)
@@ -168,6 +168,11 @@ extension ScreenState {
                 buffer.append(.eraseToEndOfLine)
             }
             buffer.append(.cursorPosition(row: 1, column: 1))
+            if !notice.isEmpty {
+                buffer.append(contentsOf: Array(notice.filter { $0 >= 0x20 }.prefix(columns)))
+                buffer.append(.eraseToEndOfLine)
+                buffer.append(contentsOf: [0x0D, 0x0A])
+            }
             hold.write(into: buffer)
             var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
             let main = mainGrid

@@ -17,42 +17,82 @@ struct LockScreenContent: Equatable {
     var arrival: String? = nil
     /// `Command finished at HH:MM`.
     var finished: String? = nil
+    /// How many lines that scrolled away while locked will not reach the scrollback.
+    var scrollbackLoss: String? = nil
 }
 
-/// The bytes that hide the command's screen behind the lock screen, draw it,
-/// and bring the command's screen back. It hides the tmux way (alternate
-/// screen, cleared) and restores the dtach way (a full-screen command redraws
-/// itself on a size change).
+/// What entering the lock screen changed on the terminal besides the screen itself: the
+/// list that leaving it works through, so that nothing it turns on is left on.
+struct LockScreenEntry {
+    /// The command's modes when the lock began.
+    let modes: ScreenModes
+    /// What gives back the title, window name and working directory, in order.
+    let undo: [TerminalControl]
+}
+
+/// The bytes that hide the command's screen behind the lock screen, draw it, and leave it.
+/// It hides the tmux way (alternate screen, cleared); the command's screen comes back from
+/// its model (`CommandScreen.show`).
 enum LockScreen {
-    /// Hides everything the command shows: onto the alternate screen (or, if
-    /// the command is already there, its cursor saved and the screen cleared),
-    /// with the title saved on the terminal's title stack and blanked, tmux's window
-    /// name reset, and the modes that make the terminal send input by itself turned off.
-    static func enter(modes: TerminalModes, wipeScrollback: Bool) -> [UInt8] {
-        var text = ""
-        if wipeScrollback { text += "\u{1b}[3J" }
-        if modes.titleWasSet { text += "\u{1b}[22;0t\u{1b}]0;\u{1b}\\" }
+    /// Hides everything the command shows: onto the alternate screen (cleared when drawn),
+    /// the title saved on the terminal's title stack and blanked, tmux's window name and the
+    /// working directory (OSC 7) hidden, the modes that make the terminal send input by
+    /// itself turned off, and the known state a screen of one's own draws from (no margins,
+    /// origin mode off, ASCII, insert mode off, the default pen), whatever the command left.
+    /// `afterCut`: the command's output was cut short, and a title or window name it was
+    /// setting may have been set by the cut.
+    static func enter(
+        modes: ScreenModes, workingDirectory: [UInt8]?, afterCut: Bool, wipeScrollback: Bool,
+        into buffer: OutputBuffer
+    ) -> LockScreenEntry {
+        var undo: [TerminalControl] = []
+        if wipeScrollback { buffer.append(.eraseScrollback) }
+        if modes.titleWasSet || afterCut {
+            buffer.append(.pushTitle)
+            buffer.append(.setTitle([]))
+            undo.append(.popTitle)
+        }
         // tmux has no stack for window names: a neutral one at once (an empty one would
-        // bring back tmux's automatic name only at its next check).
-        if modes.windowNameWasSet { text += "\u{1b}kidlewrap\u{1b}\\" }
-        text += modes.alternateScreen ? "\u{1b}7" : "\u{1b}[?1049h"
-        // Plain attributes and the ASCII character set for the lock screen;
-        // the command's are saved with the cursor above.
-        text += "\u{1b}[0m\u{1b}(B\u{0f}"
-        return Array(text.utf8) + LockInputModes.offSequence(for: modes)
+        // bring back tmux's automatic name only at its next check), automatic after.
+        if modes.windowNameWasSet || afterCut {
+            buffer.append(.setWindowName(Array("idlewrap".utf8)))
+            undo.append(.setWindowName([]))
+        }
+        if let workingDirectory, !workingDirectory.isEmpty {
+            buffer.append(.setWorkingDirectory([]))
+            undo.append(.setWorkingDirectory(workingDirectory))
+        }
+        if !modes.alternateScreen { buffer.append(.privateMode(1049, on: true)) }
+        ScreenModel.appendKnownState(autowrap: true, to: buffer)
+        modes.appendInputModesOff(to: buffer)
+        return LockScreenEntry(modes: modes, undo: undo)
     }
 
-    /// Clears the lock screen and brings back the command's, with the modes
-    /// and title it had (and tmux's automatic window name).
-    static func leave(modes: TerminalModes) -> [UInt8] {
-        // The modes go back on while the lock screen still shows: the kitty
-        // keyboard stack popped must be the one the lock pushed onto.
-        var text = modes.alternateScreen ? "\u{1b}8" : "\u{1b}[?1049l"
-        if !modes.cursorVisible { text += "\u{1b}[?25l" }
-        if modes.titleWasSet { text += "\u{1b}[23;0t" }
-        // The window goes back to tmux's automatic name until the command sets one again.
-        if modes.windowNameWasSet { text += "\u{1b}k\u{1b}\\" }
-        return Array("\u{1b}[H\u{1b}[2J".utf8) + LockInputModes.restoreSequence(for: modes) + Array(text.utf8)
+    /// Written on the lock screen before the command's screen is repainted: the input modes
+    /// back on (the kitty keyboard entry the lock pushed is popped on the screen it was
+    /// pushed on), then the title, window name and working directory.
+    static func leave(_ entry: LockScreenEntry, into buffer: OutputBuffer) {
+        entry.modes.appendInputModesOn(to: buffer)
+        for control in entry.undo { buffer.append(control) }
+    }
+
+    /// The session ends while the lock screen shows: it is cleared with everything the lock
+    /// pushed popped, the alternate screen is left and the main screen cleared too, so
+    /// nothing of the command's reappears, and what the command left on is turned off.
+    static func leaveForGood(_ entry: LockScreenEntry, wipeScrollback: Bool, into buffer: OutputBuffer) {
+        buffer.append(.cursorPosition(row: 1, column: 1))
+        buffer.append(.eraseDisplay)
+        if entry.modes.kittyKeyboardFlags != 0 { buffer.append(.popKeyboardFlags(1)) }
+        for control in entry.undo { buffer.append(control) }
+        let depth = entry.modes.kittyKeyboardDepth
+        if entry.modes.alternateScreen && depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }
+        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.cursorPosition(row: 1, column: 1))
+        buffer.append(.eraseDisplay)
+        if wipeScrollback { buffer.append(.eraseScrollback) }
+        buffer.append(.resetAttributes)
+        if depth.main > 0 { buffer.append(.popKeyboardFlags(depth.main)) }
+        buffer.append(.privateMode(25, on: true))
     }
 
     /// The whole lock screen, centred, with the cursor after the prompt.
@@ -88,7 +128,7 @@ enum LockScreen {
         /// Most needed first: without the prompt nobody can unlock; without
         /// the status a wrong password or a broken check goes unexplained.
         enum Kind: Comparable {
-            case prompt, status, locked, failures, finished, arrival, program, since, message, gap
+            case prompt, status, locked, failures, finished, arrival, scrollbackLoss, program, since, message, gap
         }
 
         var kind: Kind
@@ -106,6 +146,7 @@ enum LockScreen {
         if let message = content.message { lines.append(Line(kind: .message, text: message)) }
         if let finished = content.finished { lines.append(Line(kind: .finished, text: finished)) }
         if let arrival = content.arrival { lines.append(Line(kind: .arrival, text: arrival)) }
+        if let loss = content.scrollbackLoss { lines.append(Line(kind: .scrollbackLoss, text: loss)) }
         if content.failures > 0 {
             let failures = content.failures == 1 ? "1 failed attempt" : "\(content.failures) failed attempts"
             lines.append(Line(kind: .failures, text: failures))

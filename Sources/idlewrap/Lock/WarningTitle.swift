@@ -1,12 +1,21 @@
-/// The countdown `--warn` shows in the window title before an idle lock: what the
-/// terminal shows now, what it should show, and the bytes that take it from one to the
-/// other. The command's title is saved on the terminal's title stack when the countdown
+import PTYKit
+
+/// The countdown `--warn` shows in the window title before an idle lock: when it starts and
+/// changes, what the terminal shows now, what it should show, and the bytes that take it
+/// from one to the other. The command's title is saved on the terminal's title stack when the countdown
 /// starts and popped when it ends, so the stack is balanced; nothing is drawn on the
 /// command's screen. The bytes may only be written where the command's output is at a
 /// boundary, never inside one of its escape sequences or characters.
 struct WarningTitle {
     static let push = "\u{1b}[22;0t"
     static let pop = "\u{1b}[23;0t"
+
+    /// How long before the idle lock the countdown starts; zero: never.
+    let length: Duration
+
+    init(length: Duration = .zero) {
+        self.length = length
+    }
 
     /// The seconds the countdown should show; nil: the command's own title.
     private(set) var wanted: Int?
@@ -19,6 +28,27 @@ struct WarningTitle {
     /// Whether the terminal shows the countdown, or will once the bytes are written.
     var isShowing: Bool { shown != nil }
 
+    /// When the countdown starts before an idle lock due at `lockAt`, or nil without one. It
+    /// never lasts longer than `timeout`: right after activity it would have nothing to warn of.
+    func start(lockAt: MonotonicInstant?, timeout: Duration) -> MonotonicInstant? {
+        let length = min(self.length, timeout)
+        guard length > .zero, let lockAt else { return nil }
+        return lockAt - length
+    }
+
+    /// Before the countdown, its start; during it, the next change (the only time the relay
+    /// wakes each second); without one, nil.
+    func deadline(lockAt: MonotonicInstant?, timeout: Duration, now: MonotonicInstant) -> MonotonicInstant? {
+        guard let start = start(lockAt: lockAt, timeout: timeout), let lockAt else { return nil }
+        guard wanted != nil else { return start }
+        return lockAt - .seconds(Self.secondsLeft(until: lockAt, at: now) - 1)
+    }
+
+    /// The countdown: whole seconds left, rounded up.
+    static func secondsLeft(until lockAt: MonotonicInstant, at now: MonotonicInstant) -> Int {
+        max((lockAt - now).secondsRoundedUp, 1)
+    }
+
     mutating func show(seconds: Int) {
         wanted = seconds
     }
@@ -27,10 +57,13 @@ struct WarningTitle {
         wanted = nil
     }
 
-    /// The command set its title with `sequence` (empty if it was too long to keep).
-    mutating func commandDidSetTitle(_ sequence: [UInt8]) {
+    /// The command set its title to `title` while the countdown shows: the pop brings back
+    /// the one from before, so this one is written again after it.
+    mutating func commandDidSetTitle(_ title: [UInt8]) {
         guard shown != nil else { return }
-        commandTitle = sequence
+        let sequence = OutputBuffer(capacity: title.count + 8)
+        sequence.append(.setTitle(title))
+        commandTitle = sequence.bytes
     }
 
     /// What makes the terminal show `wanted`: a push, the countdown and one BEL at the

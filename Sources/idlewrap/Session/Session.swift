@@ -20,6 +20,8 @@ final class Session: RelayDelegate {
     let log: AuditLog
     let hooks: Hooks
     private var lock: LockController!
+    /// The command's screen: every byte of its output goes through it.
+    private(set) var screen: CommandScreen!
     private(set) var lockSource: LockSource!
     private var rawMode: RawMode?
     var ending: SessionEnding
@@ -45,12 +47,13 @@ final class Session: RelayDelegate {
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
+        screen = CommandScreen(size: windowSize, holdLimit: options.holdLimit) { [unowned self] in show($0) }
         lock = LockController(
             settings: LockController.Settings(
-                timeout: options.timeout, holdLimit: options.holdLimit, lockKey: options.lockKey,
-                message: options.message, wipeScrollback: options.wipeScrollback, program: plan.programName,
-                host: UserIdentity.hostName, user: user, warn: options.warn, bellOnExit: options.bellOnExit),
-            authenticator: authenticator, clock: clock, host: self)
+                timeout: options.timeout, lockKey: options.lockKey, message: options.message,
+                wipeScrollback: options.wipeScrollback, program: plan.programName, host: UserIdentity.hostName,
+                user: user, warn: options.warn, bellOnExit: options.bellOnExit),
+            authenticator: authenticator, clock: clock, host: self, screen: screen)
         lockSource = LockSource(lock) { [unowned self] in finishIfOver() }
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
@@ -114,9 +117,8 @@ final class Session: RelayDelegate {
         // Not through `show`: a failure here must not turn the command's exit into a
         // hang-up.
         if !terminalIsGone {
-            let restore =
-                lock.endWarning()
-                + TerminalRestore.bytes(leaving: lock.commandModes, lockIsShown: false, wipeScrollback: false)
+            let restore = OutputBuffer(capacity: 256)
+            lock.appendRestoreAtExit(to: restore)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
         rawMode.restore(draining: !(terminalIsGone || ending.isSignalled))
@@ -158,7 +160,7 @@ final class Session: RelayDelegate {
                 SessionEnding.Progress(
                     isSSHCommand: plan.isSSHCommand, isLockingOrLocked: lock.isLockingOrLocked,
                     commandHasExited: relay.commandStatus != nil, outputEnded: relay.outputEnded,
-                    isReadingOutput: relay.isReadingOutput, heldBytes: lock.heldByteCount)))
+                    heldBytes: screen.isShown ? 0 : screen.hiddenByteCount)))
     }
 
     private func carryOut(_ step: SessionEnding.Step) {
@@ -232,6 +234,7 @@ final class Session: RelayDelegate {
         case SIGUSR1:
             requestLock()
         case SIGWINCH:
+            screen.resize(windowSize)
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()

@@ -104,26 +104,21 @@ struct SessionEnding: Equatable {
         var isLockingOrLocked = false
         var commandHasExited = false
         var outputEnded = false
-        /// False while the lock, at its hold limit, leaves the output unread.
-        var isReadingOutput = true
+        /// Output that arrived while locked, never shown.
         var heldBytes = 0
     }
 
     /// Whether the session is over, or must be ended, given `progress`. An interactive
     /// session whose command exited while locked stays locked until the unlock. An ssh
     /// command that ended while locked ends the session at once, once its output is read
-    /// to the end (unless the hold limit stopped the reading): waiting for a password that
-    /// automation will never type would hang it for ever.
+    /// to the end: waiting for a password that automation will never type would hang it
+    /// for ever.
     func check(_ progress: Progress) -> Step {
         guard progress.commandHasExited else { return .nothing }
         switch phase {
         case .running:
-            if progress.isSSHCommand && progress.isLockingOrLocked
-                && (progress.outputEnded || !progress.isReadingOutput)
-            {
-                // Output that was never coming does not count as discarded.
-                let discarded = progress.heldBytes > 0 || !progress.outputEnded
-                return .hangUp(.sshCommandEndedWhileLocked(discarded: discarded))
+            if progress.isSSHCommand && progress.isLockingOrLocked && progress.outputEnded {
+                return .hangUp(.sshCommandEndedWhileLocked(discarded: progress.heldBytes > 0))
             }
             return progress.outputEnded && !progress.isLockingOrLocked ? .stop : .nothing
         case .hangingUp:

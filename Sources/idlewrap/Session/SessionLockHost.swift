@@ -18,28 +18,12 @@ extension Session: LockHost {
         relay.sendToCommand(bytes)
     }
 
-    var isReadingOutput: Bool {
-        get { relay.isReadingOutput }
-        set { relay.isReadingOutput = newValue }
-    }
-
     func discardTypedAhead() {
         relay.discardTypedAhead()
     }
 
     var windowSize: WindowSize {
         (try? WindowSize.of(terminal)) ?? WindowSize(rows: 24, columns: 80)
-    }
-
-    /// A same-size TIOCSWINSZ sends no SIGWINCH on Linux, so the size goes one row down
-    /// and back, as dtach and abduco do.
-    func nudgeRedraw() {
-        let master = pseudoTerminalSession.pseudoTerminal.master
-        guard let size = try? WindowSize.of(master) else { return }
-        var bumped = size
-        bumped.rows = size.rows > 1 ? size.rows - 1 : size.rows + 1
-        try? bumped.apply(to: master)
-        try? size.apply(to: master)
     }
 
     func watch(_ descriptor: FileDescriptor?) {

@@ -233,7 +233,7 @@ extension EndToEnd {
             #expect(
                 terminal.hasShown(
                     "idlewrap: the command ended while the session was locked; its held output was discarded"))
-            #expect(terminal.hasShown("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
+            #expect(terminal.hasShown("\u{1b}[?1049l\u{1b}[1;1H\u{1b}[2J"))
             #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
         }
 

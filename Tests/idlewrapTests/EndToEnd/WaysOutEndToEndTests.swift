@@ -44,10 +44,10 @@ extension EndToEnd {
         /// parser: at the end, nothing the command or the lock turned on may
         /// still be on, and every title pushed must have been popped.
         func expectTerminalAsFound(_ terminal: TerminalDriver, sourceLocation: SourceLocation = #_sourceLocation) {
-            var parser = OutputParser()
-            terminal.transcript.withUnsafeBytes { parser.feed($0) }
-            let modes = parser.modes
-            let left = LockInputModes.privateModes.filter { modes.isSet(privateMode: $0) }
+            let model = ScreenModel(rows: 24, columns: 80)
+            terminal.transcript.withUnsafeBytes { model.feed($0) }
+            let modes = model.modes
+            let left = ScreenModes.inputPrivateModes.filter { modes.isSet(privateMode: $0) }
             #expect(left.isEmpty, "modes left on: \(left)", sourceLocation: sourceLocation)
             #expect(!modes.applicationKeypad, "keypad left in application mode", sourceLocation: sourceLocation)
             #expect(modes.cursorVisible, "cursor left hidden", sourceLocation: sourceLocation)

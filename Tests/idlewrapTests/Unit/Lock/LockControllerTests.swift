@@ -17,9 +17,7 @@ final class ManualClock: TimeSource {
 final class RecordingHost: LockHost {
     var screen: [UInt8] = []
     var forwarded: [UInt8] = []
-    var isReadingOutput = true
     var discards = 0
-    var nudges = 0
     var watched: FileDescriptor?
     var events: [String] = []
     var windowSize = WindowSize(rows: 24, columns: 80)
@@ -30,12 +28,30 @@ final class RecordingHost: LockHost {
     func show(_ bytes: UnsafeRawBufferPointer) { screen += bytes }
     func forward(_ bytes: UnsafeRawBufferPointer) { forwarded += bytes }
     func discardTypedAhead() { discards += 1 }
-    func nudgeRedraw() { nudges += 1 }
     func watch(_ descriptor: FileDescriptor?) { watched = descriptor }
     func lockDidEngage() { events.append("lock") }
     func lockDidRelease() { events.append("unlock") }
     func unlockDidFail(message: String, failures: Int) { events.append("fail \(failures)") }
     func checkIsUnavailable(reason: String) { events.append("unavailable \(reason)") }
+
+    /// The command's screen as the session makes it, writing to `screen`.
+    func commandScreen(holdLimit: Int = 1 << 20) -> CommandScreen {
+        CommandScreen(size: windowSize, holdLimit: holdLimit) { [unowned self] in screen += $0 }
+    }
+
+    /// What a terminal shows after everything written to it so far.
+    func terminal() -> ScreenModel {
+        let model = ScreenModel(rows: Int(windowSize.rows), columns: Int(windowSize.columns))
+        screen.withUnsafeBytes { model.feed($0) }
+        return model
+    }
+}
+
+/// What a terminal shows after `output` alone: the screen a lock must give back.
+func screenAfter(_ output: String, size: WindowSize = WindowSize(rows: 24, columns: 80)) -> ScreenModel {
+    let model = ScreenModel(rows: Int(size.rows), columns: Int(size.columns))
+    Array(output.utf8).withUnsafeBytes { model.feed($0) }
+    return model
 }
 
 /// Accepts one password; can be told the check is broken.
@@ -73,9 +89,15 @@ struct LockControllerTests {
     func makeLock(timeout: Double = 60, holdLimit: Int = 1 << 20, lockKey: UInt8? = nil) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: .seconds(timeout), holdLimit: holdLimit, lockKey: lockKey, message: "Back soon",
-                wipeScrollback: false, program: "bash", host: "testhost", user: "test"),
-            authenticator: authenticator, clock: clock, host: host)
+                timeout: .seconds(timeout), lockKey: lockKey, message: "Back soon", wipeScrollback: false,
+                program: "bash", host: "testhost", user: "test"),
+            authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen(holdLimit: holdLimit))
+    }
+
+    /// The terminal after the unlock shows exactly what it would had the command's output
+    /// `output` reached it with no lock at all.
+    func expectScreenAsIfNeverLocked(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(host.terminal().snapshot() == screenAfter(output).snapshot(), sourceLocation: sourceLocation)
     }
 
     func type(_ lock: LockController, _ text: String) {
@@ -207,8 +229,9 @@ struct LockControllerTests {
         output(lock, "1mred\u{1b}[0m")
         #expect(host.screenText.hasPrefix("text \u{1b}[31m"))
         #expect(lock.isLocked)
-        #expect(lock.heldByteCount == "red\u{1b}[0m".utf8.count)
         #expect(!host.screenText.contains("red"))
+        type(lock, "open sesame\r")
+        expectScreenAsIfNeverLocked("text \u{1b}[31mred\u{1b}[0m")
     }
 
     @Test func aSequenceThatNeverEndsIsCutShort() throws {
@@ -232,10 +255,10 @@ struct LockControllerTests {
         #expect(!lock.state.isLocked)
         output(lock, "more\u{1b}\\after")
         #expect(lock.isLocked)
-        #expect(lock.heldByteCount == "after".utf8.count)
+        #expect(!host.screenText.contains("after"))
     }
 
-    @Test func aCutSequenceIsSentAgainWholeAtTheUnlock() throws {
+    @Test func aCutSequenceEndsWholeAfterTheUnlock() throws {
         let lock = makeLock()
         output(lock, "text \u{1b}[3")
         output(lock, "8;5;1")
@@ -243,50 +266,55 @@ struct LockControllerTests {
         try runToDeadline(lock)
         #expect(lock.isLocked)
         output(lock, "96mred")
-        let shownAtUnlock = host.screen.count
         type(lock, "open sesame\r")
         #expect(!lock.isLocked)
-        // After the lock screen goes, the terminal gets the whole sequence and then the rest.
-        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}[38;5;196mred"))
-        #expect(lock.heldByteCount == 0)
+        // The model followed the sequence through the cut: the repaint shows its effect.
+        expectScreenAsIfNeverLocked("text \u{1b}[38;5;196mred")
     }
 
-    @Test func theSequenceSentAgainBeginsAfterTheLastBoundary() throws {
+    @Test func aSequenceStillOpenAtTheUnlockIsWrittenAgainAfterTheRepaint() throws {
         let lock = makeLock()
         output(lock, "\u{1b}[1mbold\u{1b}]2;tit")
         output(lock, "le")
         lock.requestLock()
         try runToDeadline(lock)
-        output(lock, "\u{7}done")
-        let shownAtUnlock = host.screen.count
+        output(lock, " still")
         type(lock, "open sesame\r")
-        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}[23;0t\u{1b}]2;title\u{7}done"))
+        #expect(host.screenText.hasSuffix("\u{1b}]2;title still"))
+        output(lock, "\u{7}done")
+        expectScreenAsIfNeverLocked("\u{1b}[1mbold\u{1b}]2;title still\u{7}done")
+        #expect(host.terminal().title == Array("title still".utf8))
     }
 
-    @Test func aSequenceTooLongToKeepIsNotSentAgain() throws {
+    @Test func aSequenceTooLongToKeepIsNotWrittenAgain() throws {
         let lock = makeLock()
-        output(lock, "\u{1b}Pq" + String(repeating: "#", count: OpenSequence.limit))
+        output(lock, "\u{1b}Pq" + String(repeating: "#", count: 5000))
         lock.requestLock()
         try runToDeadline(lock)
-        output(lock, "\u{1b}\\done")
-        let shownAtUnlock = host.screen.count
         type(lock, "open sesame\r")
-        #expect(host.screenText.dropFirst(shownAtUnlock).hasSuffix("\u{1b}[?1049l\u{1b}\\done"))
+        let shownAtUnlock = host.screen.count
+        output(lock, "\u{1b}\\done")
         #expect(!host.screenText.dropFirst(shownAtUnlock).contains("###"))
+        #expect(host.terminal().text(row: 0).hasPrefix("done"))
     }
 
-    @Test func outputIsHeldUntilUnlockAndReadingStopsAtTheLimit() {
-        let lock = makeLock(holdLimit: 10)
+    @Test func outputWhileLockedIsNeverShownAndTheCommandNeverWaits() throws {
+        let lock = makeLock(holdLimit: 200)
+        output(lock, "before\r\n")
         lock.requestLock()
         let shownAtLock = host.screen.count
-        output(lock, "12345")
-        #expect(host.isReadingOutput)
-        output(lock, "67890abc")
-        #expect(!host.isReadingOutput)
-        #expect(!host.screenText.dropFirst(shownAtLock).contains("12345"))
+        let lines = (1...100).map { "line \($0)\r\n" }.joined()
+        output(lock, lines)
+        #expect(!host.screenText.dropFirst(shownAtLock).contains("line 1"))
+        try runToDeadline(lock)
+        #expect(host.screenText.contains("earlier lines will miss the scrollback"))
         type(lock, "open sesame\r")
-        #expect(host.isReadingOutput)
-        #expect(host.screenText.hasSuffix("1234567890abc"))
+        expectScreenAsIfNeverLocked("before\r\n" + lines)
+        let unlocked = String(decoding: host.screen.dropFirst(shownAtLock), as: UTF8.self)
+        // Past the limit the oldest lines go, and a line in the scrollback says how many.
+        #expect(unlocked.contains("earlier lines of output did not fit --hold-limit"))
+        #expect(!unlocked.contains("line 50\u{1b}"))
+        #expect(unlocked.contains("line 77"))
     }
 
     @Test func unlockRestoresTheModesTheLockTurnedOff() {
@@ -305,18 +333,43 @@ struct LockControllerTests {
         #expect(unlocked.contains("\u{1b}[?1049l"))
         #expect(unlocked.contains("\u{1b}[?1000h"))
         #expect(unlocked.contains("\u{1b}[?1006h"))
-        #expect(unlocked.contains("\u{1b}[<u"))
+        #expect(unlocked.contains("\u{1b}[<1u"))
         #expect(unlocked.contains("\u{1b}[23;0t"))
-        #expect(host.nudges == 0)
     }
 
-    @Test func aFullScreenCommandIsMadeToRedraw() {
+    @Test func aFullScreenCommandComesBackWithoutRedrawing() {
         let lock = makeLock()
-        output(lock, "\u{1b}[?1049h\u{1b}[?25lfull screen")
+        let fullScreen =
+            "shell\r\n\u{1b}[?1049h\u{1b}[?25l\u{1b}[5;10H\u{1b}[44mfull screen\u{1b}[m\u{1b}[2;3r\u{1b}[?6h"
+        output(lock, fullScreen)
         lock.requestLock()
+        output(lock, "\u{1b}[Hmoved")
         type(lock, "open sesame\r")
-        #expect(host.nudges == 1)
-        #expect(host.screenText.hasSuffix("\u{1b}8\u{1b}[?25l"))
+        expectScreenAsIfNeverLocked(fullScreen + "\u{1b}[Hmoved")
+        #expect(!host.terminal().modes.cursorVisible)
+        #expect(host.terminal().isAlternateScreen)
+    }
+
+    @Test func theWorkingDirectoryIsHiddenWhileLockedAndBackAfter() {
+        let lock = makeLock()
+        output(lock, "\u{1b}]7;file://host/home/me/SECRET-PROJECT\u{1b}\\")
+        lock.requestLock()
+        #expect(host.terminal().workingDirectory == [])
+        type(lock, "open sesame\r")
+        #expect(host.terminal().workingDirectory == Array("file://host/home/me/SECRET-PROJECT".utf8))
+    }
+
+    @Test func queriesAskedWhileLockedAreAskedAfterTheRepaint() {
+        let lock = makeLock()
+        lock.requestLock()
+        let shownAtLock = host.screen.count
+        output(lock, "\u{1b}[6n")
+        #expect(!host.screenText.dropFirst(shownAtLock).contains("\u{1b}[6n"))
+        type(lock, "open sesame\r")
+        let afterRepaint = host.screenText.dropFirst(shownAtLock).split(
+            separator: "\u{1b}[?2026l", omittingEmptySubsequences: false)
+        #expect(afterRepaint.count > 1)
+        #expect(afterRepaint.last?.contains("\u{1b}[6n") == true)
     }
 
     @Test func lockKeyLocksAndIsNeverForwarded() {
@@ -344,7 +397,7 @@ struct LockControllerTests {
         #expect(lock.state == .abandoned)
         #expect(!lock.isLockingOrLocked)
         #expect(!host.screenText.contains("held secret"))
-        #expect(host.screenText.contains("\u{1b}[?1049l\u{1b}[H\u{1b}[2J"))
+        #expect(host.screenText.contains("\u{1b}[?1049l\u{1b}[1;1H\u{1b}[2J"))
     }
 
     @Test func anAbandonedLockDoesNothingMore() {

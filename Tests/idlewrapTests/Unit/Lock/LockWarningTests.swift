@@ -41,10 +41,10 @@ struct LockWarningTests {
     func makeLock(timeout: Double = 60, warn: Double = 10, bellOnExit: Bool = false) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: .seconds(timeout), holdLimit: 1 << 20, lockKey: 0x1d, message: nil,
+                timeout: .seconds(timeout), lockKey: 0x1d, message: nil,
                 wipeScrollback: false, program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
                 bellOnExit: bellOnExit),
-            authenticator: authenticator, clock: clock, host: host)
+            authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
     }
 
     func type(_ lock: LockController, _ text: String) {
@@ -218,9 +218,9 @@ struct LockArrivalTests {
     func makeLock(bellOnExit: Bool = false) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: .seconds(60), holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false,
                 program: "bash", host: "testhost", user: "test", bellOnExit: bellOnExit),
-            authenticator: authenticator, clock: clock, host: host)
+            authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
     }
 
     func output(_ lock: LockController, _ text: String) {
@@ -289,9 +289,9 @@ struct LockArrivalTests {
         let unlockedHost = RecordingHost()
         let unlocked = LockController(
             settings: LockController.Settings(
-                timeout: .seconds(60), holdLimit: 1 << 20, lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false,
                 program: "bash", host: "testhost", user: "test", bellOnExit: true),
-            authenticator: authenticator, clock: clock, host: unlockedHost)
+            authenticator: authenticator, clock: clock, host: unlockedHost, screen: unlockedHost.commandScreen())
         unlocked.commandDidExit()
         #expect(unlockedHost.screen.isEmpty)
     }

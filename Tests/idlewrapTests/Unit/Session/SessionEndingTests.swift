@@ -75,12 +75,6 @@ import Testing
         #expect(ending.check(progress) == .hangUp(.sshCommandEndedWhileLocked(discarded: false)))
         progress.heldBytes = 12
         #expect(ending.check(progress) == .hangUp(.sshCommandEndedWhileLocked(discarded: true)))
-        progress = SessionEnding.Progress(
-            isSSHCommand: true, isLockingOrLocked: true, commandHasExited: true, outputEnded: false,
-            isReadingOutput: false)
-        #expect(
-            ending.check(progress) == .hangUp(.sshCommandEndedWhileLocked(discarded: true)),
-            "at the hold limit the rest is never read: discarded")
     }
 
     @Test func onceHangingUpTheCommandsExitStops() {

@@ -3,33 +3,51 @@ import Testing
 
 @testable import idlewrap
 
+/// What the terminal gets at the end of a session: the command's modes turned off, and a
+/// lock screen still showing left with everything the lock pushed popped.
 struct TerminalRestoreTests {
-    func modes(after output: String) -> TerminalModes {
-        var parser = OutputParser()
-        Array(output.utf8).withUnsafeBytes { parser.feed($0) }
-        return parser.modes
+    let host = RecordingHost()
+
+    func lock(after output: String) -> LockController {
+        let lock = LockController(
+            settings: LockController.Settings(
+                timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false, program: "sh",
+                host: "testhost", user: "test"),
+            authenticator: FakeAuthenticator(), clock: ManualClock(), host: host, screen: host.commandScreen())
+        Array(output.utf8).withUnsafeBytes { lock.handleOutput($0) }
+        return lock
     }
 
-    func restore(_ output: String, lockIsShown: Bool = false) -> String {
-        String(
-            decoding: TerminalRestore.bytes(
-                leaving: modes(after: output), lockIsShown: lockIsShown, wipeScrollback: false), as: UTF8.self)
+    func restore(_ lock: LockController) -> String {
+        let buffer = OutputBuffer()
+        lock.appendRestoreAtExit(to: buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
     @Test func aTerminalInItsUsualStateGetsNothing() {
-        #expect(restore("plain text\r\n\u{1b}[31mred\u{1b}[0m") == "")
-        #expect(restore("\u{1b}[?1003h\u{1b}[?1003l\u{1b}[?25l\u{1b}[?25h") == "")
+        #expect(restore(lock(after: "plain text\r\n\u{1b}[31mred\u{1b}[0m")) == "")
+        #expect(restore(lock(after: "\u{1b}[?1003h\u{1b}[?1003l\u{1b}[?25l\u{1b}[?25h")) == "")
     }
 
     @Test func kittyPushesArePoppedOnTheScreenTheyWereMadeOn() {
         #expect(
-            restore("\u{1b}[>1u\u{1b}[?1049h\u{1b}[>3u\u{1b}[>5u")
+            restore(lock(after: "\u{1b}[>1u\u{1b}[?1049h\u{1b}[>3u\u{1b}[>5u"))
                 == "\u{1b}[<2u\u{1b}[?1049l\u{1b}[<1u")
     }
 
     @Test func leavingALockScreenPopsWhatTheLockPushed() {
-        let bytes = restore("\u{1b}]0;secret\u{7}\u{1b}kname\u{1b}\\\u{1b}[>1u", lockIsShown: true)
-        #expect(bytes.hasPrefix("\u{1b}[H\u{1b}[2J\u{1b}[<u\u{1b}[23;0t\u{1b}k\u{1b}\\"))
-        #expect(bytes.hasSuffix("\u{1b}[?1049l\u{1b}[H\u{1b}[2J\u{1b}[0m\u{1b}[<1u\u{1b}[?25h"))
+        let lock = lock(after: "\u{1b}]0;secret\u{7}\u{1b}kname\u{1b}\\\u{1b}[>1u")
+        lock.requestLock()
+        let bytes = restore(lock)
+        #expect(bytes.hasPrefix("\u{1b}[1;1H\u{1b}[2J\u{1b}[<1u\u{1b}[23;0t\u{1b}k\u{1b}\\"))
+        #expect(bytes.hasSuffix("\u{1b}[?1049l\u{1b}[1;1H\u{1b}[2J\u{1b}[0m\u{1b}[<1u\u{1b}[?25h"))
+    }
+
+    @Test func anAbandonedLockLeavesNothingMoreToUndo() {
+        let lock = lock(after: "\u{1b}[?1000h\u{1b}[>1u")
+        lock.requestLock()
+        lock.abandon()
+        #expect(host.screenText.hasSuffix("\u{1b}[<1u\u{1b}[?25h"))
+        #expect(restore(lock) == "")
     }
 }

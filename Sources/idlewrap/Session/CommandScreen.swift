@@ -1,0 +1,128 @@
+import PTYKit
+
+/// The command's screen, the one owner of its output: every byte goes through PTYKit's
+/// screen model, locked or not. Shown, the bytes go on to the terminal as they came (the
+/// model only follows them); hidden behind the lock screen, nothing reaches the terminal and
+/// nothing makes the command wait, and showing it again repaints it from the model, the
+/// lines that scrolled away meanwhile put into the terminal's history first.
+final class CommandScreen {
+    private let model: ScreenModel
+    /// Where idlewrap's own bytes are built; reused, so a repaint allocates only the first time.
+    private let buffer = OutputBuffer(capacity: 1 << 16)
+    private let terminal: (UnsafeRawBufferPointer) -> Void
+    /// Bytes of scrollback kept while hidden (`--hold-limit`).
+    private let holdLimit: Int
+    private(set) var isShown = true
+    /// Output that arrived while hidden, in bytes.
+    private(set) var hiddenByteCount = 0
+
+    /// `write` puts bytes on the terminal.
+    init(size: WindowSize, holdLimit: Int, write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        model = ScreenModel(rows: Int(size.rows), columns: Int(size.columns))
+        self.holdLimit = holdLimit
+        terminal = write
+    }
+
+    /// What the command's output has turned on.
+    var modes: ScreenModes { model.modes }
+    /// Nothing is half-written: no escape sequence, string or character is open.
+    var isAtBoundary: Bool { model.isAtBoundary }
+    /// Changes whenever the command sets its title.
+    var titleSets: UInt { model.titleSets }
+    var title: [UInt8] { model.title }
+    var workingDirectory: [UInt8]? { model.workingDirectory }
+    /// Lines of output that scrolled away while hidden and did not fit in the hold.
+    var droppedScrollbackLines: Int { model.heldScrollback.dropped }
+
+    // MARK: - Output
+
+    /// Output from the command: to the model, and to the terminal while shown.
+    func follow(_ bytes: UnsafeRawBufferPointer) {
+        model.feed(bytes)
+        if isShown {
+            terminal(bytes)
+        } else {
+            hiddenByteCount &+= bytes.count
+        }
+    }
+
+    /// Shows output only up to the next boundary and returns how many bytes that was (all
+    /// of them if none comes): a lock waits there, so the lock screen starts on a terminal
+    /// that is not inside the command's escape sequence.
+    func followUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let shown = model.feedUntilBoundary(bytes)
+        terminal(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
+        return shown
+    }
+
+    /// The command stopped inside a sequence and the lock waits no longer: the terminal
+    /// gets bytes that end it, the model none, so it keeps following the sequence; showing
+    /// the screen again puts the terminal back inside it (`show`).
+    func cutShort() {
+        ScreenModel.cut.withUnsafeBytes(terminal)
+    }
+
+    // MARK: - Hiding and showing
+
+    /// From now on output reaches only the model: lines scrolling away are kept for the
+    /// terminal's history up to the hold limit, queries for after the repaint.
+    func hide() {
+        guard isShown else { return }
+        isShown = false
+        hiddenByteCount = 0
+        model.startHoldingScrollback(limit: holdLimit)
+        model.isHoldingQueries = true
+    }
+
+    /// Appends what brings the terminal, wherever the lock screen left it, back to the
+    /// command's screen: the lines held for its history (after `notice`, if given), the
+    /// repaint, the queries the command asked meanwhile, and the start of a sequence left
+    /// open. `before` is written first, on the lock screen.
+    func show(after before: (OutputBuffer) -> Void, notice: [UInt8] = []) {
+        guard !isShown else { return }
+        isShown = true
+        buffer.removeAll()
+        before(buffer)
+        model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice)
+        model.isHoldingQueries = false
+        buffer.append(contentsOf: model.takeHeldQueries())
+        buffer.append(contentsOf: model.openSequence)
+        flush()
+    }
+
+    /// The session ends while hidden: nothing held is ever shown.
+    func discardHidden() {
+        model.discardHeldScrollback()
+        model.isHoldingQueries = false
+        _ = model.takeHeldQueries()
+        hiddenByteCount = 0
+    }
+
+    /// The terminal's size changed; the model cuts or pads its screens as a terminal does.
+    func resize(_ size: WindowSize) {
+        model.resize(rows: Int(size.rows), columns: Int(size.columns))
+    }
+
+    /// Writes bytes built by `build` through the screen's buffer.
+    func write(_ build: (OutputBuffer) -> Void) {
+        // A terminal that fails while written to ends the session, which may write again.
+        guard !isWriting else {
+            let nested = OutputBuffer()
+            build(nested)
+            nested.withUnsafeBytes(terminal)
+            return
+        }
+        buffer.removeAll()
+        build(buffer)
+        flush()
+    }
+
+    private var isWriting = false
+
+    private func flush() {
+        guard buffer.count > 0 else { return }
+        isWriting = true
+        defer { isWriting = false }
+        buffer.withUnsafeBytes(terminal)
+    }
+}
