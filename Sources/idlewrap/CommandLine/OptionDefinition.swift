@@ -61,7 +61,7 @@ struct OptionDefinition: Sendable {
         }
     }
 
-    /// The option as help and the README show it: `-t, --timeout DURATION`,
+    /// The option as `--help` shows it: `-t, --timeout DURATION`,
     /// `--set-password [FILE]`.
     var synopsis: String {
         var text = "--\(long)"

@@ -1,8 +1,8 @@
 /// Every option idlewrap has, each declared once, in the order `--help` lists them.
 /// Adding a setting is one entry here (its `Setting` names the field of `Options` and the
 /// grammar of its value) and that field; adding an action is one entry and a case of
-/// `Action`. Both need their lines in the README and the manual page (a test checks that
-/// they are there).
+/// `Action`. Both need their lines in the manual page and the Configuration section of
+/// docs/deployment.md (a test checks that they are there).
 enum OptionTable {
     static let all: [OptionDefinition] = [
         timeout,
