@@ -5,7 +5,9 @@ import Testing
 /// PTYKit on its own, through its public API only (no @testable import): the whole of
 /// what a program other than idlewrap writes to run a command in a pty. One call starts
 /// it (`PseudoTerminalSession.start`); the relay's delegate says only what differs from
-/// a plain relay; another thread can wake the relay through a watched `EventCounter`.
+/// a plain relay; another thread can wake the relay through a watched `EventCounter`; a
+/// delegate that hides the screen keeps it in a `ScreenModel` and tells replies from keys
+/// with a `TerminalReplyScanner`.
 ///
 /// Neither test waits for `commandDidExit`: the test runner's other threads do not block
 /// SIGCHLD, so the signal may be discarded on one of them before the relay's signalfd
@@ -93,6 +95,32 @@ import Testing
         #expect(delegate.wakeUps == 1)
         #expect(session.relay.outputEnded)
         #expect(terminationStatus(of: session.relay) == .signaled(SIGTERM))
+    }
+
+    /// What a delegate that hides the command's screen uses besides the relay: a
+    /// `ScreenModel` fed the command's output repaints it into a terminal that shows
+    /// something else meanwhile, and a `TerminalReplyScanner` tells the terminal's
+    /// replies from typed keys, however the reads cut them.
+    @Test func theScreenModelRepaintsAndTheReplyScannerTellsRepliesFromKeys() {
+        let model = ScreenModel(rows: 4, columns: 20)
+        Array("\u{1b}]0;a title\u{7}hello\r\nworld".utf8).withUnsafeBytes { model.feed($0) }
+        #expect(model.text(row: 0) == "hello" + String(repeating: " ", count: 15))
+        #expect(String(decoding: model.title, as: UTF8.self) == "a title")
+        let repaint = OutputBuffer()
+        model.appendRepaint(to: repaint)
+        let terminal = ScreenModel(rows: 4, columns: 20)
+        Array("something else\r\n".utf8).withUnsafeBytes { terminal.feed($0) }
+        repaint.withUnsafeBytes { terminal.feed($0) }
+        #expect((0..<4).map(terminal.text(row:)) == (0..<4).map(model.text(row:)))
+        #expect(terminal.cursor.row == model.cursor.row && terminal.cursor.column == model.cursor.column)
+
+        var scanner = TerminalReplyScanner()
+        // A cursor position report in two reads: neither is a key.
+        let report = Array("\u{1b}[12;40R".utf8)
+        #expect(!report[..<4].withUnsafeBytes { scanner.holdsKeys($0) })
+        #expect(scanner.isInsideReply)
+        #expect(!report[4...].withUnsafeBytes { scanner.holdsKeys($0) })
+        #expect(Array("x".utf8).withUnsafeBytes { scanner.holdsKeys($0) })
     }
 
     /// How the command ended: as the relay saw it, or else as waitpid says.

@@ -81,7 +81,8 @@ extension EndToEnd {
 
         /// At the prompt, idlewrap is stopped and brought back with `fg` from a
         /// real bash in tmux, which has turned echo back on meanwhile.
-        @Test(arguments: [["-a", "ask", "-t", "0", "--", "cat"], ["--set-password", "PASSWORD-FILE"]])
+        @Test(
+            .requires(.tmux), arguments: [["-a", "ask", "-t", "0", "--", "cat"], ["--set-password", "PASSWORD-FILE"]])
         func aPromptStoppedAndContinuedFromBashEchoesNothing(_ arguments: [String]) throws {
             let idlewrap = ([TerminalDriver.idlewrap] + arguments).map {
                 "'" + ($0 == "PASSWORD-FILE" ? directory.file("password") : $0) + "'"

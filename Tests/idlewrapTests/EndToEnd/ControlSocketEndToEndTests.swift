@@ -12,7 +12,8 @@ extension EndToEnd {
     @Suite(
         .enabled(
             if: TestUser.canBeMade && PrivateRuntime.isAvailable,
-            "needs root, and mount namespaces with unshare and nsenter (util-linux)"))
+            "needs root, and mount namespaces with unshare and nsenter (util-linux)"),
+        .requires(.python3))
     struct ControlSocket {
         let idlewrap = TerminalDriver.idlewrap
 

@@ -104,6 +104,26 @@ extension EndToEnd {
             #expect((try screen.screen(attributes: true)).contains("\u{1b}[31mCOLOURED"))
         }
 
+        /// OSC 7 tells the terminal the working directory, which terminals show in tab
+        /// titles and tmux as #{pane_path}: it must be hidden while locked, as the title is,
+        /// and be back at the unlock (issue 17, finding 7). Not done yet: the lock hides the
+        /// title with the terminal's title stack, which does not hold the directory, and
+        /// keeps no record of the directory to give back. When it is done, the known issue
+        /// is no longer recorded and this test fails until `withKnownIssue` goes.
+        @Test(.requires(.tmux)) func theWorkingDirectoryIsHiddenWhileLockedAndBackAfter() throws {
+            let screen = try wrapped(
+                script: "printf '\\033]7;file://host/tmp/SECRET-PROJECT\\033\\\\'; echo ready; exec sleep 1000")
+            #expect(try screen.waitForText("ready"))
+            #expect(try screen.format("#{pane_path}") == "file://host/tmp/SECRET-PROJECT")
+            try lock(screen)
+            let locked = try screen.format("#{pane_path}")
+            withKnownIssue("issue 17, finding 7: the lock does not hide the working directory yet") {
+                #expect(!locked.contains("SECRET-PROJECT"), "shown while locked: \(locked)")
+            }
+            try unlock(screen)
+            #expect(try screen.format("#{pane_path}") == "file://host/tmp/SECRET-PROJECT")
+        }
+
         @Test func clipboardRepliesDoNotKeepTheSessionUnlocked() throws {
             // The command asks for the clipboard every 300 ms; the test answers as a
             // terminal would. That must not count as activity.

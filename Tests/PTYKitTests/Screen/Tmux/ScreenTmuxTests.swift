@@ -7,7 +7,7 @@ import Testing
 /// the pane's `capture-pane -p -e -N` and formats compared with the model's; and the
 /// repaint: a pane messed up, then sent the model's repaint, must show what the pane fed
 /// the original bytes shows, and stay so when both get more output.
-@Suite("Screen against tmux", .serialized, .enabled(if: TmuxPane.isAvailable, Comment(rawValue: TmuxPane.missing)))
+@Suite("Screen against tmux", .serialized, TmuxPane.required)
 struct ScreenTmuxTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
