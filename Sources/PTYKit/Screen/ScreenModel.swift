@@ -149,7 +149,8 @@ public final class ScreenModel {
 
     /// Appends the held lines, put into the terminal's history once and in order, followed
     /// by the repaint; then stops holding. Without a hold, just the repaint. `notice`, if
-    /// given, goes into the history first, as a line of its own (plain text, one row).
+    /// given, goes into the history after the held lines, as a line of its own (plain text,
+    /// one row): the line just above the screen, kept however short the history is.
     public func appendHeldScrollbackAndRepaint(to buffer: OutputBuffer, notice: [UInt8] = []) {
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil

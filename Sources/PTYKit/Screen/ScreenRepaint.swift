@@ -168,12 +168,12 @@ extension ScreenState {
                 buffer.append(.eraseToEndOfLine)
             }
             buffer.append(.cursorPosition(row: 1, column: 1))
+            hold.write(into: buffer)
             if !notice.isEmpty {
                 buffer.append(contentsOf: Array(notice.filter { $0 >= 0x20 }.prefix(columns)))
                 buffer.append(.eraseToEndOfLine)
                 buffer.append(contentsOf: [0x0D, 0x0A])
             }
-            hold.write(into: buffer)
             var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
             let main = mainGrid
             for row in 0..<main.rows {

@@ -338,9 +338,12 @@ extension ScreenState {
     // MARK: - Erasing
 
     /// ED: 0 below, 1 above, 2 all (3, the history, is the terminal's own).
+    ///
+    /// Erasing keeps a pending wrap, and with one the cursor's cell counts as past the edge:
+    /// as tmux does (xterm erases the last column and forgets the wrap), so that a screen
+    /// inside tmux, the terminal idlewrap most often runs in, comes back cell for cell.
     mutating func eraseInDisplay(_ mode: UInt32) {
         let style = erasePenId()
-        pendingWrap = false
         switch mode {
         case 0:
             eraseInLine(0, style: style)
@@ -358,10 +361,10 @@ extension ScreenState {
     /// EL: 0 to the right, 1 to the left (including the cursor), 2 the whole row.
     mutating func eraseInLine(_ mode: UInt32, style: UInt16? = nil) {
         let style = style ?? erasePenId()
-        pendingWrap = false
         let row = grid.row(y)
         switch mode {
         case 0:
+            guard !pendingWrap else { return }
             repairWideCharacter(at: x, row: row)
             grid.clear(y, from: x, to: columns, style: style)
             grid.setWrapped(y, false)
@@ -377,8 +380,8 @@ extension ScreenState {
 
     /// ECH: `count` cells from the cursor, not moving it.
     mutating func eraseCharacters(_ count: Int) {
+        guard !pendingWrap else { return }
         let style = erasePenId()
-        pendingWrap = false
         let end = min(x &+ count, columns)
         let row = grid.row(y)
         repairWideCharacter(at: x, row: row)

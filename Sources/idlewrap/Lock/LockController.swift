@@ -358,7 +358,7 @@ final class LockController {
         // screen's, like the rest of that burst: none may reach the command.
         host.discardTypedAhead()
         let dropped = screen.droppedScrollbackLines
-        // In the history where the lines are missing, as the lock screen said.
+        // The last line of the history, just above the screen, as the lock screen said.
         let notice =
             dropped > 0
             ? Array("idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit".utf8) : []

@@ -104,7 +104,10 @@ enum LockScreen {
         let columns = max(Int(size.columns), 1)
         let lines = layout(content, rows: rows)
         let top = (rows - lines.count) / 2 + 1
-        var text = "\u{1b}[?25l\u{1b}[H\u{1b}[2J"
+        // Each row erased, not the display: tmux's scroll-on-clear would push a screen
+        // cleared by ED 2 into its history, and the command's with it where the lock
+        // screen covers it (a terminal without an alternate screen).
+        var text = "\u{1b}[?25l" + (1...rows).map { "\u{1b}[\($0);1H\u{1b}[K" }.joined()
         var cursor: (row: Int, column: Int)?
         for (index, line) in lines.enumerated() {
             let row = top + index

@@ -35,7 +35,10 @@ struct ScreenTranscriptTests {
         ScreenCase(#"0123456789X"#, ["0123456789", "X"], cursor: (1, 1)),
         ScreenCase(#"0123456789\rX"#, ["X123456789"], cursor: (0, 1)),
         ScreenCase(#"0123456789\bX"#, ["012345678X"], cursor: (0, 9), pendingWrap: true),
-        ScreenCase(#"0123456789\e[KX"#, ["012345678X"], cursor: (0, 9), pendingWrap: true),
+        // tmux: erasing with a wrap pending erases nothing there and keeps the wrap.
+        ScreenCase(#"0123456789\e[KX"#, ["0123456789", "X"], cursor: (1, 1)),
+        ScreenCase(#"0123456789\e[XX"#, ["0123456789", "X"], cursor: (1, 1)),
+        ScreenCase(#"0123456789\e[1KX"#, ["", "X"], cursor: (1, 1)),
         ScreenCase(#"\e[?7l0123456789XYZ"#, ["012345678Z"], cursor: (0, 9)),
         ScreenCase(#"\e[?7l0123456789\e[?7hX"#, ["012345678X"], cursor: (0, 9), pendingWrap: true),
         ScreenCase(#"1\r\n2\r\n3\r\n4\r\n5\r\n6"#, ["2", "3", "4", "5", "6"], cursor: (4, 1)),

@@ -25,14 +25,11 @@ extension EndToEnd {
         }
 
         func lock(_ screen: TmuxDriver) throws {
-            kill(try screen.panePid(), SIGUSR1)
-            #expect(try screen.waitForText("Password for"))
+            #expect(try screen.lockNow())
         }
 
         func unlock(_ screen: TmuxDriver) throws {
-            try screen.type("open sesame")
-            try screen.press("Enter")
-            #expect(try screen.waitForScreen { !$0.contains("Password for") })
+            #expect(try screen.unlock())
         }
 
         /// printf formats of strings tmux ends only at `ESC \`, left open.
@@ -105,11 +102,8 @@ extension EndToEnd {
         }
 
         /// OSC 7 tells the terminal the working directory, which terminals show in tab
-        /// titles and tmux as #{pane_path}: it must be hidden while locked, as the title is,
-        /// and be back at the unlock (issue 17, finding 7). Not done yet: the lock hides the
-        /// title with the terminal's title stack, which does not hold the directory, and
-        /// keeps no record of the directory to give back. When it is done, the known issue
-        /// is no longer recorded and this test fails until `withKnownIssue` goes.
+        /// titles and tmux as #{pane_path}: it is hidden while locked, as the title is, and
+        /// back at the unlock (issue 17, finding 7).
         @Test(.requires(.tmux)) func theWorkingDirectoryIsHiddenWhileLockedAndBackAfter() throws {
             let screen = try wrapped(
                 script: "printf '\\033]7;file://host/tmp/SECRET-PROJECT\\033\\\\'; echo ready; exec sleep 1000")
@@ -117,9 +111,7 @@ extension EndToEnd {
             #expect(try screen.format("#{pane_path}") == "file://host/tmp/SECRET-PROJECT")
             try lock(screen)
             let locked = try screen.format("#{pane_path}")
-            withKnownIssue("issue 17, finding 7: the lock does not hide the working directory yet") {
-                #expect(!locked.contains("SECRET-PROJECT"), "shown while locked: \(locked)")
-            }
+            #expect(!locked.contains("SECRET-PROJECT"), "shown while locked: \(locked)")
             try unlock(screen)
             #expect(try screen.format("#{pane_path}") == "file://host/tmp/SECRET-PROJECT")
         }

@@ -19,14 +19,11 @@ extension EndToEnd {
         }
 
         func lock(_ screen: TmuxDriver) throws {
-            kill(try screen.panePid(), SIGUSR1)
-            #expect(try screen.waitForText("Password for"))
+            #expect(try screen.lockNow())
         }
 
         func unlock(_ screen: TmuxDriver) throws {
-            try screen.type("open sesame")
-            try screen.press("Enter")
-            #expect(try screen.waitForScreen { !$0.contains("Password for") })
+            #expect(try screen.unlock())
         }
 
         @Test func mainScreenSecretIsHiddenWhileLockedAndBackAfter() throws {

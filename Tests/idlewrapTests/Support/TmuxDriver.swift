@@ -1,5 +1,5 @@
 import Glibc
-import PTYKit
+@testable import PTYKit
 
 @testable import idlewrap
 
@@ -30,6 +30,31 @@ final class TmuxDriver {
         try tmux(["capture-pane", "-p"] + (attributes ? ["-e"] : []))
     }
 
+    /// Everything a person sees, exactly: each cell of `capture-pane -p -e -N` with its
+    /// attributes, read back by a screen model (so that a blank tmux keeps as written, past
+    /// what a line shows, is the blank it looks like), then the cursor and the modes tmux
+    /// keeps for the screen.
+    func exactScreen() throws -> ExactScreen {
+        let capture = try tmux(["capture-pane", "-p", "-e", "-N"])
+        let state = try format(
+            "cursor #{cursor_x},#{cursor_y} shown #{cursor_flag} alternate #{alternate_on} region "
+                + "#{scroll_region_upper}-#{scroll_region_lower} origin #{origin_flag} insert #{insert_flag} "
+                + "wrap #{wrap_flag} keypad #{keypad_cursor_flag},#{keypad_flag} mouse #{mouse_any_flag} "
+                + "size #{pane_width}x#{pane_height}")
+        return ExactScreen(capture: capture, state: state)
+    }
+
+    /// The pane's history and then its screen, a line per row, oldest first.
+    func history() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-S", "-"]).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+    }
+
+    /// Makes the window `rows` by `columns`, as a person resizing the terminal does.
+    func resize(rows: Int, columns: Int) throws {
+        try tmux(["resize-window", "-x", String(columns), "-y", String(rows)])
+    }
+
     /// A tmux format expanded for the pane, such as `#{pane_title}`.
     func format(_ format: String) throws -> String {
         try tmux(["display-message", "-p", format]).trimmingSuffix("\n")
@@ -58,6 +83,19 @@ final class TmuxDriver {
 
     func press(_ key: String) throws {
         _ = try tmux(["send-keys", key])
+    }
+
+    /// Locks idlewrap, the pane's first process, with SIGUSR1; true once the lock screen shows.
+    func lockNow() throws -> Bool {
+        kill(try panePid(), SIGUSR1)
+        return try waitForText("Password for")
+    }
+
+    /// Types the password at the lock screen; true once the lock screen is gone.
+    func unlock(with password: String = "open sesame") throws -> Bool {
+        try type(password)
+        try press("Enter")
+        return try waitForScreen { !$0.contains("Password for") }
     }
 
     /// The pid of the pane's first process (idlewrap).
@@ -105,6 +143,34 @@ final class TmuxDriver {
         counter += 1
         return counter
     }
+}
+
+/// A pane as `TmuxDriver.exactScreen` reads it.
+struct ExactScreen: Equatable, CustomStringConvertible {
+    let capture: String
+    let state: String
+    let cells: ScreenSnapshot
+
+    init(capture: String, state: String) {
+        self.capture = capture
+        self.state = state
+        let lines = capture.split(separator: "\n", omittingEmptySubsequences: false)
+        let reader = ScreenModel(rows: max(lines.count, 1), columns: 1000)
+        // No wrapping and G1 as DEC graphics, as tmux writes the cells.
+        Array("\u{1b}[?7l\u{1b})0".utf8).withUnsafeBytes { reader.feed($0) }
+        for (index, line) in lines.enumerated() {
+            // tmux 3.3 writes SGR 53 (overline) as `5:3`, the way it writes `4:2`.
+            let line = line.replacing("[5:3", with: "[53").replacing(";5:3", with: ";53")
+            (Array("\u{1b}[\(index + 1);1H".utf8) + Array(line.utf8)).withUnsafeBytes { reader.feed($0) }
+        }
+        cells = reader.snapshot()
+    }
+
+    static func == (left: ExactScreen, right: ExactScreen) -> Bool {
+        left.state == right.state && left.cells.main == right.cells.main
+    }
+
+    var description: String { capture + state }
 }
 
 struct TmuxError: Error {
