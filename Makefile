@@ -76,8 +76,9 @@ STATIC_LIBSTDCXX_FLAGS = "-use-ld=lld", "-L$(abspath $(STATIC_LIBSTDCXX_DIR))", 
 # - no libutil.so.1: Swift's Glibc module asks for -lutil (openpty, forkpty),
 #   which idlewrap does not call, so an empty libutil.a found first keeps it
 #   from being loaded at each start (0.08 M instructions);
-# What it still needs is at most GLIBC_2.28 and XCRYPT_2.0; .ci/check-release
-# fails on anything newer, and .ci/check-old-distribution runs it on Debian 11.
+# What it still needs is at most GLIBC_2.27 (expf, exp2f, logf, log2f, powf)
+# and XCRYPT_2.0 (readelf -V); .ci/check-release fails on anything above
+# GLIBC_2.28 or libxcrypt 4.1, and .ci/check-old-distribution runs it on Debian 11.
 ifeq ($(SYSROOT),)
 OUT = .build
 TOOLSET = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_DIR)/toolset.json)
