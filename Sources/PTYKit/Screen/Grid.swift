@@ -162,6 +162,7 @@ struct Grid {
     /// margins: cells move, not rows).
     func scrollColumnsUp(top: Int, bottom: Int, left: Int, right: Int, count: Int, style: UInt16) {
         let width = right &- left &+ 1
+        splitWideCharacters(top: top, bottom: bottom, left: left, right: right)
         for y in top...bottom {
             materialize(y, upTo: right &+ 1)
             let source = y &+ count
@@ -176,6 +177,7 @@ struct Grid {
 
     func scrollColumnsDown(top: Int, bottom: Int, left: Int, right: Int, count: Int, style: UInt16) {
         let width = right &- left &+ 1
+        splitWideCharacters(top: top, bottom: bottom, left: left, right: right)
         for y in stride(from: bottom, through: top, by: -1) {
             materialize(y, upTo: right &+ 1)
             let source = y &- count
@@ -184,6 +186,24 @@ struct Grid {
                 (row(y) + left).update(from: row(source) + left, count: width)
             } else {
                 (row(y) + left).update(repeating: Cell.blank(style), count: width)
+            }
+        }
+    }
+
+    /// Wide characters that straddle the left or right margin of rows `top...bottom` become
+    /// blanks, both halves: cells moving between the margins would take one half away from
+    /// the other.
+    private func splitWideCharacters(top: Int, bottom: Int, left: Int, right: Int) {
+        for y in top...bottom {
+            materialize(y, upTo: min(right &+ 2, columns))
+            let cells = row(y)
+            if left > 0 && Cell.isSpacer(cells[left]) {
+                cells[left &- 1] = Cell.blank(Cell.style(cells[left &- 1]))
+                cells[left] = Cell.blank(Cell.style(cells[left]))
+            }
+            if right &+ 1 < columns && Cell.isWide(cells[right]) {
+                cells[right] = Cell.blank(Cell.style(cells[right]))
+                cells[right &+ 1] = Cell.blank(Cell.style(cells[right &+ 1]))
             }
         }
     }

@@ -85,8 +85,10 @@ public final class ScreenModel {
 
     /// The bytes since the stream was last at a boundary (at most 4096; none past that):
     /// written after a repaint, they leave the terminal inside the same sequence as the
-    /// stream, so the rest of it arrives whole.
-    public var openSequence: [UInt8] { engine.pointee.open.prefix }
+    /// stream, so the rest of it arrives whole. Controls inside it are left out: a terminal
+    /// carries them out where they come (or ignores them in a string), and the repaint
+    /// already shows what they did.
+    public var openSequence: [UInt8] { engine.pointee.open.prefix.filter { $0 >= 0x20 || $0 == 0x1B } }
 
     /// Bytes that end whatever sequence, string or character the stream is in, on every
     /// terminal (CAN, then ST for a DCS string that tmux keeps open), and change nothing

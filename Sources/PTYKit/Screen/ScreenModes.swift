@@ -16,8 +16,8 @@ public struct ScreenModes: Equatable, Sendable {
     public private(set) var windowNameWasSet = false
     public private(set) var modifyOtherKeys = 0
     // The kitty protocol keeps one stack per screen.
-    private var mainScreenKeyboard = KittyKeyboardStack()
-    private var alternateScreenKeyboard = KittyKeyboardStack()
+    private(set) var mainScreenKeyboard = KittyKeyboardStack()
+    private(set) var alternateScreenKeyboard = KittyKeyboardStack()
 
     private init() {}
 
@@ -39,6 +39,11 @@ public struct ScreenModes: Equatable, Sendable {
 
     /// The kitty keyboard protocol flags in force: the top of the current screen's stack.
     public var kittyKeyboardFlags: UInt32 { keyboard.current }
+
+    /// The kitty keyboard flags each screen's stack has in force.
+    public var kittyKeyboardFlagsByScreen: (main: UInt32, alternate: UInt32) {
+        (mainScreenKeyboard.current, alternateScreenKeyboard.current)
+    }
 
     /// How many kitty keyboard entries the stream pushed onto each screen's stack: what a
     /// program that leaves for good must pop.

@@ -11,6 +11,11 @@ extension ScreenModes {
         /// The flags in force: the top entry, 0 for an empty stack.
         var current: UInt32 { depth == 0 ? 0 : entries[depth - 1] }
 
+        /// The pushes that build this stack on an empty one, oldest first.
+        func appendPushes(to buffer: OutputBuffer) {
+            for index in 0..<depth { buffer.append(.pushKeyboardFlags(entries[index])) }
+        }
+
         /// `CSI > flags u`.
         mutating func push(_ flags: UInt32) {
             if depth == Self.capacity {

@@ -38,6 +38,25 @@ extension ScreenModes {
         for item in inputSwitches { buffer.append(item.on) }
     }
 
+    /// After a lock: `locked` are the modes whose input modes `locked.appendInputModesOff`
+    /// turned off (the kitty entry it pushed popped again). Turns on those on now, which the
+    /// program may have changed meanwhile, and brings the kitty keyboard stack of the screen
+    /// shown now from what it was then to what it is: write it on that screen. (A change to
+    /// the other screen's stack while locked is not brought over.)
+    public func appendInputModesOn(after locked: ScreenModes, to buffer: OutputBuffer) {
+        for mode in Self.inputPrivateModes where isSet(privateMode: mode) {
+            buffer.append(.privateMode(mode, on: true))
+        }
+        if applicationKeypad { buffer.append(.applicationKeypad(true)) }
+        if modifyOtherKeys != 0 { buffer.append(.modifyOtherKeys(modifyOtherKeys)) }
+        let (then, now) =
+            alternateScreen
+            ? (locked.alternateScreenKeyboard, alternateScreenKeyboard) : (locked.mainScreenKeyboard, mainScreenKeyboard)
+        guard then != now else { return }
+        if then.depth > 0 { buffer.append(.popKeyboardFlags(then.depth)) }
+        now.appendPushes(to: buffer)
+    }
+
     /// What leaves the terminal as the program found it when it is gone for good: every
     /// input mode it left on off, the kitty entries it pushed popped on the screen it
     /// pushed them on, the alternate screen left, the cursor shown. Nothing for a terminal

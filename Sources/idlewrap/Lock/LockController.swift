@@ -364,7 +364,7 @@ final class LockController {
             ? Array("idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit".utf8) : []
         if let entry {
             self.entry = nil
-            screen.show(after: { LockScreen.leave(entry, into: $0) }, notice: notice)
+            screen.show(hiddenModes: entry.modes, after: { LockScreen.leave(entry, into: $0) }, notice: notice)
         }
         if state == .abandoned { return }
         state = .active

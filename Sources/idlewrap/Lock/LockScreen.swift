@@ -28,6 +28,8 @@ struct LockScreenEntry {
     let modes: ScreenModes
     /// What gives back the title, window name and working directory, in order.
     let undo: [TerminalControl]
+    /// Whether the lock pushed kitty keyboard flags 0 on each screen's stack.
+    let pushedKeyboard: (main: Bool, alternate: Bool)
 }
 
 /// The bytes that hide the command's screen behind the lock screen, draw it, and leave it.
@@ -62,17 +64,32 @@ enum LockScreen {
             buffer.append(.setWorkingDirectory([]))
             undo.append(.setWorkingDirectory(workingDirectory))
         }
-        if !modes.alternateScreen { buffer.append(.privateMode(1049, on: true)) }
-        ScreenModel.appendKnownState(autowrap: true, to: buffer)
+        // The modes off on the command's screen, then on the lock screen's: a program can
+        // leave kitty keyboard flags on the alternate screen's stack, and a password typed
+        // with them would arrive as escape sequences. (On a terminal without an alternate
+        // screen both pushes land on the one stack, and both pops too.)
         modes.appendInputModesOff(to: buffer)
-        return LockScreenEntry(modes: modes, undo: undo)
+        let flags = modes.kittyKeyboardFlagsByScreen
+        var pushedKeyboard = (main: false, alternate: flags.alternate != 0)
+        if !modes.alternateScreen {
+            pushedKeyboard.main = flags.main != 0
+            buffer.append(.privateMode(1049, on: true))
+            if pushedKeyboard.alternate { buffer.append(.pushKeyboardFlags(0)) }
+        }
+        ScreenModel.appendKnownState(autowrap: true, to: buffer)
+        return LockScreenEntry(modes: modes, undo: undo, pushedKeyboard: pushedKeyboard)
     }
 
-    /// Written on the lock screen before the command's screen is repainted: the input modes
-    /// back on (the kitty keyboard entry the lock pushed is popped on the screen it was
-    /// pushed on), then the title, window name and working directory.
+    /// Written on the lock screen before the command's screen is repainted: the kitty
+    /// keyboard entry the lock pushed popped on the screen it was pushed on, then the title,
+    /// window name and working directory. The input modes come back after the repaint, as
+    /// the command has them then (`ScreenModes.appendInputModesOn(after:to:)`).
     static func leave(_ entry: LockScreenEntry, into buffer: OutputBuffer) {
-        entry.modes.appendInputModesOn(to: buffer)
+        if entry.pushedKeyboard.alternate { buffer.append(.popKeyboardFlags(1)) }
+        if entry.pushedKeyboard.main {
+            buffer.append(.privateMode(1049, on: false))
+            buffer.append(.popKeyboardFlags(1))
+        }
         for control in entry.undo { buffer.append(control) }
     }
 
@@ -82,7 +99,7 @@ enum LockScreen {
     static func leaveForGood(_ entry: LockScreenEntry, wipeScrollback: Bool, into buffer: OutputBuffer) {
         buffer.append(.cursorPosition(row: 1, column: 1))
         buffer.append(.eraseDisplay)
-        if entry.modes.kittyKeyboardFlags != 0 { buffer.append(.popKeyboardFlags(1)) }
+        if entry.pushedKeyboard.alternate { buffer.append(.popKeyboardFlags(1)) }
         for control in entry.undo { buffer.append(control) }
         let depth = entry.modes.kittyKeyboardDepth
         if entry.modes.alternateScreen && depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }
@@ -91,7 +108,8 @@ enum LockScreen {
         buffer.append(.eraseDisplay)
         if wipeScrollback { buffer.append(.eraseScrollback) }
         buffer.append(.resetAttributes)
-        if depth.main > 0 { buffer.append(.popKeyboardFlags(depth.main)) }
+        let mainPops = depth.main + (entry.pushedKeyboard.main ? 1 : 0)
+        if mainPops > 0 { buffer.append(.popKeyboardFlags(mainPops)) }
         buffer.append(.privateMode(25, on: true))
     }
 

@@ -74,16 +74,18 @@ final class CommandScreen {
         model.isHoldingQueries = true
     }
 
-    /// Appends what brings the terminal, wherever the lock screen left it, back to the
-    /// command's screen: the lines held for its history (after `notice`, if given), the
-    /// repaint, the queries the command asked meanwhile, and the start of a sequence left
-    /// open. `before` is written first, on the lock screen.
-    func show(after before: (OutputBuffer) -> Void, notice: [UInt8] = []) {
+    /// Writes what brings the terminal, wherever the lock screen left it, back to the
+    /// command's screen: the lines held for its history (and `notice`, if given), the
+    /// repaint, the input modes the command has on (where `hiddenModes`, its modes when
+    /// hidden, were turned off), the queries it asked meanwhile, and the start of a sequence
+    /// left open. `before` is written first, on the lock screen.
+    func show(hiddenModes: ScreenModes, after before: (OutputBuffer) -> Void, notice: [UInt8] = []) {
         guard !isShown else { return }
         isShown = true
         buffer.removeAll()
         before(buffer)
         model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice)
+        model.modes.appendInputModesOn(after: hiddenModes, to: buffer)
         model.isHoldingQueries = false
         buffer.append(contentsOf: model.takeHeldQueries())
         buffer.append(contentsOf: model.openSequence)

@@ -112,6 +112,9 @@ struct ScreenTranscriptTests {
         ScreenCase(#"0123456789\e[?69h\e[3;6s\e[1;3H\e[2P"#, ["0145  6789"], cursor: (0, 2)),
         ScreenCase(#"\e[?69h\e[3;6s\e[?69lXYZ"#, ["XYZ"], cursor: (0, 3)),
         ScreenCase(#"\e[?69h\e[3;6s\e[?6h\e[1;1HX"#, ["  X"], cursor: (0, 3)),
+        // A wide character across a margin is blanked before cells move between the margins,
+        // so that no half moves away from the other (fuzz).
+        ScreenCase("\u{1b}[2;2H漢x\u{1b}[?69h\u{1b}[3;10s\u{1b}[S", ["   x"], cursor: (0, 0)),
     ]
 
     static let charsets: [ScreenCase] = [

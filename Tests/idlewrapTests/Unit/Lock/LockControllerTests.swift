@@ -286,6 +286,15 @@ struct LockControllerTests {
         #expect(host.terminal().title == Array("title still".utf8))
     }
 
+    @Test func controlsInsideASequenceLeftOpenAreNotCarriedOutTwice() throws {
+        let lock = makeLock()
+        lock.requestLock()
+        output(lock, "ab\u{1b}[?100\t")
+        type(lock, "open sesame\r")
+        output(lock, "4hc")
+        expectScreenAsIfNeverLocked("ab\u{1b}[?100\t4hc")
+    }
+
     @Test func aSequenceTooLongToKeepIsNotWrittenAgain() throws {
         let lock = makeLock()
         output(lock, "\u{1b}Pq" + String(repeating: "#", count: 5000))

@@ -45,8 +45,10 @@ private struct RenderedScreen {
             let numbers = body.split(separator: ";").map { Int($0) ?? 1 }
             cursor = (numbers.first ?? 1, numbers.count > 1 ? numbers[1] : 1)
             if cursor.row > rows || cursor.column > columns { problems.append("cursor moved outside to \(cursor)") }
-        case ("2", "J"):
-            cells = Array(repeating: Array(repeating: nil, count: columns), count: rows)
+        case ("", "K"):
+            for column in cursor.column...max(columns, cursor.column) where column <= columns {
+                cells[cursor.row - 1][column - 1] = nil
+            }
         case ("?25", "l"): cursorVisible = false
         case ("?25", "h"): cursorVisible = true
         default: problems.append("unexpected sequence \(body)\(final)")
