@@ -51,7 +51,8 @@ extension ScreenModes {
         if modifyOtherKeys != 0 { buffer.append(.modifyOtherKeys(modifyOtherKeys)) }
         let (then, now) =
             alternateScreen
-            ? (locked.alternateScreenKeyboard, alternateScreenKeyboard) : (locked.mainScreenKeyboard, mainScreenKeyboard)
+            ? (locked.alternateScreenKeyboard, alternateScreenKeyboard)
+            : (locked.mainScreenKeyboard, mainScreenKeyboard)
         guard then != now else { return }
         if then.depth > 0 { buffer.append(.popKeyboardFlags(then.depth)) }
         now.appendPushes(to: buffer)
