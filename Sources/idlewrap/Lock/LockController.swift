@@ -1,116 +1,55 @@
 import Glibc
 import PTYKit
 
-/// What the lock acts on besides the command's screen: the terminal, the command's input,
-/// and whoever records and announces lock events. The session implements it over the
-/// relay; tests implement it with recorders.
-protocol LockHost: AnyObject {
-    /// Writes the lock's own bytes to the terminal.
-    func show(_ bytes: UnsafeRawBufferPointer)
-    func forward(_ bytes: UnsafeRawBufferPointer)
-    func discardTypedAhead()
-    var windowSize: WindowSize { get }
-    /// A descriptor to poll for the authenticator, or nil.
-    func watch(_ descriptor: FileDescriptor?)
-    func lockDidEngage()
-    func lockDidRelease()
-    func unlockDidFail(message: String, failures: Int)
-    func checkIsUnavailable(reason: String)
-}
-
-extension LockHost {
-    func show(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { show($0) }
-    }
-}
-
-/// The lock's policy: when to lock, what typed bytes mean, the authentication conversation,
-/// and when to unlock. The command's screen, which it hides and shows, is the session's.
+/// The lock's state machine: when to lock, what typed bytes mean, and when to unlock. It
+/// hides and shows the command's screen, which is the session's (`CommandScreen`); the
+/// conversation at the lock screen is `UnlockDialog`'s; what the lock screen says and when
+/// it is drawn, `LockScreenRefresh`'s.
 final class LockController {
-    struct Settings {
-        var timeout: Duration
-        var lockKey: UInt8?
-        var message: String?
-        var wipeScrollback: Bool
-        /// The program's name and the host, for the lock screen.
-        var program: String
-        var host: String
-        var user: UserName
-        /// How long before an idle lock the title counts down; 0: no warning.
-        var warn: Duration = .zero
-        /// Ring once when the command exits while locked.
-        var bellOnExit = false
-    }
-
     /// How long a lock waits for the output to reach the end of an escape
     /// sequence or a character before it cuts the sequence short.
     static let boundaryPatience: Duration = .milliseconds(250)
-    static let firstDelay: Duration = .seconds(1)
-    static let longestDelay: Duration = .seconds(30)
 
     private let settings: Settings
-    private let authenticator: Authenticator
     private let clock: TimeSource
     private unowned let host: LockHost
     private let screen: CommandScreen
 
     private(set) var state = LockState.active
-    /// Where the terminal's input stands between reads: inside a reply or not.
-    private var replies = TerminalReplyScanner()
-    private var idle: IdleTimer
+    private var watch: IdleWatch
     /// What the lock screen turned on, while it shows.
     private var entry: LockScreenEntry?
     /// The lock left the terminal as idlewrap found it: nothing is left to undo at exit.
     private var terminalIsRestored = false
-    private var editor = PasswordLineEditor()
-    private var conversation: AuthConversation?
-    private var failuresInARow = 0
+    private var dialog: UnlockDialog
     private var refresh: LockScreenRefresh
-    /// The countdown before an idle lock.
-    private var warning: WarningTitle
 
     init(settings: Settings, authenticator: Authenticator, clock: TimeSource, host: LockHost, screen: CommandScreen) {
         self.settings = settings
-        self.authenticator = authenticator
         self.clock = clock
         self.host = host
         self.screen = screen
-        idle = IdleTimer(timeout: settings.timeout)
-        warning = WarningTitle(length: settings.warn)
-        refresh = LockScreenRefresh(
-            content: LockScreenContent(
-                program: settings.program, host: settings.host, since: "", message: settings.message, failures: 0,
-                status: nil, prompt: ""))
-        idle.restart(at: clock.now())
+        watch = IdleWatch(timeout: settings.timeout, warn: settings.warn, now: clock.now())
+        dialog = UnlockDialog(authenticator: authenticator)
+        refresh = LockScreenRefresh(program: settings.program, host: settings.host, message: settings.message)
     }
 
-    /// The lock screen is up; in `.locking` keys still reach the command.
-    var isLocked: Bool {
-        if case .locked = state { return true }
-        return false
-    }
-
-    /// A lock is due or up: the session must not end as if nothing were locked.
-    var isLockingOrLocked: Bool {
-        switch state {
-        case .locking, .locked: return true
-        case .active, .abandoned: return false
-        }
-    }
+    /// As `LockState` says.
+    var isLocked: Bool { state.isLocked }
+    var isLockingOrLocked: Bool { state.isLockingOrLocked }
 
     /// The last keystroke that counted as activity, or the start.
-    var lastActivity: MonotonicInstant? { idle.lastActivity }
+    var lastActivity: MonotonicInstant? { watch.lastActivity }
 
     /// When the idle lock is due, nil when none is: locked already, or no timeout.
     var idleLockDeadline: MonotonicInstant? {
-        state == .active ? idle.deadline : nil
+        state == .active ? watch.lockDeadline : nil
     }
 
     /// When `handleDeadline` wants to be called next.
     var nextDeadline: MonotonicInstant? {
         switch state {
-        case .active:
-            return warning.deadline(lockAt: idle.deadline, timeout: settings.timeout, now: clock.now()) ?? idle.deadline
+        case .active: return watch.deadline(now: clock.now())
         case .locking(let giveUpAt): return giveUpAt
         case .locked(.waiting(let until)): return .earliest(of: [until, refresh.due])
         case .locked: return refresh.due
@@ -123,15 +62,7 @@ final class LockController {
     func handleInput(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .active, .locking:
-            // A terminal answering a program's query is not a person at the
-            // keyboard, also when its answer comes in several reads.
-            if state == .active && replies.holdsKeys(bytes) {
-                idle.restart(at: clock.now())
-                if warning.wanted != nil {
-                    warning.hide()
-                    updateWarningTitle()
-                }
-            }
+            if state == .active && watch.noteInput(bytes, at: clock.now()) { updateWarningTitle() }
             if let key = settings.lockKey, let index = bytes.firstIndex(of: key) {
                 host.forward(UnsafeRawBufferPointer(rebasing: bytes[..<index]))
                 // What follows the key in the same burst was typed at a lock
@@ -145,21 +76,20 @@ final class LockController {
         case .locked(.checking), .locked(.waiting), .abandoned:
             return
         case .locked(.prompting):
-            // Only the first line of a burst counts; what follows Enter is dropped.
-            guard let (event, _) = editor.feed(bytes), event == .submitted else { return }
-            submit()
+            guard let turn = dialog.type(bytes) else { return }
+            refresh.content.status = nil
+            take(turn)
         }
     }
 
     func handleOutput(_ bytes: UnsafeRawBufferPointer) {
+        let titles = screen.titleSets
         switch state {
         case .active:
-            let titles = screen.titleSets
             screen.follow(bytes)
             noteTitle(since: titles)
             updateWarningTitle()
         case .locking:
-            let titles = screen.titleSets
             let shown = screen.followUntilBoundary(bytes)
             noteTitle(since: titles)
             if screen.isAtBoundary {
@@ -177,7 +107,7 @@ final class LockController {
     /// is at a boundary.
     func requestLock() {
         guard case .active = state else { return }
-        idle.stop()
+        watch.stop()
         if screen.isAtBoundary {
             engage()
         } else {
@@ -189,21 +119,14 @@ final class LockController {
         let now = clock.now()
         switch state {
         case .active:
-            if idle.hasExpired(at: now) {
-                requestLock()
-            } else if let start = warning.start(lockAt: idle.deadline, timeout: settings.timeout), start <= now,
-                let lockAt = idle.deadline
-            {
-                warning.show(seconds: WarningTitle.secondsLeft(until: lockAt, at: now))
-                updateWarningTitle()
-            }
+            if watch.deadlinePassed(at: now) { requestLock() } else { updateWarningTitle() }
         case .locking(let giveUpAt) where giveUpAt <= now:
             // Output that never finishes its sequence must not keep the session open: the
             // cut ends it on every terminal, and the unlock puts the terminal back inside it.
             screen.cutShort()
             engage(afterCut: true)
         case .locked(.waiting(let until)) where until <= now:
-            beginAttempt()
+            if let turn = dialog.begin() { take(turn) }
         case .locked:
             if let due = refresh.due, due <= now { redraw() }
         default:
@@ -225,40 +148,35 @@ final class LockController {
 
     /// The session is over: the bytes that take the countdown off the title, if it shows.
     func endWarning() -> [UInt8] {
-        warning.hide()
-        return warning.update()
+        watch.endCountdown()
     }
 
     func handleAuthenticatorReadiness() {
-        guard case .locked(.checking) = state else { return }
-        advanceConversation()
+        guard case .locked(.checking) = state, let turn = dialog.resume() else { return }
+        take(turn)
     }
 
     func handleResize() {
-        guard case .locked = state else { return }
-        redraw()
+        if isLocked { redraw() }
     }
 
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
         let wasLockingOrLocked = isLockingOrLocked
-        // First: a terminal that fails while the screen is cleared ends the
-        // session again, and that call must find the lock already abandoned.
+        // First: a terminal that fails while the screen is cleared ends the session
+        // again, and that call must find the lock already abandoned.
         state = .abandoned
-        let warningBytes = endWarning()
-        if !warningBytes.isEmpty { host.show(warningBytes) }
+        show(endWarning())
         guard wasLockingOrLocked else { return }
-        conversation?.cancel()
-        conversation = nil
+        dialog.end(cancelling: true)
         host.watch(nil)
-        editor.reset()
         screen.discardHidden()
         if let entry {
             self.entry = nil
             terminalIsRestored = true
             screen.write { LockScreen.leaveForGood(entry, wipeScrollback: settings.wipeScrollback, into: $0) }
         }
-        idle.stop()
+        watch.stop()
     }
 
     /// The bytes that leave the terminal as idlewrap found it at the end of the session.
@@ -277,8 +195,7 @@ final class LockController {
     private func engage(afterCut: Bool = false) {
         host.discardTypedAhead()
         // The output is at a boundary: the countdown makes way for the lock's own title.
-        let warningBytes = endWarning()
-        if !warningBytes.isEmpty { host.show(warningBytes) }
+        show(endWarning())
         screen.hide()
         screen.write { buffer in
             entry = LockScreen.enter(
@@ -288,39 +205,24 @@ final class LockController {
         // Showing fails when the terminal is gone, and the session then ends.
         if state == .abandoned { return }
         refresh.begin(since: LockScreen.clockText(at: clock.wallTime()))
-        failuresInARow = 0
+        dialog.restart()
         if refresh.finishedAt != nil && settings.bellOnExit { host.show([0x07]) }
         state = .locked(.prompting)
         host.lockDidEngage()
-        beginAttempt()
+        if let turn = dialog.begin() { take(turn) }
     }
 
-    private func beginAttempt() {
-        conversation = authenticator.beginAttempt()
-        advanceConversation()
-    }
-
-    private func submit() {
-        guard let conversation else { return }
-        conversation.answer(editor.line)
-        editor.reset()
-        refresh.content.status = nil
-        advanceConversation()
-    }
-
-    private func advanceConversation() {
-        guard let conversation else { return }
-        let notices = conversation.takeNotices()
-        if !notices.isEmpty { refresh.content.status = notices.joined(separator: " ") }
-        switch conversation.currentStep() {
+    /// Acts on where the unlock conversation stands.
+    private func take(_ turn: UnlockDialog.Turn) {
+        if !turn.notices.isEmpty { refresh.content.status = turn.notices.joined(separator: " ") }
+        switch turn.step {
         case .asking(let prompt):
             host.watch(nil)
             refresh.content.prompt = prompt
-            editor.reset()
             state = .locked(.prompting)
             redraw()
         case .working:
-            host.watch(conversation.readiness)
+            host.watch(dialog.readiness)
             state = .locked(.checking)
             redraw()
         case .succeeded:
@@ -329,49 +231,36 @@ final class LockController {
             refresh.content.failures += 1
             refresh.content.status = message
             host.unlockDidFail(message: message, failures: refresh.content.failures)
-            wait()
+            pause()
         case .unavailable(let reason):
             // Fail closed: stay locked, say why, and try again later.
             refresh.content.status = reason
             host.checkIsUnavailable(reason: reason)
-            wait()
+            pause()
         }
     }
 
-    /// Ignores keys for a delay that doubles with each failure in a row.
-    private func wait() {
-        conversation = nil
+    /// Ignores keys for a while after a failure.
+    private func pause() {
         host.watch(nil)
-        editor.reset()
-        let delay = min(LockController.firstDelay * (1 << min(failuresInARow, 5)), LockController.longestDelay)
-        failuresInARow += 1
-        state = .locked(.waiting(until: clock.now() + delay))
+        state = .locked(.waiting(until: clock.now() + dialog.pause()))
         refresh.content.prompt = ""
         redraw()
     }
 
     private func release() {
-        conversation = nil
+        dialog.end()
         host.watch(nil)
-        editor.reset()
         // Keys typed after Enter while the password was checked are the lock
         // screen's, like the rest of that burst: none may reach the command.
         host.discardTypedAhead()
-        let dropped = screen.droppedScrollbackLines
-        // The last line of the history, just above the screen, as the lock screen said.
-        let notice =
-            dropped > 0
-            ? Array("idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit".utf8) : []
         if let entry {
             self.entry = nil
-            screen.show(hiddenModes: entry.modes, after: { LockScreen.leave(entry, into: $0) }, notice: notice)
+            screen.show(hiddenModes: entry.modes) { LockScreen.leave(entry, into: $0) }
         }
         if state == .abandoned { return }
         state = .active
-        // What came in since the lock was not followed; a reply that began
-        // before it counts no more.
-        replies.reset()
-        idle.restart(at: clock.now())
+        watch.restart(at: clock.now())
         host.lockDidRelease()
     }
 
@@ -389,22 +278,23 @@ final class LockController {
     }
 
     private func redrawSoon() {
-        guard isLocked, refresh.needsDrawing(at: clock.now()) else { return }
-        redraw()
+        if isLocked && refresh.needsDrawing(at: clock.now()) { redraw() }
     }
 
     /// Brings the title to what the warning wants, where the output is at a boundary;
     /// otherwise the next output that reaches one does it.
     private func updateWarningTitle() {
-        guard screen.isAtBoundary else { return }
-        let bytes = warning.update()
+        if screen.isAtBoundary { show(watch.titleBytes()) }
+    }
+
+    private func show(_ bytes: [UInt8]) {
         if !bytes.isEmpty { host.show(bytes) }
     }
 
     /// While the countdown shows, a title the command set since `titles` is written again
     /// after the countdown's pop.
     private func noteTitle(since titles: UInt) {
-        guard warning.isShowing, screen.titleSets != titles else { return }
-        warning.commandDidSetTitle(screen.title)
+        guard watch.isCountingDown, screen.titleSets != titles else { return }
+        watch.commandDidSetTitle(screen.title)
     }
 }

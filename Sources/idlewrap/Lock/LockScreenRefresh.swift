@@ -15,8 +15,9 @@ struct LockScreenRefresh {
     /// When to draw again for news that came sooner than a second after the last drawing.
     private(set) var due: MonotonicInstant?
 
-    init(content: LockScreenContent) {
-        self.content = content
+    init(program: String, host: String, message: String?) {
+        content = LockScreenContent(
+            program: program, host: host, since: "", message: message, failures: 0, status: nil, prompt: "")
     }
 
     /// A new lock: nothing arrived, nothing failed.

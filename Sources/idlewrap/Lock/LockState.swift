@@ -23,3 +23,19 @@ enum LockPhase: Equatable {
     /// After a failure, keys are ignored until then.
     case waiting(until: MonotonicInstant)
 }
+
+extension LockState {
+    /// The lock screen is up; in `.locking` keys still reach the command.
+    var isLocked: Bool {
+        if case .locked = self { return true }
+        return false
+    }
+
+    /// A lock is due or up: the session must not end as if nothing were locked.
+    var isLockingOrLocked: Bool {
+        switch self {
+        case .locking, .locked: return true
+        case .active, .abandoned: return false
+        }
+    }
+}

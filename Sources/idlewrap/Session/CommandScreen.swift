@@ -75,13 +75,18 @@ final class CommandScreen {
     }
 
     /// Writes what brings the terminal, wherever the lock screen left it, back to the
-    /// command's screen: the lines held for its history (and `notice`, if given), the
-    /// repaint, the input modes the command has on (where `hiddenModes`, its modes when
-    /// hidden, were turned off), the queries it asked meanwhile, and the start of a sequence
-    /// left open. `before` is written first, on the lock screen.
-    func show(hiddenModes: ScreenModes, after before: (OutputBuffer) -> Void, notice: [UInt8] = []) {
+    /// command's screen: the lines held for its history (the last of them saying how many
+    /// did not fit, if any), the repaint, the input modes the command has on (where
+    /// `hiddenModes`, its modes when hidden, were turned off), the queries it asked
+    /// meanwhile, and the start of a sequence left open. `before` is written first, on the
+    /// lock screen.
+    func show(hiddenModes: ScreenModes, after before: (OutputBuffer) -> Void) {
         guard !isShown else { return }
         isShown = true
+        let dropped = droppedScrollbackLines
+        let notice =
+            dropped > 0
+            ? Array("idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit".utf8) : []
         buffer.removeAll()
         before(buffer)
         model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice)

@@ -425,9 +425,4 @@ extension LockState {
         if case .locked(.waiting) = self { return true }
         return false
     }
-
-    var isLocked: Bool {
-        if case .locked = self { return true }
-        return false
-    }
 }
