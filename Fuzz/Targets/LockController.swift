@@ -30,8 +30,9 @@ final class Choices {
 
 final class FuzzAuthenticator: Authenticator {
     let choices: Choices
-    /// The conversation the lock last started; only it may have said yes.
-    weak var latest: Conversation?
+    /// The conversation the lock last started; only it may have said yes. Kept here: the
+    /// lock lets go of a conversation as soon as it said yes.
+    var latest: Conversation?
 
     init(choices: Choices) { self.choices = choices }
 

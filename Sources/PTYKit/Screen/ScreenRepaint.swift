@@ -8,10 +8,18 @@ extension ScreenState {
     /// The state the lock screen draws from, whatever the program left: no margins, origin
     /// mode off, ASCII in G0 and G1 with G0 shown, insert mode off, the default pen and no
     /// hyperlink, autowrap as asked. Homes the cursor (DECSTBM does).
-    static func appendKnownState(autowrap: Bool, to buffer: OutputBuffer) {
+    ///
+    /// `fullWidthMarginsOf`: instead of leaving left/right margin mode, keep it with margins
+    /// the full width of that many columns (leaving it would drop a wrap pending in the
+    /// cursor saved for the other screen).
+    static func appendKnownState(autowrap: Bool, fullWidthMarginsOf columns: Int? = nil, to buffer: OutputBuffer) {
         buffer.append(.resetAttributes)
         buffer.append(.hyperlink([]))
-        buffer.append(.privateMode(69, on: false))
+        if let columns {
+            buffer.append(.horizontalMargins(left: 1, right: columns))
+        } else {
+            buffer.append(.privateMode(69, on: false))
+        }
         buffer.append(.resetScrollRegion)
         buffer.append(.privateMode(6, on: false))
         buffer.append(.ansiMode(4, on: false))
@@ -40,7 +48,8 @@ extension ScreenState {
                 buffer.append(.privateMode(mode, on: true))
             }
             renderer.assumeReset()
-            Self.appendKnownState(autowrap: true, to: buffer)
+            Self.appendKnownState(
+                autowrap: true, fullWidthMarginsOf: leftRightMarginMode ? columns : nil, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
             appendSavedCursor(savedAlternate, of: grid, renderer: &renderer, into: buffer)
         }

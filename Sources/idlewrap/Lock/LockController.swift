@@ -256,7 +256,7 @@ final class LockController {
         host.discardTypedAhead()
         if let entry {
             self.entry = nil
-            screen.show(hiddenModes: entry.modes) { LockScreen.leave(entry, into: $0) }
+            screen.show(hiddenModes: entry.modes) { LockScreen.leave(entry, rows: Int(host.windowSize.rows), into: $0) }
         }
         if state == .abandoned { return }
         state = .active

@@ -84,7 +84,16 @@ enum LockScreen {
     /// keyboard entry the lock pushed popped on the screen it was pushed on, then the title,
     /// window name and working directory. The input modes come back after the repaint, as
     /// the command has them then (`ScreenModes.appendInputModesOn(after:to:)`).
-    static func leave(_ entry: LockScreenEntry, into buffer: OutputBuffer) {
+    static func leave(_ entry: LockScreenEntry, rows: Int, into buffer: OutputBuffer) {
+        if !entry.modes.alternateScreen {
+            // The lock's own alternate screen is left blank, row by row: a program that
+            // enters it without clearing it (modes 47 and 1047) must not find the lock
+            // screen there.
+            for row in 1...max(rows, 1) {
+                buffer.append(.cursorPosition(row: row, column: 1))
+                buffer.append(.eraseToEndOfLine)
+            }
+        }
         if entry.pushedKeyboard.alternate { buffer.append(.popKeyboardFlags(1)) }
         if entry.pushedKeyboard.main {
             buffer.append(.privateMode(1049, on: false))

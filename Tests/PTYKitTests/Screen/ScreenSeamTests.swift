@@ -124,6 +124,17 @@ struct ScreenSeamTests {
         #expect(again.lines[0] == "01234567漢")
     }
 
+    /// A wrap pending at a right margin, in the cursor 1049 saved: the repaint of the
+    /// alternate screen keeps left/right margin mode, which leaving would drop it (fuzz).
+    @Test func aWrapPendingAtAMarginInTheCursorSavedBy1049Survives() {
+        let model = ScreenModel(rows: 6, columns: 11)
+        model.feed(PTYKitTests.bytes("\u{1B}[?69h\u{1B}[;6sabcdef\u{1B}[?1049h"))
+        let fresh = ScreenModel(rows: 6, columns: 11)
+        fresh.feed(model.repaint())
+        #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
+        #expect(fresh.snapshot().savedMain.pendingWrap)
+    }
+
     // MARK: - Scrollback
 
     /// Plays `bytes` into a model of the same size that holds what scrolls off, as a

@@ -359,6 +359,16 @@ struct LockControllerTests {
         #expect(host.terminal().isAlternateScreen)
     }
 
+    @Test func theLockScreenIsNotLeftOnTheAlternateScreenForLater() {
+        let lock = makeLock()
+        output(lock, "main")
+        lock.requestLock()
+        type(lock, "open sesame\r")
+        // Mode 47 shows the alternate screen as it was, uncleared.
+        output(lock, "\u{1b}[?47h")
+        expectScreenAsIfNeverLocked("main\u{1b}[?47h")
+    }
+
     @Test func theWorkingDirectoryIsHiddenWhileLockedAndBackAfter() {
         let lock = makeLock()
         output(lock, "\u{1b}]7;file://host/home/me/SECRET-PROJECT\u{1b}\\")
