@@ -134,7 +134,12 @@ enum LockScreen {
         // Each row erased, not the display: tmux's scroll-on-clear would push a screen
         // cleared by ED 2 into its history, and the command's with it where the lock
         // screen covers it (a terminal without an alternate screen).
-        var text = "\u{1b}[?25l" + (1...rows).map { "\u{1b}[\($0);1H\u{1b}[K" }.joined()
+        let buffer = OutputBuffer()
+        buffer.append(.privateMode(25, on: false))
+        for row in 1...rows {
+            buffer.append(.cursorPosition(row: row, column: 1))
+            buffer.append(.eraseToEndOfLine)
+        }
         var cursor: (row: Int, column: Int)?
         for (index, line) in lines.enumerated() {
             let row = top + index
@@ -142,15 +147,20 @@ enum LockScreen {
                 // The cursor goes after the prompt, so the prompt leaves it a column.
                 let shown = fitted(line.text, columns: columns - 1)
                 let column = self.column(centering: shown.count + 1, in: columns)
-                text += "\u{1b}[\(row);\(column)H" + shown
+                buffer.append(.cursorPosition(row: row, column: column))
+                buffer.append(contentsOf: Array(shown.utf8))
                 cursor = (row, column + shown.count)
             } else if !line.text.isEmpty {
                 let shown = fitted(line.text, columns: columns)
-                text += "\u{1b}[\(row);\(self.column(centering: shown.count, in: columns))H" + shown
+                buffer.append(.cursorPosition(row: row, column: self.column(centering: shown.count, in: columns)))
+                buffer.append(contentsOf: Array(shown.utf8))
             }
         }
-        if let cursor { text += "\u{1b}[\(cursor.row);\(cursor.column)H\u{1b}[?25h" }
-        return Array(text.utf8)
+        if let cursor {
+            buffer.append(.cursorPosition(row: cursor.row, column: cursor.column))
+            buffer.append(.privateMode(25, on: true))
+        }
+        return buffer.bytes
     }
 
     /// One line of the lock screen.

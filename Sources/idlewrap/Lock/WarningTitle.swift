@@ -7,9 +7,6 @@ import PTYKit
 /// command's screen. The bytes may only be written where the command's output is at a
 /// boundary, never inside one of its escape sequences or characters.
 struct WarningTitle {
-    static let push = "\u{1b}[22;0t"
-    static let pop = "\u{1b}[23;0t"
-
     /// How long before the idle lock the countdown starts; zero: never.
     let length: Duration
 
@@ -70,27 +67,36 @@ struct WarningTitle {
     /// start; the new countdown each second; the pop, and the command's latest title,
     /// at the end.
     mutating func update() -> [UInt8] {
+        let bytes = OutputBuffer(capacity: 128)
         if let retitle = commandTitle {
             // Pop the stale title, show the command's latest, and push that one instead.
             commandTitle = nil
             shown = wanted
-            guard let seconds = wanted else { return Array(Self.pop.utf8) + retitle }
-            return Array(Self.pop.utf8) + retitle + Array((Self.push + Self.title(seconds)).utf8)
+            bytes.append(.popTitle)
+            bytes.append(contentsOf: retitle)
+            if let seconds = wanted {
+                bytes.append(.pushTitle)
+                bytes.append(Self.title(seconds))
+            }
+            return bytes.bytes
         }
         defer { shown = wanted }
         switch (shown, wanted) {
         case (nil, let seconds?):
-            return Array((Self.push + Self.title(seconds) + "\u{07}").utf8)
+            bytes.append(.pushTitle)
+            bytes.append(Self.title(seconds))
+            bytes.append(.bell)
         case (let old?, let seconds?) where old != seconds:
-            return Array(Self.title(seconds).utf8)
+            bytes.append(Self.title(seconds))
         case (_?, nil):
-            return Array(Self.pop.utf8)
+            bytes.append(.popTitle)
         default:
-            return []
+            break
         }
+        return bytes.bytes
     }
 
-    static func title(_ seconds: Int) -> String {
-        "\u{1b}]0;idlewrap: locking in \(seconds) s\u{1b}\\"
+    static func title(_ seconds: Int) -> TerminalControl {
+        .setTitle(Array("idlewrap: locking in \(seconds) s".utf8))
     }
 }
