@@ -364,6 +364,8 @@ struct ScreenState {
             var saved = index == 0 ? savedMain : savedAlternate
             saved.x = min(saved.x, columns - 1)
             saved.y = min(max(saved.y, 0), rows - 1)
+            // A saved wrap pends only at the edge, as the cursor's own (fuzz).
+            if saved.pendingWrap && saved.x != columns - 1 { saved.pendingWrap = false }
             if index == 0 { savedMain = saved } else { savedAlternate = saved }
         }
         top = 0

@@ -135,6 +135,18 @@ struct ScreenSeamTests {
         #expect(fresh.snapshot().savedMain.pendingWrap)
     }
 
+    /// A wrap pending in a saved cursor that a resize takes away from the edge is dropped,
+    /// as the cursor's own is: no repaint could bring it back there (fuzz).
+    @Test func aResizeDropsASavedWrapNoLongerAtTheEdge() {
+        let model = ScreenModel(rows: 5, columns: 1)
+        model.feed(PTYKitTests.bytes("t\u{1B}[?1049h"))
+        model.resize(rows: 6, columns: 38)
+        #expect(!model.snapshot().savedMain.pendingWrap)
+        let fresh = ScreenModel(rows: 6, columns: 38)
+        fresh.feed(model.repaint())
+        #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
+    }
+
     // MARK: - Scrollback
 
     /// Plays `bytes` into a model of the same size that holds what scrolls off, as a

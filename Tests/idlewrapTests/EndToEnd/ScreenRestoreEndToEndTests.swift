@@ -184,9 +184,12 @@ extension EndToEnd {
         @Test func outputWhileLockedReachesTheScrollbackOnceAndInOrder() throws {
             let go = directory.file("go")
             let screen = try wrapped([
-                "sh", "-c", "while [ ! -e \"$0\" ]; do sleep 0.1; done; seq 1 3000; touch \"$0.done\"; exec sleep 1000",
+                "sh", "-c",
+                "echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; seq 1 3000; touch \"$0.done\"; exec sleep 1000",
                 go,
             ])
+            // Once the command runs, idlewrap has its signals in hand: SIGUSR1 locks.
+            #expect(try screen.waitForText("ready"))
             try lock(screen)
             _ = try directory.write("go", "")
             #expect(eventually { directory.read("go.done") != nil })
@@ -205,10 +208,12 @@ extension EndToEnd {
                 "yes FLOOD-LINE-0123456789abcdefghijklmnopqrstuvwxyz | head -c 300000000; echo FLOOD-END; "
             let screen = try wrapped([
                 "sh", "-c",
-                "stty -echo; while [ ! -e \"$0\" ]; do sleep 0.1; done; \(flood) touch \"$0.done\"; exec sleep 1000",
+                "stty -echo; echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; \(flood) touch \"$0.done\"; "
+                    + "exec sleep 1000",
                 go,
             ])
             let pid = try screen.panePid()
+            #expect(try screen.waitForText("ready"))
             try lock(screen)
             let started = MonotonicInstant.now()
             _ = try directory.write("go", "")
