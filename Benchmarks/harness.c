@@ -76,6 +76,7 @@ typedef struct {
     double start_ms[MAX_STARTS];
     double flood_mbps[MAX_ROUNDS], flood_cpu[MAX_ROUNDS];
     double locked_flood_mbps[MAX_ROUNDS], locked_flood_cpu[MAX_ROUNDS];
+    double flood_rss[MAX_ROUNDS], locked_flood_rss[MAX_ROUNDS];
 } Results;
 
 static struct {
@@ -549,8 +550,8 @@ static double run_startup(const Wrapper *w) {
  * FIFO GO, writes N bytes of the log text, then writes "D" to the FIFO DONE.
  * Locked: SIGUSR1 first, and only once "Locked" is on the outer terminal does
  * the go come. MB/s and wrapper CPU per GB from the go to the "D". */
-static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms_per_gb) {
-    *mbps = *cpu_ms_per_gb = NAN;
+static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms_per_gb, double *rss_mib) {
+    *mbps = *cpu_ms_per_gb = *rss_mib = NAN;
     char go[512], done[512], bytes[32];
     snprintf(go, sizeof go, "%s/go", config.fifo_dir);
     snprintf(done, sizeof done, "%s/done", config.fifo_dir);
@@ -603,6 +604,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
         }
     }
     close(done_fd);
+    double rss = peak_rss_mib(s.pid);
     end_hard(&s);
     unlink(go);
     unlink(done);
@@ -612,6 +614,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
     }
     *mbps = (double)config.bytes / ((t1 - t0) / 1e9) / 1e6;
     *cpu_ms_per_gb = (cpu1 - cpu0) / 1e6 / ((double)config.bytes / 1e9);
+    *rss_mib = rss;
 }
 
 /* Is the command on a pty of its own (the wrapper relays), or on ours? */
@@ -787,6 +790,9 @@ static void print_table(void) {
         row("wrapper CPU, flood unlocked (ms/GB)", FIELD(flood_cpu), rounds, 0, none, FLOOD_WRAPPERS, 0);
         row("wrapper CPU, flood locked (ms/GB)", FIELD(locked_flood_cpu), rounds, 0, none, IDLEWRAP_ONLY, 0);
         ratios("unlocked", -1, FIELD(locked_flood_cpu), FIELD(flood_cpu), rounds, none, IDLEWRAP_ONLY);
+        /* Locked, the hold for the scrollback (--hold-limit, 8 MiB by default) comes on top. */
+        row("peak RSS, flood unlocked (MiB)", FIELD(flood_rss), rounds, 2, none, FLOOD_WRAPPERS, 1);
+        row("peak RSS, flood locked (MiB)", FIELD(locked_flood_rss), rounds, 2, none, IDLEWRAP_ONLY, 1);
     }
     if (config.do_throughput) {
         /* 7 MiB on the default 80x24 window; issue 14 allows 8 MiB with a 200x60 one. */
@@ -926,14 +932,15 @@ int main(int argc, char **argv) {
             int i = (k + round) % w;
             const Wrapper *wrapper = &config.wrappers[i];
             Results *r = &results[i];
-            r->flood_mbps[round] = r->flood_cpu[round] = NAN;
-            r->locked_flood_mbps[round] = r->locked_flood_cpu[round] = NAN;
+            r->flood_mbps[round] = r->flood_cpu[round] = r->flood_rss[round] = NAN;
+            r->locked_flood_mbps[round] = r->locked_flood_cpu[round] = r->locked_flood_rss[round] = NAN;
             if (is_idle_only(wrapper) || !strcmp(wrapper->key, "script")) continue; /* time */
             /* idlewrap: locked and unlocked in turn, the order alternating by round */
             for (int pass = 0; pass <= is_idlewrap(wrapper); pass++) {
                 int locked = is_idlewrap(wrapper) && (pass + round) % 2;
                 run_flood(wrapper, locked, locked ? &r->locked_flood_mbps[round] : &r->flood_mbps[round],
-                          locked ? &r->locked_flood_cpu[round] : &r->flood_cpu[round]);
+                          locked ? &r->locked_flood_cpu[round] : &r->flood_cpu[round],
+                          locked ? &r->locked_flood_rss[round] : &r->flood_rss[round]);
             }
         }
     }
