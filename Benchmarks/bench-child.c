@@ -10,6 +10,10 @@
  *                            (an alarm after SECS is only a safety net)
  *   bench-child probe        print "PROBE <tty name>" (is it on a new pty?)
  *   bench-child text N       write N bytes of the log text to stdout (corpus)
+ *   bench-child flood N GO DONE
+ *                            print "R", wait for a byte on the FIFO GO, write N
+ *                            bytes of log text, then "D" to the FIFO DONE and
+ *                            wait for input (or the hang-up)
  *
  * write and write-raw wait for one byte of input before exiting, so that the
  * harness can read the wrapper's /proc entries while it is still alive.
@@ -17,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <termios.h>
 #include <unistd.h>
@@ -77,7 +82,8 @@ static void echo_until_q(void) {
 
 static int usage(void) {
     static const char text[] =
-        "usage: bench-child write N | write-raw N | echo | idle SECS | probe | text N\n";
+        "usage: bench-child write N | write-raw N | echo | idle SECS | probe | text N\n"
+        "       bench-child flood N GO DONE\n";
     write_all(2, text, sizeof text - 1);
     return 2;
 }
@@ -88,6 +94,20 @@ int main(int argc, char **argv) {
     if ((!strcmp(mode, "write") || !strcmp(mode, "write-raw")) && argc == 3) {
         if (!strcmp(mode, "write-raw")) make_raw(1);
         write_text(1, strtoull(argv[2], NULL, 10));
+        wait_for_one_byte();
+        return 0;
+    }
+    if (!strcmp(mode, "flood") && argc == 5) {
+        write_all(1, "R", 1);
+        int go = open(argv[3], O_RDONLY | O_CLOEXEC);
+        char c;
+        if (go < 0 || read(go, &c, 1) != 1) die("the go FIFO");
+        close(go);
+        write_text(1, strtoull(argv[2], NULL, 10));
+        int done = open(argv[4], O_WRONLY | O_CLOEXEC);
+        if (done < 0) die("the done FIFO");
+        write_all(done, "D", 1);
+        close(done);
         wait_for_one_byte();
         return 0;
     }

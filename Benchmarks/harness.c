@@ -22,6 +22,11 @@
  *   counts only if the text "Locked" then appears on the outer terminal.
  * - start-up: posix_spawn of `WRAPPER true` to its exit and the outer pty's
  *   EIO (all output drained), interleaved wrapper by wrapper.
+ * - flood: the command waits on a FIFO, the harness (having locked idlewrap
+ *   with SIGUSR1 for the locked variant, and seen "Locked") opens it, and the
+ *   command writes N bytes and then says so on a second FIFO; the time from
+ *   the go to that word, and the wrapper's CPU clock over it. The harness
+ *   drains the outer master all along (unlocked, everything arrives there).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -35,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -68,13 +74,18 @@ typedef struct {
     double idle_switches[MAX_ROUNDS], idle_cpu[MAX_ROUNDS];
     double locked_switches[MAX_ROUNDS], locked_cpu[MAX_ROUNDS];
     double start_ms[MAX_STARTS];
+    double flood_mbps[MAX_ROUNDS], flood_cpu[MAX_ROUNDS];
+    double locked_flood_mbps[MAX_ROUNDS], locked_flood_cpu[MAX_ROUNDS];
+    double flood_rss[MAX_ROUNDS], locked_flood_rss[MAX_ROUNDS];
 } Results;
 
 static struct {
     const char *child;
     uint64_t bytes;
     int rounds, keys, idle_seconds, starts;
-    int do_throughput, do_latency, do_idle, do_startup, probe;
+    int do_throughput, do_latency, do_idle, do_startup, do_flood, probe;
+    int rows, columns; /* the outer pty's window */
+    const char *fifo_dir;
     Wrapper wrappers[MAX_WRAPPERS];
     int wrapper_count;
     const char *parser_labels[MAX_PARSER_ROWS];
@@ -83,6 +94,7 @@ static struct {
 } config = {
     .bytes = 256ull << 20, .rounds = 5, .keys = 10000, .idle_seconds = 10, .starts = 100,
     .do_throughput = 1, .do_latency = 1, .do_idle = 1, .do_startup = 1,
+    .rows = 24, .columns = 80,
 };
 
 static Results results[MAX_WRAPPERS];
@@ -214,7 +226,7 @@ static void open_outer_pty(Session *s) {
     s->master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (s->master < 0 || grantpt(s->master) < 0 || unlockpt(s->master) < 0) die("open /dev/ptmx");
     if (ptsname_r(s->master, s->replica, sizeof s->replica) != 0) die("ptsname_r");
-    struct winsize size = {.ws_row = 24, .ws_col = 80};
+    struct winsize size = {.ws_row = (unsigned short)config.rows, .ws_col = (unsigned short)config.columns};
     if (ioctl(s->master, TIOCSWINSZ, &size) < 0) die("TIOCSWINSZ");
 }
 
@@ -394,16 +406,20 @@ static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_
     *rss_mib = rss;
 }
 
+/* Starts the command and waits for its "R"; -1 (and ended) if it never came. */
+static int start_ready(Session *s, const Wrapper *w, char *const command[]) {
+    start(s, w, command);
+    if (wait_for_text(s->master, "R", 10) == 0) return 0;
+    fprintf(stderr, "  %s: the %s child never got ready\n", w->label, command[1]);
+    end_hard(s);
+    return -1;
+}
+
 static void run_latency(const Wrapper *w, double *p50, double *p90, double *p99) {
     *p50 = *p90 = *p99 = NAN;
     char *command[] = {(char *)config.child, "echo", NULL};
     Session s;
-    start(&s, w, command);
-    if (wait_for_text(s.master, "R", 10) < 0) {
-        fprintf(stderr, "  %s: the echo child never got ready\n", w->label);
-        end_hard(&s);
-        return;
-    }
+    if (start_ready(&s, w, command) < 0) return;
     sleep_ns(100e6); /* let the wrapper finish setting up its terminal */
     static double samples[1000000];
     int total = WARMUP_KEYS + config.keys, strays = 0, done = 0;
@@ -530,6 +546,77 @@ static double run_startup(const Wrapper *w) {
     return elapsed;
 }
 
+/* The flood: `bench-child flood N GO DONE` prints "R", waits for a byte on the
+ * FIFO GO, writes N bytes of the log text, then writes "D" to the FIFO DONE.
+ * Locked: SIGUSR1 first, and only once "Locked" is on the outer terminal does
+ * the go come. MB/s and wrapper CPU per GB from the go to the "D". */
+static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms_per_gb, double *rss_mib) {
+    *mbps = *cpu_ms_per_gb = *rss_mib = NAN;
+    char go[512], done[512], bytes[32];
+    snprintf(go, sizeof go, "%s/go", config.fifo_dir);
+    snprintf(done, sizeof done, "%s/done", config.fifo_dir);
+    unlink(go);
+    unlink(done);
+    if (mkfifo(go, 0600) < 0 || mkfifo(done, 0600) < 0) die("mkfifo");
+    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
+    char *command[] = {(char *)config.child, "flood", bytes, go, done, NULL};
+    Session s;
+    if (start_ready(&s, w, command) < 0) return;
+    if (locked) {
+        kill(s.pid, SIGUSR1);
+        if (wait_for_text(s.master, "Locked", 3) < 0) {
+            fprintf(stderr, "  %s: no lock screen after SIGUSR1: locked flood n/a\n", w->label);
+            end_hard(&s);
+            return;
+        }
+    }
+    sleep_ns(100e6); /* let the lock screen (or the start-up) settle */
+    int done_fd = open(done, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (done_fd < 0) die("open the done FIFO");
+    arm(10);
+    int go_fd = open(go, O_WRONLY | O_CLOEXEC); /* the child has it open for reading */
+    disarm();
+    if (go_fd < 0) {
+        fprintf(stderr, "  %s: the flood child did not open its FIFO\n", w->label);
+        close(done_fd);
+        end_hard(&s);
+        return;
+    }
+    double t0 = now_ns(), cpu0 = cpu_ns(s.cpu), t1 = NAN, cpu1 = NAN;
+    if (write(go_fd, "g", 1) != 1) die("write the go FIFO");
+    close(go_fd);
+    double deadline = t0 + 300e9;
+    while (now_ns() < deadline) {
+        struct pollfd p[2] = {{.fd = s.master, .events = POLLIN}, {.fd = done_fd, .events = POLLIN}};
+        if (poll(p, 2, 1000) < 0 && errno != EINTR) die("poll");
+        if (p[1].revents & POLLIN) {
+            char c;
+            if (read(done_fd, &c, 1) == 1 && c == 'D') {
+                t1 = now_ns();
+                cpu1 = cpu_ns(s.cpu);
+                break;
+            }
+        }
+        if (p[0].revents & POLLIN) {
+            if (read(s.master, drain_buffer, sizeof drain_buffer) < 0 && errno != EINTR && errno != EAGAIN) break;
+        } else if (p[0].revents & (POLLHUP | POLLERR)) {
+            break;
+        }
+    }
+    close(done_fd);
+    double rss = peak_rss_mib(s.pid);
+    end_hard(&s);
+    unlink(go);
+    unlink(done);
+    if (isnan(t1)) {
+        fprintf(stderr, "  %s: the %s flood did not finish\n", w->label, locked ? "locked" : "unlocked");
+        return;
+    }
+    *mbps = (double)config.bytes / ((t1 - t0) / 1e9) / 1e6;
+    *cpu_ms_per_gb = (cpu1 - cpu0) / 1e6 / ((double)config.bytes / 1e9);
+    *rss_mib = rss;
+}
+
 /* Is the command on a pty of its own (the wrapper relays), or on ours? */
 static int probe(const Wrapper *w) {
     char *command[] = {(char *)config.child, "probe", NULL};
@@ -591,10 +678,14 @@ static void print_cell(double value, int decimals, const char *unit, Target t, i
     }
 }
 
-/* The IDLE_ kinds also take the idle-only columns. */
-enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY, IDLE_WRAPPERS, IDLE_IDLEWRAP };
+/* The IDLE_ kinds also take the idle-only columns; the FLOOD_ kinds leave script out. */
+enum { ALL_COLUMNS, WRAPPERS_ONLY, IDLEWRAP_ONLY, IDLE_WRAPPERS, IDLE_IDLEWRAP, FLOOD_ALL, FLOOD_WRAPPERS };
 
 static int applies(int columns, const Wrapper *w) {
+    if (columns == FLOOD_ALL || columns == FLOOD_WRAPPERS) {
+        if (!strcmp(w->key, "script")) return 0;
+        columns = columns == FLOOD_ALL ? ALL_COLUMNS : WRAPPERS_ONLY;
+    }
     int idle = columns == IDLE_WRAPPERS || columns == IDLE_IDLEWRAP;
     if (is_idle_only(w) && !idle) return 0;
     if (columns == IDLEWRAP_ONLY || columns == IDLE_IDLEWRAP) return is_idlewrap(w);
@@ -618,23 +709,30 @@ static void row(const char *label, size_t offset, int n, int decimals, Target t,
     printf(" |\n");
 }
 
-/* Per-pair ratios against a reference column. */
-static void ratio_row(const char *reference_key, const char *reference_label, size_t offset, int n,
-                      Target t, int columns) {
-    int ref = wrapper_index(reference_key);
-    if (ref < 0) return;
-    printf("|   ÷ %s", reference_label);
+/* Per-round ratios of the figure at `offset` to the one at `reference_offset`, of column
+ * `ref` (or, with ref < 0, of the same column). */
+static void ratios(const char *label, int ref, size_t offset, size_t reference_offset, int n,
+                   Target t, int columns) {
+    printf("|   ÷ %s", label);
     print_target(t, "×");
-    const double *reference = (const double *)((const char *)&results[ref] + offset);
     for (int i = 0; i < config.wrapper_count; i++) {
         if (i == ref || !applies(columns, &config.wrappers[i])) {
             printf(" | –");
             continue;
         }
         const double *values = (const double *)((const char *)&results[i] + offset);
+        const double *reference =
+            (const double *)((const char *)&results[ref < 0 ? i : ref] + reference_offset);
         print_cell(median_ratio(values, reference, n), 2, "×", t, is_idlewrap(&config.wrappers[i]));
     }
     printf(" |\n");
+}
+
+/* Per-pair ratios against a reference column. */
+static void ratio_row(const char *reference_key, const char *reference_label, size_t offset, int n,
+                      Target t, int columns) {
+    int ref = wrapper_index(reference_key);
+    if (ref >= 0) ratios(reference_label, ref, offset, offset, n, t, columns);
 }
 
 #define FIELD(name) offsetof(Results, name)
@@ -683,8 +781,27 @@ static void print_table(void) {
     if (config.do_startup)
         block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
               (Target){AT_MOST, 3}, ALL_COLUMNS);
-    if (config.do_throughput)
-        row("peak RSS (MiB)", FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, 7}, WRAPPERS_ONLY, 1);
+    if (config.do_flood) {
+        row("flood, unlocked (MB/s)", FIELD(flood_mbps), rounds, 0, none, FLOOD_ALL, 0);
+        ratio_row("relay", "C relay", FIELD(flood_mbps), rounds, none, FLOOD_ALL);
+        row("flood, locked (MB/s)", FIELD(locked_flood_mbps), rounds, 0, none, IDLEWRAP_ONLY, 0);
+        ratios("unlocked", -1, FIELD(locked_flood_mbps), FIELD(flood_mbps), rounds,
+               (Target){AT_LEAST, 1.00}, IDLEWRAP_ONLY);
+        row("wrapper CPU, flood unlocked (ms/GB)", FIELD(flood_cpu), rounds, 0, none, FLOOD_WRAPPERS, 0);
+        row("wrapper CPU, flood locked (ms/GB)", FIELD(locked_flood_cpu), rounds, 0, none, IDLEWRAP_ONLY, 0);
+        ratios("unlocked", -1, FIELD(locked_flood_cpu), FIELD(flood_cpu), rounds, none, IDLEWRAP_ONLY);
+        /* Locked, the hold for the scrollback (--hold-limit, 8 MiB by default) comes on top. */
+        row("peak RSS, flood unlocked (MiB)", FIELD(flood_rss), rounds, 2, none, FLOOD_WRAPPERS, 1);
+        row("peak RSS, flood locked (MiB)", FIELD(locked_flood_rss), rounds, 2, none, IDLEWRAP_ONLY, 1);
+    }
+    if (config.do_throughput) {
+        /* 7 MiB on the default 80x24 window; issue 14 allows 8 MiB with a 200x60 one. */
+        int default_size = config.rows == 24 && config.columns == 80;
+        char label[128] = "peak RSS (MiB)";
+        if (!default_size)
+            snprintf(label, sizeof label, "peak RSS, %dx%d window (MiB)", config.columns, config.rows);
+        row(label, FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, default_size ? 7 : 8}, WRAPPERS_ONLY, 1);
+    }
     for (int p = 0; p < config.parser_count; p++) {
         // "model LABEL": the screen model alone; >= 3 GB/s on plain text, 1 GB/s on the
         // coloured ls and vim corpora, no target on random bytes.
@@ -710,7 +827,8 @@ static void print_table(void) {
 static void usage(void) {
     fprintf(stderr,
             "usage: harness --child PATH [--bytes N] [--rounds N] [--keys N] [--idle SECONDS]\n"
-            "               [--starts N] [--only throughput,latency,idle,startup]\n"
+            "               [--starts N] [--only throughput,latency,idle,startup,flood]\n"
+            "               [--size COLUMNSxROWS] [--fifo-dir DIR]\n"
             "               [--parser LABEL=MBPS]... [--probe]\n"
             "               --wrapper KEY LABEL ARG... ';;' ...\n"
             "ARG {@} stands for the command's words, {} for the command as one shell string.\n"
@@ -735,6 +853,11 @@ static void parse(int argc, char **argv) {
             config.do_latency = strstr(list, "latency") != NULL;
             config.do_idle = strstr(list, "idle") != NULL;
             config.do_startup = strstr(list, "startup") != NULL;
+            config.do_flood = strstr(list, "flood") != NULL;
+        } else if (!strcmp(a, "--size") && has_value) {
+            if (sscanf(argv[++i], "%dx%d", &config.columns, &config.rows) != 2) usage();
+        } else if (!strcmp(a, "--fifo-dir") && has_value) {
+            config.fifo_dir = argv[++i];
         } else if (!strcmp(a, "--parser") && has_value && config.parser_count < MAX_PARSER_ROWS) {
             char *spec = argv[++i], *equals = strrchr(spec, '=');
             if (!equals) usage();
@@ -753,7 +876,8 @@ static void parse(int argc, char **argv) {
     }
     if (!config.child || config.wrapper_count == 0 || config.rounds < 1 || config.rounds > MAX_ROUNDS
         || config.starts < 1 || config.starts > MAX_STARTS || config.keys < 1
-        || config.keys > 1000000 || config.idle_seconds < 1)
+        || config.keys > 1000000 || config.idle_seconds < 1 || config.rows < 1 || config.rows > 1000
+        || config.columns < 1 || config.columns > 1000 || (config.do_flood && !config.fifo_dir))
         usage();
 }
 
@@ -801,6 +925,24 @@ int main(int argc, char **argv) {
     for (int round = 0; round < rounds && config.do_idle; round++) {
         fprintf(stderr, "idle: round %d of %d (%d s)\n", round + 1, rounds, config.idle_seconds);
         run_idle_round(round);
+    }
+    for (int round = 0; round < rounds && config.do_flood; round++) {
+        fprintf(stderr, "flood: round %d of %d\n", round + 1, rounds);
+        for (int k = 0; k < w; k++) {
+            int i = (k + round) % w;
+            const Wrapper *wrapper = &config.wrappers[i];
+            Results *r = &results[i];
+            r->flood_mbps[round] = r->flood_cpu[round] = r->flood_rss[round] = NAN;
+            r->locked_flood_mbps[round] = r->locked_flood_cpu[round] = r->locked_flood_rss[round] = NAN;
+            if (is_idle_only(wrapper) || !strcmp(wrapper->key, "script")) continue; /* time */
+            /* idlewrap: locked and unlocked in turn, the order alternating by round */
+            for (int pass = 0; pass <= is_idlewrap(wrapper); pass++) {
+                int locked = is_idlewrap(wrapper) && (pass + round) % 2;
+                run_flood(wrapper, locked, locked ? &r->locked_flood_mbps[round] : &r->flood_mbps[round],
+                          locked ? &r->locked_flood_cpu[round] : &r->flood_cpu[round],
+                          locked ? &r->locked_flood_rss[round] : &r->flood_rss[round]);
+            }
+        }
     }
     if (config.do_startup) fprintf(stderr, "start-up: %d runs per wrapper\n", config.starts);
     for (int run = 0; run < config.starts && config.do_startup; run++)

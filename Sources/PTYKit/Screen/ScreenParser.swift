@@ -195,7 +195,16 @@ struct ScreenParser {
         let high = SIMD16<Int8>(repeating: 0x7F)
         while end &- offset >= 16 {
             let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
-            if any((bytes .<= low) .| (bytes .== high)) { break }
+            let stops = (bytes .<= low) .| (bytes .== high)
+            if any(stops) {
+                // The first byte that stops the run, from the lanes as two words (all ones
+                // where it stops), not byte by byte: runs between sequences are short.
+                let lanes = SIMD16<Int8>(repeating: 0).replacing(with: -1, where: stops)
+                let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+                let (first, second) = (UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
+                let bit = first != 0 ? first.trailingZeroBitCount : 64 &+ second.trailingZeroBitCount
+                return offset &+ bit &>> 3
+            }
             offset &+= 16
         }
         while offset < end {

@@ -268,8 +268,10 @@ struct StyleCache {
     private var ids = InlineArray<16, UInt16>(repeating: 0)
     private var next = 0
 
+    /// Mutating only so that `self` is borrowed in place: called on a stored property, a
+    /// non-mutating method got a copy of all 16 slots (a 288-byte memcpy per lookup).
     @inline(__always)
-    func id(for style: Style) -> UInt16? {
+    mutating func id(for style: Style) -> UInt16? {
         // Through a span: subscripting the InlineArray itself copies it whole.
         let span = styles.span
         for slot in 0..<16 where span[slot] == style { return ids[slot] }
