@@ -67,6 +67,8 @@ struct WarningTitle {
     /// start; the new countdown each second; the pop, and the command's latest title,
     /// at the end.
     mutating func update() -> [UInt8] {
+        // Called for every read of output: nothing to change costs nothing.
+        guard commandTitle != nil || shown != wanted else { return [] }
         let bytes = OutputBuffer(capacity: 128)
         if let retitle = commandTitle {
             // Pop the stale title, show the command's latest, and push that one instead.
