@@ -269,12 +269,11 @@ final class LockController {
         screen.follow(bytes)
         guard isLocked else { return }
         refresh.arrival.note(bytes, at: clock.wallTime())
-        refresh.droppedLines = screen.droppedScrollbackLines
         redrawSoon()
     }
 
     private func redraw() {
-        host.show(refresh.draw(size: host.windowSize, at: clock.now()))
+        host.show(refresh.draw(size: host.windowSize, droppedLines: screen.droppedScrollbackLines, at: clock.now()))
     }
 
     private func redrawSoon() {

@@ -9,8 +9,6 @@ struct LockScreenRefresh {
     /// Output read while locked, and when the command finished while locked.
     var arrival = OutputArrival()
     var finishedAt: time_t?
-    /// Lines that scrolled away while locked and will not reach the terminal's history.
-    var droppedLines = 0
     private var drawnAt: MonotonicInstant?
     /// When to draw again for news that came sooner than a second after the last drawing.
     private(set) var due: MonotonicInstant?
@@ -26,11 +24,11 @@ struct LockScreenRefresh {
         content.failures = 0
         content.status = nil
         arrival = OutputArrival()
-        droppedLines = 0
     }
 
-    /// The bytes that draw the whole lock screen now.
-    mutating func draw(size: WindowSize, at now: MonotonicInstant) -> [UInt8] {
+    /// The bytes that draw the whole lock screen now; `droppedLines` scrolled away while
+    /// locked and will not reach the terminal's history.
+    mutating func draw(size: WindowSize, droppedLines: Int, at now: MonotonicInstant) -> [UInt8] {
         content.arrival = arrival.text
         content.finished = finishedAt.map { "Command finished at \(LocalTime.hourAndMinute($0))" }
         content.scrollbackLoss = droppedLines > 0 ? "\(Self.lines(droppedLines)) will miss the scrollback" : nil

@@ -13,7 +13,7 @@ final class CommandScreen {
     /// Bytes of scrollback kept while hidden (`--hold-limit`).
     private let holdLimit: Int
     private(set) var isShown = true
-    /// Output that arrived while hidden, in bytes.
+    /// Output that arrived since the screen was hidden, in bytes; 0 while shown.
     private(set) var hiddenByteCount = 0
 
     /// `write` puts bytes on the terminal.
@@ -83,6 +83,7 @@ final class CommandScreen {
     func show(hiddenModes: ScreenModes, after before: (OutputBuffer) -> Void) {
         guard !isShown else { return }
         isShown = true
+        hiddenByteCount = 0
         let dropped = droppedScrollbackLines
         let notice =
             dropped > 0
@@ -112,13 +113,9 @@ final class CommandScreen {
 
     /// Writes bytes built by `build` through the screen's buffer.
     func write(_ build: (OutputBuffer) -> Void) {
-        // A terminal that fails while written to ends the session, which may write again.
-        guard !isWriting else {
-            let nested = OutputBuffer()
-            build(nested)
-            nested.withUnsafeBytes(terminal)
-            return
-        }
+        // Only a terminal that fails while written to comes back here (ending the session
+        // writes again), and it takes nothing more: the buffer in use is left alone.
+        guard !isWriting else { return }
         buffer.removeAll()
         build(buffer)
         flush()

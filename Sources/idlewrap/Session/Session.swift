@@ -160,7 +160,7 @@ final class Session: RelayDelegate {
                 SessionEnding.Progress(
                     isSSHCommand: plan.isSSHCommand, isLockingOrLocked: lock.isLockingOrLocked,
                     commandHasExited: relay.commandStatus != nil, outputEnded: relay.outputEnded,
-                    heldBytes: screen.isShown ? 0 : screen.hiddenByteCount)))
+                    heldBytes: screen.hiddenByteCount)))
     }
 
     private func carryOut(_ step: SessionEnding.Step) {
