@@ -44,6 +44,23 @@ def palette256(index):
     return "#%02x%02x%02x" % (grey, grey, grey)
 
 
+# SGR parameters that set or clear attributes.
+ATTRIBUTES = {
+    1: {"bold": True},
+    2: {"dim": True},
+    3: {"italic": True},
+    4: {"underline": True},
+    21: {"underline": True},
+    7: {"inverse": True},
+    9: {"strike": True},
+    22: {"bold": False, "dim": False},
+    23: {"italic": False},
+    24: {"underline": False},
+    27: {"inverse": False},
+    29: {"strike": False},
+}
+
+
 class Pen:
     def __init__(self):
         self.reset()
@@ -65,28 +82,9 @@ class Pen:
             n = numbers[i]
             if n == 0:
                 self.reset()
-            elif n == 1:
-                self.bold = True
-            elif n == 2:
-                self.dim = True
-            elif n == 3:
-                self.italic = True
-            elif n in (4, 21):
-                self.underline = True
-            elif n == 7:
-                self.inverse = True
-            elif n == 9:
-                self.strike = True
-            elif n == 22:
-                self.bold = self.dim = False
-            elif n == 23:
-                self.italic = False
-            elif n == 24:
-                self.underline = False
-            elif n == 27:
-                self.inverse = False
-            elif n == 29:
-                self.strike = False
+            elif n in ATTRIBUTES:
+                for name, value in ATTRIBUTES[n].items():
+                    setattr(self, name, value)
             elif 30 <= n <= 37:
                 self.fg = PALETTE16[n - 30]
             elif 40 <= n <= 47:

@@ -59,6 +59,26 @@ extension EndToEnd {
             return last
         }
 
+        /// A session locked, then `script` run in it to its end, still locked.
+        func locked(whileRunning script: String, timeout: Double = TerminalDriver.defaultTimeout) throws
+            -> TmuxDriver
+        {
+            let go = directory.file("go")
+            let screen = try wrapped([
+                "sh", "-c",
+                "stty -echo; echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; \(script); touch \"$0.done\"; "
+                    + "exec sleep 1000",
+                go,
+            ])
+            // Once the command runs, idlewrap has its signals in hand: SIGUSR1 locks.
+            #expect(try screen.waitForText("ready"))
+            try lock(screen)
+            _ = try directory.write("go", "")
+            #expect(
+                eventually(timeout: timeout) { directory.read("go.done") != nil }, "\(script) did not end while locked")
+            return screen
+        }
+
         /// Locks and unlocks; `secret`, on the screen before, is nowhere while locked, and
         /// afterwards the screen is exactly what it was.
         func expectBackExactly(
@@ -182,17 +202,7 @@ extension EndToEnd {
         /// `seq 1 3000` while locked: after the unlock every line is in the history, once
         /// and in order, and the screen shows its end.
         @Test func outputWhileLockedReachesTheScrollbackOnceAndInOrder() throws {
-            let go = directory.file("go")
-            let screen = try wrapped([
-                "sh", "-c",
-                "echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; seq 1 3000; touch \"$0.done\"; exec sleep 1000",
-                go,
-            ])
-            // Once the command runs, idlewrap has its signals in hand: SIGUSR1 locks.
-            #expect(try screen.waitForText("ready"))
-            try lock(screen)
-            _ = try directory.write("go", "")
-            #expect(eventually { directory.read("go.done") != nil })
+            let screen = try locked(whileRunning: "seq 1 3000")
             #expect(!(try screen.screen()).contains("3000"))
             try unlock(screen)
             #expect(try screen.waitForText("3000"))
@@ -203,22 +213,11 @@ extension EndToEnd {
         /// 300 MB while locked: the command never waits, idlewrap's memory stays bounded, and
         /// the unlock shows the end of it and says how many lines missed the scrollback.
         @Test func aFloodWhileLockedFinishesAndItsScreenComesBack() throws {
-            let go = directory.file("go")
-            let flood =
-                "yes FLOOD-LINE-0123456789abcdefghijklmnopqrstuvwxyz | head -c 300000000; echo FLOOD-END; "
-            let screen = try wrapped([
-                "sh", "-c",
-                "stty -echo; echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; \(flood) touch \"$0.done\"; "
-                    + "exec sleep 1000",
-                go,
-            ])
-            let pid = try screen.panePid()
-            #expect(try screen.waitForText("ready"))
-            try lock(screen)
             let started = MonotonicInstant.now()
-            _ = try directory.write("go", "")
-            #expect(
-                eventually(timeout: 600) { directory.read("go.done") != nil }, "the flood did not finish while locked")
+            let screen = try locked(
+                whileRunning: "yes FLOOD-LINE-0123456789abcdefghijklmnopqrstuvwxyz | head -c 300000000; echo FLOOD-END",
+                timeout: 600)
+            let pid = try screen.panePid()
             let took = (MonotonicInstant.now() - started) / .seconds(1)
             let peak = try #require(statusField("VmHWM", of: pid))
             #expect(peak < 64 * 1024, "idlewrap's peak memory was \(peak) kB")
@@ -231,7 +230,7 @@ extension EndToEnd {
             let notice = history.dropLast(screenRows).last ?? ""
             #expect(
                 notice.hasPrefix("idlewrap: ") && notice.hasSuffix("earlier lines of output did not fit --hold-limit"))
-            print("300 MB while locked: \(took) s, idlewrap's peak resident memory \(peak) kB")
+            print("300 MB while locked: \(took) s with the session's start, idlewrap's peak resident memory \(peak) kB")
         }
 
         /// A resize while locked: the lock screen follows it, the command hears one SIGWINCH,
