@@ -72,6 +72,28 @@ struct Grid {
         written[row] = Int32(x)
     }
 
+    /// Readies cells `x..<x+count` of row `y` to be overwritten by text and returns the
+    /// row: the cells before them made real, the other half of a wide character they cut
+    /// blanked (as terminals do), and the row marked written past them. One look-up of
+    /// the row for what printing did in five.
+    @inline(__always)
+    func prepareWrite(_ y: Int, at x: Int, count: Int) -> UnsafeMutablePointer<UInt64> {
+        let storage = Int(rowMap[y])
+        let cells = self.cells + storage &* columns
+        let count0 = Int(written[storage])
+        let last = x &+ count &- 1
+        if count0 <= x {
+            if count0 < x { (cells + count0).update(repeating: Cell.blank(fill[storage]), count: x &- count0) }
+        } else {
+            if x > 0 && Cell.isSpacer(cells[x]) { cells[x &- 1] = Cell.blank(Cell.style(cells[x &- 1])) }
+            if last &+ 1 < count0 && Cell.isWide(cells[last]) {
+                cells[last &+ 1] = Cell.blank(Cell.style(cells[last &+ 1]))
+            }
+        }
+        if count0 <= last { written[storage] = Int32(truncatingIfNeeded: last &+ 1) }
+        return cells
+    }
+
     @inline(__always) func noteWritten(_ y: Int, upTo x: Int) {
         let row = Int(rowMap[y])
         if Int(written[row]) < x { written[row] = Int32(x) }
@@ -107,6 +129,12 @@ struct Grid {
     /// come in at the bottom are blank in `style`.
     func scrollUp(top: Int, bottom: Int, count: Int, style: UInt16) {
         let height = bottom &- top &+ 1
+        if count == 1 && height == rows && rows > 1 {
+            // A line feed at the bottom of the screen: most of what scrolls.
+            slide(by: 1)
+            clearRow(bottom, style: style)
+            return
+        }
         let count = min(count, height)
         guard count > 0 else { return }
         if count < height {

@@ -160,13 +160,16 @@ struct ScreenParser {
     ) -> Int {
         var offset = start
         while offset < end {
-            let runEnd = Self.printableRunEnd(base, from: offset, to: end)
-            if runEnd > offset {
+            var byte = base[offset]
+            // Looked at before the run is searched for: after a sequence or a control, the
+            // next byte is as often another as it is text.
+            if byte &- 0x20 < 0x5F {
+                let runEnd = Self.printableRunEnd(base, from: offset &+ 1, to: end)
                 consumer.printASCII(base + offset, count: runEnd &- offset)
                 offset = runEnd
                 guard offset < end else { return end }
+                byte = base[offset]
             }
-            let byte = base[offset]
             if byte == 0x1B {
                 guard let after = controlSequence(base, at: offset, to: end, &consumer) else { return offset }
                 offset = after

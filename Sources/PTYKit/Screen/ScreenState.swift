@@ -40,9 +40,9 @@ struct ScreenState {
     private var penId: UInt16 = 0
     private var penIsCurrent = true
     var styles = StyleTable()
-    /// The styles used last, so that switching between a few (coloured `ls`, syntax colours)
-    /// hashes nothing.
-    private var styleCache = StyleCache()
+    /// The styles used lately, so that switching between a few (coloured `ls`, syntax
+    /// colours) costs no dictionary look-up.
+    private let styleCache = StyleCache()
     var clusters = ClusterTable()
     var hyperlinks = HyperlinkTable()
 
@@ -101,6 +101,7 @@ struct ScreenState {
     func deallocate() {
         grid.deallocate()
         otherGrid.deallocate()
+        styleCache.deallocate()
     }
 
     static func defaultTabStops(_ columns: Int) -> [Bool] {
@@ -116,7 +117,7 @@ struct ScreenState {
     @inline(__always)
     mutating func currentPenId() -> UInt16 {
         if !penIsCurrent {
-            penId = styleId(pen)
+            penId = pen == .plain ? 0 : styleCache.id(for: pen) ?? internedId(pen)
             penIsCurrent = true
         }
         return penId
@@ -128,14 +129,18 @@ struct ScreenState {
     }
 
     /// The style cells erased with the current pen get: its background.
+    @inline(__always)
     mutating func erasePenId() -> UInt16 {
-        let erased = pen.erased
-        return erased == .plain ? 0 : styleId(erased)
+        pen.background == .default ? 0 : styleId(pen.erased)
     }
 
     mutating func styleId(_ style: Style) -> UInt16 {
         if style == .plain { return 0 }
-        if let id = styleCache.id(for: style) { return id }
+        return styleCache.id(for: style) ?? internedId(style)
+    }
+
+    /// The id of a style the cache does not hold: from the table, which interns it if new.
+    private mutating func internedId(_ style: Style) -> UInt16 {
         var id = styles.id(for: style)
         if id == nil {
             collectGarbage()
@@ -161,7 +166,7 @@ struct ScreenState {
                 }
             }
         }
-        styleCache = StyleCache()
+        styleCache.clear()
         let styleMap = styles.compact { liveStyles[Int($0)] }
         let clusterMap = clusters.compact { liveClusters[Int($0)] }
         for grid in [grid, otherGrid] {

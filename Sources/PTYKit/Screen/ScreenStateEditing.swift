@@ -21,12 +21,8 @@ extension ScreenState {
             let edge = rightEdge
             let room = edge &- x &+ 1
             let length = min(count &- index, room)
-            let row = grid.row(y)
-            grid.materialize(y, upTo: x)
-            repairWideCharacter(at: x, row: row)
-            repairWideCharacter(at: x &+ length &- 1, row: row, end: true)
+            let row = grid.prepareWrite(y, at: x, count: length)
             Self.store(bytes + index, count: length, style: style, to: row + x)
-            grid.noteWritten(y, upTo: x &+ length)
             index &+= length
             if x &+ length > edge {
                 x = edge
@@ -48,19 +44,35 @@ extension ScreenState {
     private static func store(
         _ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64, to target: UnsafeMutablePointer<UInt64>
     ) {
-        var offset = 0
-        let source = UnsafeRawPointer(bytes)
-        let destination = UnsafeMutableRawPointer(target)
-        let styles = SIMD8<UInt64>(repeating: style)
-        while count &- offset >= 8 {
-            let characters = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-            let cells = SIMD8<UInt64>(truncatingIfNeeded: characters) | styles
-            destination.storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt64>.self)
-            offset &+= 8
+        // A cell is the character in its low half and the style id in its high half: the
+        // characters widened to 32 bits, interleaved with the style's high half, are cells.
+        // Runs of 8 or more end with a block that overlaps the one before (the same cells
+        // written twice) instead of a loop over the last few.
+        let styles = SIMD32<UInt32>(repeating: UInt32(truncatingIfNeeded: style &>> 32))
+        @inline(__always) func block16(_ offset: Int) {
+            var cells = styles
+            cells.evenHalf = SIMD16<UInt32>(
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
+            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD32<UInt32>.self)
         }
-        while offset < count {
-            target[offset] = style | UInt64(bytes[offset])
-            offset &+= 1
+        @inline(__always) func block8(_ offset: Int) {
+            var cells = styles.lowHalf
+            cells.evenHalf = SIMD8<UInt32>(
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD16<UInt32>.self)
+        }
+        if count >= 16 {
+            var offset = 0
+            while count &- offset > 16 {
+                block16(offset)
+                offset &+= 16
+            }
+            block16(count &- 16)
+        } else if count >= 8 {
+            block8(0)
+            block8(count &- 8)
+        } else {
+            for offset in 0..<count { target[offset] = style | UInt64(bytes[offset]) }
         }
     }
 
@@ -105,18 +117,14 @@ extension ScreenState {
             edge = rightEdge
         }
         if insertMode { insertBlanks(width) }
-        let row = grid.row(y)
-        grid.materialize(y, upTo: x)
         let style = UInt64(currentPenId()) &<< 32
-        repairWideCharacter(at: x, row: row)
-        repairWideCharacter(at: x &+ width &- 1, row: row, end: true)
+        let row = grid.prepareWrite(y, at: x, count: width)
         if width == 2 {
             row[x] = style | content | Cell.wideFlag
             row[x &+ 1] = style | Cell.spacerFlag
         } else {
             row[x] = style | content
         }
-        grid.noteWritten(y, upTo: x &+ width)
         if x &+ width > edge {
             x = edge
             pendingWrap = autowrap

@@ -262,25 +262,60 @@ struct StyleTable {
     }
 }
 
-/// The last sixteen styles interned and their ids, tried in turn before the table's hash.
+/// Styles interned lately and their ids, two slots per hash of the style (a two-way
+/// set-associative cache, as a CPU's): a lookup is a hash and at most two comparisons,
+/// before the table's dictionary. Two ways, because a few styles in turn (syntax colours)
+/// may share a hash. Its memory is allocated once and owned by the model (`deallocate`).
 struct StyleCache {
-    private var styles = InlineArray<16, Style>(repeating: .plain)
-    private var ids = InlineArray<16, UInt16>(repeating: 0)
-    private var next = 0
+    private static let setBits = 6
+    private static let slotCount = 2 << setBits
+    private let styles: UnsafeMutablePointer<Style>
+    private let ids: UnsafeMutablePointer<UInt16>
 
-    /// Mutating only so that `self` is borrowed in place: called on a stored property, a
-    /// non-mutating method got a copy of all 16 slots (a 288-byte memcpy per lookup).
+    init() {
+        styles = .allocate(capacity: Self.slotCount)
+        ids = .allocate(capacity: Self.slotCount)
+        clear()
+    }
+
+    func deallocate() {
+        styles.deallocate()
+        ids.deallocate()
+    }
+
+    /// Forgets every style (their ids changed).
+    func clear() {
+        styles.initialize(repeating: .plain, count: Self.slotCount)
+        ids.initialize(repeating: 0, count: Self.slotCount)
+    }
+
+    /// The first of the style's two slots.
     @inline(__always)
-    mutating func id(for style: Style) -> UInt16? {
-        // Through a span: subscripting the InlineArray itself copies it whole.
-        let span = styles.span
-        for slot in 0..<16 where span[slot] == style { return ids[slot] }
+    private static func set(_ style: Style) -> Int {
+        let colours = UInt64(style.foreground.rawValue) | UInt64(style.background.rawValue) &<< 32
+        let rest =
+            UInt64(style.underlineColour.rawValue) | UInt64(style.attributes.rawValue) &<< 32
+            | UInt64(style.hyperlink) &<< 48
+        // Fibonacci hashing last: styles that differ in a colour's low bits (SGR 31 to 37)
+        // land in different sets.
+        let mixed = (colours ^ rest &* 0xFF51_AFD7_ED55_8CCD) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed &>> UInt64(64 - setBits)) &<< 1
+    }
+
+    @inline(__always)
+    func id(for style: Style) -> UInt16? {
+        let slot = Self.set(style)
+        if styles[slot] == style { return ids[slot] }
+        if styles[slot &+ 1] == style { return ids[slot &+ 1] }
         return nil
     }
 
-    mutating func remember(_ style: Style, _ id: UInt16) {
-        styles[next] = style
-        ids[next] = id
-        next = (next + 1) & 15
+    /// The style goes into the set's first slot; the one there moves to the second.
+    func remember(_ style: Style, _ id: UInt16) {
+        let slot = Self.set(style)
+        styles[slot &+ 1] = styles[slot]
+        ids[slot &+ 1] = ids[slot]
+        styles[slot] = style
+        ids[slot] = id
     }
 }
