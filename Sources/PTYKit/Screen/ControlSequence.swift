@@ -77,6 +77,18 @@ struct SequenceParameters: Sendable {
         current = min(previous &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), Self.maximumParameterValue)
     }
 
+    /// A number whose digits all came in a row, read by the caller: the same as the
+    /// digits fed to `param` one by one.
+    @inline(__always)
+    mutating func number(_ value: UInt32) {
+        if valueCount == 0 {
+            valueCount = 1
+            parameterCount = 1
+        }
+        guard !dropping else { return }
+        current = value
+    }
+
     /// A `:`.
     mutating func subparam() {
         if valueCount == 0 {

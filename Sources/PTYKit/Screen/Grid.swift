@@ -129,12 +129,6 @@ struct Grid {
     /// come in at the bottom are blank in `style`.
     func scrollUp(top: Int, bottom: Int, count: Int, style: UInt16) {
         let height = bottom &- top &+ 1
-        if count == 1 && height == rows && rows > 1 {
-            // A line feed at the bottom of the screen: most of what scrolls.
-            slide(by: 1)
-            clearRow(bottom, style: style)
-            return
-        }
         let count = min(count, height)
         guard count > 0 else { return }
         if count < height {
@@ -147,6 +141,14 @@ struct Grid {
         for y in (bottom &- count &+ 1)...bottom {
             clearRow(y, style: style)
         }
+    }
+
+    /// The whole screen moves up a row; a blank row in `style` comes in at the bottom.
+    @inline(__always)
+    func scrollScreenUp(style: UInt16) {
+        guard rows > 1 else { return clearRow(0, style: style) }
+        slide(by: 1)
+        clearRow(rows &- 1, style: style)
     }
 
     /// Rows `top...bottom` move down by `count`; blank rows come in at the top.

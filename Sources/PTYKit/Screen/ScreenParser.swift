@@ -235,7 +235,19 @@ struct ScreenParser {
             byte = base[offset]
         }
         while true {
-            if byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ";") {
+            if byte &- UInt8(ascii: "0") < 10 {
+                // A number read whole here, stored once.
+                var value = UInt32(byte &- UInt8(ascii: "0"))
+                while true {
+                    offset &+= 1
+                    guard offset < end else { return nil }
+                    byte = base[offset]
+                    guard byte &- UInt8(ascii: "0") < 10 else { break }
+                    value = min(value &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), SequenceParameters.maximumParameterValue)
+                }
+                sequence.number(value)
+            }
+            if byte == UInt8(ascii: ";") {
                 sequence.param(byte)
             } else if byte == UInt8(ascii: ":") {
                 sequence.subparam()

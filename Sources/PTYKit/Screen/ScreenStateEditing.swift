@@ -249,7 +249,12 @@ extension ScreenState {
     mutating func lineFeed() {
         pendingWrap = false
         if y == bottom {
-            scrollUp(1)
+            if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil {
+                // Text scrolling up a whole screen whose lines go nowhere: most of what scrolls.
+                grid.scrollScreenUp(style: erasePenId())
+            } else {
+                scrollUp(1)
+            }
         } else if y < rows &- 1 {
             y &+= 1
         }

@@ -79,25 +79,39 @@ struct Style: Hashable, Sendable {
     /// What erasing with this pen leaves: its background only (xterm's and tmux's BCE).
     var erased: Style { Style(background: background) }
 
-    /// Applies one SGR sequence.pointee.
+    /// Applies one SGR sequence.
+    @inline(__always)
     mutating func apply(_ sequence: UnsafePointer<SequenceParameters>) {
+        // Most SGRs set one thing (`0`, `1`, `31`): decided here, without the list's loop.
         let count = sequence.pointee.valueCount
-        if count == 0 {
-            reset()
-            return
+        if count <= 1 {
+            let code = count == 0 ? 0 : sequence.pointee.value(0) ?? 0
+            if code != 38 && code != 48 && code != 58 {
+                apply(code)
+                return
+            }
         }
+        applyList(sequence)
+    }
+
+    /// Applies the parameters of an SGR in turn, with their sub-parameters.
+    private mutating func applyList(_ sequence: UnsafePointer<SequenceParameters>) {
+        let count = sequence.pointee.valueCount
+        let hasSubparameters = sequence.pointee.hasSubparameters
         var index = 0
         while index < count {
             // A parameter with sub-parameters: `4:3`, `38:2::R:G:B`, `38:5:N`.
-            var end = index &+ 1
-            while end < count {
-                guard sequence.pointee.isSubparameter(end) else { break }
-                end &+= 1
-            }
-            if end > index &+ 1 {
-                applyWithSubparameters(sequence, from: index, to: end)
-                index = end
-                continue
+            if hasSubparameters {
+                var end = index &+ 1
+                while end < count {
+                    guard sequence.pointee.isSubparameter(end) else { break }
+                    end &+= 1
+                }
+                if end > index &+ 1 {
+                    applyWithSubparameters(sequence, from: index, to: end)
+                    index = end
+                    continue
+                }
             }
             let code = sequence.pointee.value(index) ?? 0
             switch code {
@@ -117,6 +131,7 @@ struct Style: Hashable, Sendable {
         hyperlink = link  // SGR 0 does not end a hyperlink
     }
 
+    @inline(__always)
     private mutating func apply(_ code: UInt32) {
         switch code {
         case 0: reset()
