@@ -67,12 +67,48 @@ struct Attributes: OptionSet, Hashable, Sendable {
 /// How a cell is drawn: the pen it was written with (or, for an erased cell, only the
 /// background). Cells refer to one by a 16-bit id from StyleTable.
 struct Style: Hashable, Sendable {
-    var foreground = Colour.default
-    var background = Colour.default
-    var underlineColour = Colour.default
-    var attributes = Attributes()
+    /// The fields packed in two words, so that a pen is copied and compared (for every SGR
+    /// and style look-up) in two moves and two comparisons: the foreground and background
+    /// colours, then the underline colour, attributes and hyperlink.
+    private var colours: UInt64
+    private var rest: UInt64
+
+    init(
+        foreground: Colour = .default, background: Colour = .default, underlineColour: Colour = .default,
+        attributes: Attributes = Attributes(), hyperlink: UInt16 = 0
+    ) {
+        colours = UInt64(foreground.rawValue) | UInt64(background.rawValue) &<< 32
+        rest = UInt64(underlineColour.rawValue) | UInt64(attributes.rawValue) &<< 32 | UInt64(hyperlink) &<< 48
+    }
+
+    var foreground: Colour {
+        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: colours)) }
+        @inline(__always) set { colours = colours & 0xFFFF_FFFF_0000_0000 | UInt64(newValue.rawValue) }
+    }
+
+    var background: Colour {
+        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: colours &>> 32)) }
+        @inline(__always) set { colours = colours & 0xFFFF_FFFF | UInt64(newValue.rawValue) &<< 32 }
+    }
+
+    var underlineColour: Colour {
+        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: rest)) }
+        @inline(__always) set { rest = rest & 0xFFFF_FFFF_0000_0000 | UInt64(newValue.rawValue) }
+    }
+
+    var attributes: Attributes {
+        @inline(__always) get { Attributes(rawValue: UInt16(truncatingIfNeeded: rest &>> 32)) }
+        @inline(__always) set { rest = rest & 0xFFFF_0000_FFFF_FFFF | UInt64(newValue.rawValue) &<< 32 }
+    }
+
     /// An OSC 8 hyperlink: its id in the model's HyperlinkTable, 0 for none.
-    var hyperlink: UInt16 = 0
+    var hyperlink: UInt16 {
+        @inline(__always) get { UInt16(truncatingIfNeeded: rest &>> 48) }
+        @inline(__always) set { rest = rest & 0x0000_FFFF_FFFF_FFFF | UInt64(newValue) &<< 48 }
+    }
+
+    /// The two words, for hashing.
+    var packed: (UInt64, UInt64) { (colours, rest) }
 
     static let plain = Style()
 
@@ -126,9 +162,8 @@ struct Style: Hashable, Sendable {
     }
 
     private mutating func reset() {
-        let link = hyperlink
-        self = Style()
-        hyperlink = link  // SGR 0 does not end a hyperlink
+        colours = 0
+        rest &= 0xFFFF_0000_0000_0000  // SGR 0 does not end a hyperlink
     }
 
     @inline(__always)
@@ -307,10 +342,7 @@ struct StyleCache {
     /// The first of the style's two slots.
     @inline(__always)
     private static func set(_ style: Style) -> Int {
-        let colours = UInt64(style.foreground.rawValue) | UInt64(style.background.rawValue) &<< 32
-        let rest =
-            UInt64(style.underlineColour.rawValue) | UInt64(style.attributes.rawValue) &<< 32
-            | UInt64(style.hyperlink) &<< 48
+        let (colours, rest) = style.packed
         // Fibonacci hashing last: styles that differ in a colour's low bits (SGR 31 to 37)
         // land in different sets.
         let mixed = (colours ^ rest &* 0xFF51_AFD7_ED55_8CCD) &* 0x9E37_79B9_7F4A_7C15
