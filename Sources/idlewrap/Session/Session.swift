@@ -235,6 +235,7 @@ final class Session: RelayDelegate {
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
         guard ending.isRunning else { return }
+        if startPosition != nil { noteOutputBeforeStartPosition() }
         lock.handleOutput(output)
         sources.update()
     }

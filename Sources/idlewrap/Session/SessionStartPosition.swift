@@ -24,8 +24,14 @@ extension Session {
 
     func startPositionDeadlinePassed(at now: MonotonicInstant) {
         guard var query = startPosition else { return }
-        let outcome = query.deadlinePassed(at: now)
+        let outcome = query.expire(at: now)
         carryOut(outcome, of: query)
+    }
+
+    /// Output while the screen keeps it for the answer: past the patience it stops.
+    func noteOutputBeforeStartPosition() {
+        guard let query = startPosition, query.screenIsWaiting else { return }
+        startPositionDeadlinePassed(at: clock.now())
     }
 
     private func carryOut(_ outcome: StartPositionQuery.Outcome, of query: StartPositionQuery) {

@@ -9,11 +9,12 @@ import PTYKit
 /// The answer is taken out of the input and never reaches the command nor counts as a
 /// key; what is typed before, around and after it goes on intact and in order. A
 /// possible start of the answer at the end of a read is held at most `keyPatience` (a
-/// lone Escape key typed then arrives that much later). The screen waits `patience`
-/// (then it starts at the top left, as without an answer); an answer later than that is
-/// still taken out of the input up to `lateReplyWindow` after the question (a terminal
-/// answers queries in order, so the first report is this one's), and so is nothing
-/// after it.
+/// lone Escape key typed then arrives that much later): the only deadline, so that an idle
+/// session never wakes for the question. The screen waits `patience` (then it starts at
+/// the top left, as without an answer); an answer later than that is still taken out of
+/// the input up to `lateReplyWindow` after the question (a terminal answers queries in
+/// order, so the first report is this one's), and so is nothing after it. Both are
+/// checked when something happens (`expire`), not woken for.
 struct StartPositionQuery {
     /// DSR 6: "where is the cursor?"
     static let question: [UInt8] = Array("\u{1B}[6n".utf8)
@@ -34,7 +35,8 @@ struct StartPositionQuery {
     private var reply = CursorPositionReply()
     private let screenGivesUpAt: MonotonicInstant
     private let stopsListeningAt: MonotonicInstant
-    private var screenIsWaiting = true
+    /// The screen keeps the output for the answer.
+    private(set) var screenIsWaiting = true
     private var heldSince: MonotonicInstant?
 
     init(askedAt now: MonotonicInstant) {
@@ -46,18 +48,20 @@ struct StartPositionQuery {
     /// through `take`.
     var isOver: Bool { (reply.position != nil || stoppedListening) && reply.held.isEmpty }
 
-    /// When `deadlinePassed` wants to be called: the screen's patience, a held byte's,
-    /// the end of listening.
+    /// When `expire` wants to be called: when a held byte has waited long enough.
     var deadline: MonotonicInstant? {
-        guard !isOver, reply.position == nil else { return nil }
-        return MonotonicInstant.earliest(
-            screenIsWaiting ? screenGivesUpAt : nil, heldSince.map { $0 + Self.keyPatience }, stopsListeningAt)
+        heldSince.map { $0 + Self.keyPatience }
     }
 
     /// One read of input.
     mutating func take(_ input: UnsafeRawBufferPointer, at now: MonotonicInstant) -> Outcome {
-        var outcome = Outcome()
-        outcome.keys = reply.take(input, holding: now < stopsListeningAt)
+        var outcome = expire(at: now)
+        guard !stoppedListening else {
+            outcome.keys += reply.flush()
+            outcome.keys.append(contentsOf: input)
+            return outcome
+        }
+        outcome.keys += reply.take(input, holding: true)
         heldSince = reply.held.isEmpty ? nil : (heldSince ?? now)
         if let position = reply.position {
             if screenIsWaiting && now < screenGivesUpAt {
@@ -70,9 +74,9 @@ struct StartPositionQuery {
         return outcome
     }
 
-    /// A deadline passed: held bytes go on as keys once they waited long enough, the
-    /// screen stops waiting once it has waited long enough.
-    mutating func deadlinePassed(at now: MonotonicInstant) -> Outcome {
+    /// The time is `now`: held bytes go on as keys once they waited long enough, the screen
+    /// stops waiting once it has waited long enough, and listening ends after the window.
+    mutating func expire(at now: MonotonicInstant) -> Outcome {
         var outcome = Outcome()
         if let heldSince, heldSince + Self.keyPatience <= now || now >= stopsListeningAt {
             outcome.keys = reply.flush()

@@ -17,7 +17,8 @@ struct StartPositionQueryTests {
 
     @Test func theAnswerInTimeStartsTheScreenThereAndTypingAroundItGoesOn() {
         var query = StartPositionQuery(askedAt: start)
-        #expect(query.deadline == at(1000))
+        // Nothing to wake for: an idle session stays asleep.
+        #expect(query.deadline == nil)
         let outcome = take(&query, "ls\u{1B}[15;1R -l\r", at: 20)
         #expect(String(decoding: outcome.keys, as: UTF8.self) == "ls -l\r")
         #expect(outcome.position.map { [$0.row, $0.column] } == [14, 0])
@@ -30,18 +31,18 @@ struct StartPositionQueryTests {
         var query = StartPositionQuery(askedAt: start)
         #expect(take(&query, "\u{1B}", at: 10).keys.isEmpty)
         #expect(query.deadline == at(60))
-        let outcome = query.deadlinePassed(at: at(60))
+        let outcome = query.expire(at: at(60))
         #expect(outcome.keys == [0x1B])
         #expect(!outcome.givesUp)
-        #expect(query.deadline == at(1000))
+        #expect(query.deadline == nil)
     }
 
     @Test func noAnswerTheScreenGivesUpAndALateAnswerIsStillTakenOut() {
         var query = StartPositionQuery(askedAt: start)
-        let gaveUp = query.deadlinePassed(at: at(1000))
+        let gaveUp = query.expire(at: at(1000))
         #expect(gaveUp.givesUp)
         #expect(!query.isOver)
-        #expect(query.deadline == at(10_000))
+        #expect(query.deadline == nil)
         let late = take(&query, "a\u{1B}[3;1Rb", at: 3000)
         #expect(String(decoding: late.keys, as: UTF8.self) == "ab")
         #expect(late.position == nil)
@@ -51,10 +52,10 @@ struct StartPositionQueryTests {
 
     @Test func pastTheLateWindowAReportIsAKey() {
         var query = StartPositionQuery(askedAt: start)
-        _ = query.deadlinePassed(at: at(1000))
-        _ = query.deadlinePassed(at: at(10_000))
+        _ = query.expire(at: at(1000))
+        let outcome = take(&query, "\u{1B}[3;1R", at: 10_000)
+        #expect(String(decoding: outcome.keys, as: UTF8.self) == "\u{1B}[3;1R")
         #expect(query.isOver)
-        #expect(query.deadline == nil)
     }
 
     @Test func anAnswerAfterThePatienceDoesNotMoveTheScreen() {
