@@ -141,6 +141,7 @@ public final class ScreenModel {
     public func startHoldingScrollback(limit: Int) {
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.scrollback = ScrollbackHold(limit: limit)
+        engine.pointee.state.rowsBeforeStartHeld = 0
     }
 
     /// Lines held, bytes they take, and lines dropped past the limit.
@@ -157,6 +158,7 @@ public final class ScreenModel {
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil
             engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, into: buffer)
+            engine.pointee.state.rowsBeforeStartHeld = 0
             hold.deallocate()
         } else {
             engine.pointee.state.repaint(into: buffer)
@@ -167,7 +169,24 @@ public final class ScreenModel {
     public func discardHeldScrollback() {
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.scrollback = nil
+        engine.pointee.state.rowsBeforeStartHeld = 0
     }
+
+    // MARK: - Where the program started
+
+    /// The terminal's cursor was at `row`, `column` (0-based; clamped to the screen) when
+    /// the program started: the cursor starts there, and the rows above it hold what the
+    /// terminal showed before, which the model never saw. The repaint leaves those rows as
+    /// they are (a terminal with an alternate screen has kept them) until the program
+    /// scrolls them away, erases them or moves the cursor onto them; cells of the start
+    /// row left of `column` are blank. Call it before the first `feed`.
+    public func start(atRow row: Int, column: Int) {
+        engine.pointee.state.start(atRow: row, column: column)
+    }
+
+    /// How many rows at the top of the main screen are still the terminal's from before the
+    /// program (see `start(atRow:column:)`): the repaint leaves them alone.
+    public var rowsBeforeStart: Int { engine.pointee.state.rowsBeforeStart }
 
     // MARK: - Size
 

@@ -39,7 +39,7 @@ extension ScreenState {
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
-        paint(mainGrid, renderer: &renderer, into: buffer)
+        paint(mainGrid, from: rowsBeforeStart, renderer: &renderer, into: buffer)
         appendSavedCursor(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
         if onAlternate {
             // By the numbers the program used, 1049 first: it saves the cursor just set
@@ -70,8 +70,9 @@ extension ScreenState {
 
     /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
     /// blank tail (never ED 2, which tmux's scroll-on-clear would push into its history).
-    private func paint(_ grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer) {
-        for row in 0..<grid.rows {
+    /// `from`: the rows above are the terminal's (ScreenStartPosition.swift), left alone.
+    private func paint(_ grid: Grid, from first: Int = 0, renderer: inout RowRenderer, into buffer: OutputBuffer) {
+        for row in first..<grid.rows {
             buffer.append(.cursorPosition(row: row + 1, column: 1))
             let end = RowRenderer.contentEnd(of: grid, row: row)
             renderer.cells(of: grid, row: row, from: 0, to: end, into: buffer)
@@ -166,6 +167,7 @@ extension ScreenState {
     /// pushes exactly one line into the history.
     func scrollbackAndRepaint(_ hold: ScrollbackHold, notice: [UInt8], into buffer: OutputBuffer) {
         buffer.append(.synchronizedOutput(true))
+        appendRowsBeforeStartScrolled(into: buffer)
         if hold.lineCount > 0 || !notice.isEmpty {
             buffer.append(.privateMode(25, on: false))
             buffer.append(.privateMode(1049, on: false))

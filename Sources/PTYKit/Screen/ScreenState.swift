@@ -86,6 +86,12 @@ struct ScreenState {
     var queries = QueryHold()
     var scrollback: ScrollbackHold? = nil
 
+    /// Rows at the top of the main screen that hold what the terminal showed before the
+    /// program started (ScreenStartPosition.swift): the repaint leaves them alone.
+    var rowsBeforeStart = 0
+    /// Of those, how many scrolled off the top while the scrollback was held.
+    var rowsBeforeStartHeld = 0
+
     static let titleStackLimit = 10
 
     init(rows: Int, columns: Int) {
@@ -343,8 +349,10 @@ struct ScreenState {
                 shiftMain = fromTop
             }
             if !onAlternate, shiftMain > 0, scrollback != nil {
-                for row in 0..<shiftMain { captureLine(row, of: grid) }
+                for row in rowsBeforeStart..<max(shiftMain, rowsBeforeStart) { captureLine(row, of: grid) }
             }
+            if !onAlternate, scrollback != nil { rowsBeforeStartHeld += min(shiftMain, rowsBeforeStart) }
+            rowsBeforeStart = max(0, rowsBeforeStart - shiftMain)
         }
         let newMain = Self.resized(mainGrid, rows: newRows, columns: newColumns, dropping: shiftMain)
         let newAlternate = Self.resized(alternateGrid, rows: newRows, columns: newColumns, dropping: shiftAlternate)
@@ -364,6 +372,7 @@ struct ScreenState {
         columns = newColumns
         x = min(max(x, 0), columns - 1)
         y = min(max(y, 0), rows - 1)
+        rowsBeforeStart = min(rowsBeforeStart, onAlternate ? savedMain.y : y)
         if pendingWrap && x != columns - 1 { pendingWrap = false }
         for index in [0, 1] {
             var saved = index == 0 ? savedMain : savedAlternate

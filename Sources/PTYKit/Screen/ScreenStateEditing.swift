@@ -276,8 +276,9 @@ extension ScreenState {
         let style = erasePenId()
         if hasFullWidthMargins {
             if top == 0 && bottom == rows &- 1 && !onAlternate && scrollback != nil {
-                for row in 0..<min(count, rows) { captureLine(row, of: grid) }
+                for row in rowsBeforeStart..<max(min(count, rows), rowsBeforeStart) { captureLine(row, of: grid) }
             }
+            if rowsBeforeStart > top && !onAlternate { rowsBeforeStartScrolled(count) }
             grid.scrollUp(top: top, bottom: bottom, count: count, style: style)
         } else {
             for _ in 0..<min(count, bottom - top + 1) {
@@ -288,6 +289,7 @@ extension ScreenState {
 
     mutating func scrollDown(_ count: Int) {
         let style = erasePenId()
+        if rowsBeforeStart > top && !onAlternate { rowsBeforeStart = top }
         if hasFullWidthMargins {
             grid.scrollDown(top: top, bottom: bottom, count: count, style: style)
         } else {

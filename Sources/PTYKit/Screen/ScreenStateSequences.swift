@@ -21,6 +21,7 @@ extension ScreenState: ScreenParserConsumer {
         case (UInt8(ascii: ")"), _): g1 = Self.charset(final)
         default: break
         }
+        if rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
     }
 
     private static func charset(_ final: UInt8) -> TerminalCharacterSet {
@@ -47,6 +48,12 @@ extension ScreenState: ScreenParserConsumer {
             unmarkedControlSequence(final, sequence)
         } else if !sequence.pointee.hasSubparameters {
             markedControlSequence(final, sequence)
+        }
+        if rowsBeforeStart > 0 {
+            // ED or DECSED 1 or 2 erase every row above the cursor.
+            let erased = final == UInt8(ascii: "J") && sequence.pointee.intermediate == 0
+                && (1...2).contains(sequence.pointee.parameter(0, default: 0))
+            followRowsBeforeStart(erasedAbove: erased)
         }
     }
 

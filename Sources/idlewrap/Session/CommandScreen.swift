@@ -6,7 +6,7 @@ import PTYKit
 /// nothing makes the command wait, and showing it again repaints it from the model, the
 /// lines that scrolled away meanwhile put into the terminal's history first.
 final class CommandScreen {
-    private let model: ScreenModel
+    private var model: ScreenModel
     /// Where idlewrap's own bytes are built; reused, so a repaint allocates only the first time.
     private let buffer = OutputBuffer(capacity: 1 << 16)
     private let terminal: (UnsafeRawBufferPointer) -> Void
@@ -15,6 +15,11 @@ final class CommandScreen {
     private(set) var isShown = true
     /// Output that arrived since the screen was hidden, in bytes; 0 while shown.
     private(set) var hiddenByteCount = 0
+    /// The output so far, kept while the terminal may still say where its cursor was when
+    /// the command started (`StartPositionQuery`); nil when not waiting.
+    private var outputBeforeStart: [UInt8]?
+    /// The most output kept for that: past it the screen starts at the top left.
+    static let outputBeforeStartLimit = 256 * 1024
 
     /// `write` puts bytes on the terminal.
     init(size: WindowSize, holdLimit: Int, write: @escaping (UnsafeRawBufferPointer) -> Void) {
@@ -39,6 +44,7 @@ final class CommandScreen {
     /// Output from the command: to the model, and to the terminal while shown.
     func follow(_ bytes: UnsafeRawBufferPointer) {
         model.feed(bytes)
+        if outputBeforeStart != nil { keepBeforeStart(bytes) }
         if isShown {
             terminal(bytes)
         } else {
@@ -50,6 +56,7 @@ final class CommandScreen {
     /// of them if none comes): a lock waits there, so the lock screen starts on a terminal
     /// that is not inside the command's escape sequence.
     func followUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
+        giveUpStartPosition()
         let shown = model.feedUntilBoundary(bytes)
         terminal(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
         return shown
@@ -59,6 +66,7 @@ final class CommandScreen {
     /// gets bytes that end it, the model none, so it keeps following the sequence; showing
     /// the screen again puts the terminal back inside it (`show`).
     func cutShort() {
+        giveUpStartPosition()
         ScreenModel.cut.withUnsafeBytes(terminal)
     }
 
@@ -67,6 +75,7 @@ final class CommandScreen {
     /// From now on output reaches only the model: lines scrolling away are kept for the
     /// terminal's history up to the hold limit, queries for after the repaint.
     func hide() {
+        giveUpStartPosition()
         guard isShown else { return }
         isShown = false
         hiddenByteCount = 0
@@ -108,8 +117,47 @@ final class CommandScreen {
 
     /// The terminal's size changed; the model cuts or pads its screens as a terminal does.
     func resize(_ size: WindowSize) {
+        giveUpStartPosition()
         model.resize(rows: Int(size.rows), columns: Int(size.columns))
     }
+
+    // MARK: - Where the command started
+
+    /// The terminal was asked where its cursor is: the output is kept from now on, until
+    /// `start(atRow:column:)` or `giveUpStartPosition`. Call it before any output.
+    func awaitStartPosition() {
+        outputBeforeStart = []
+    }
+
+    /// The terminal's cursor was at `row`, `column` (0-based) when the command started: the
+    /// model is built again from there with the output so far, and the rows above are left
+    /// to the terminal at every repaint. Too late once the screen was hidden or resized, or
+    /// once the output kept outgrew its limit.
+    func start(atRow row: Int, column: Int) {
+        guard let output = outputBeforeStart else { return }
+        outputBeforeStart = nil
+        let started = ScreenModel(rows: model.rows, columns: model.columns)
+        started.start(atRow: row, column: column)
+        output.withUnsafeBytes { started.feed($0) }
+        model = started
+    }
+
+    /// No answer in time (or something needed the model as it is): the screen stays
+    /// started at the top left.
+    func giveUpStartPosition() {
+        outputBeforeStart = nil
+    }
+
+    private func keepBeforeStart(_ bytes: UnsafeRawBufferPointer) {
+        guard let kept = outputBeforeStart?.count, kept + bytes.count <= Self.outputBeforeStartLimit else {
+            outputBeforeStart = nil
+            return
+        }
+        outputBeforeStart?.append(contentsOf: bytes)
+    }
+
+    /// Rows at the top still the terminal's from before the command.
+    var rowsBeforeStart: Int { model.rowsBeforeStart }
 
     /// Writes bytes built by `build` through the screen's buffer.
     func write(_ build: (OutputBuffer) -> Void) {

@@ -13,16 +13,19 @@ final class Session: RelayDelegate {
     let terminal = FileDescriptor.standardInput
     private let options: Options
     private let plan: CommandPlan
-    private let environment: Environment
+    let environment: Environment
     let pseudoTerminalSession: PseudoTerminalSession
     var relay: Relay { pseudoTerminalSession.relay }
     let clock: TimeSource
     let log: AuditLog
     let hooks: Hooks
-    private var lock: LockController!
+    private(set) var lock: LockController!
     /// The command's screen: every byte of its output goes through it.
     private(set) var screen: CommandScreen!
     private(set) var lockSource: LockSource!
+    /// Where the terminal's cursor was at the start, while its answer is awaited or may
+    /// still come (SessionStartPosition.swift).
+    var startPosition: StartPositionQuery?
     private var rawMode: RawMode?
     var ending: SessionEnding
     var terminalIsGone = false
@@ -90,6 +93,7 @@ final class Session: RelayDelegate {
             return ExitStatus.failure
         }
         defer { leaveTerminal() }
+        askStartPosition()
         sources.update()
         do {
             try relay.run(delegate: self)
@@ -135,6 +139,10 @@ final class Session: RelayDelegate {
             DeadlineSource(
                 due: { [unowned self] in ending.deadline }, passed: { [unowned self] in endingDeadlinePassed(at: $0) }))
         sources.add(lockSource)
+        sources.add(
+            DeadlineSource(
+                due: { [unowned self] in startPosition?.deadline },
+                passed: { [unowned self] in startPositionDeadlinePassed(at: $0) }))
         if let logind = LogindSource.connect(
             environment: environment, verbose: options.verbose, lock: { [unowned self] in requestLock() })
         {
@@ -217,12 +225,17 @@ final class Session: RelayDelegate {
 
     func relay(_ relay: Relay, didReadInput input: UnsafeRawBufferPointer) {
         guard ending.isRunning else { return }
-        lock.handleInput(input)
+        if startPosition != nil {
+            takeStartPosition(from: input)
+        } else {
+            lock.handleInput(input)
+        }
         sources.update()
     }
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
         guard ending.isRunning else { return }
+        if startPosition != nil { noteOutputBeforeStartPosition() }
         lock.handleOutput(output)
         sources.update()
     }

@@ -18,7 +18,8 @@ extension EndToEnd {
             // -q: without a PAM service file here, a notice would come first.
             let session = try TerminalDriver(idlewrap: ["-q", "-t", "0", "--", "seq", "1", "200000"])
             #expect(session.waitForExit() == .exited(0))
-            let expected = (1...200_000).map { "\($0)\r\n" }.joined()
+            // First the question where the cursor is (DSR 6), which this terminal never answers.
+            let expected = "\u{1b}[6n" + (1...200_000).map { "\($0)\r\n" }.joined()
             #expect(session.text == expected)
         }
 
@@ -179,7 +180,10 @@ extension EndToEnd {
                 "-q", "-t", "0", "--", "sh", "-c", "echo \"[$IDLEWRAP_PID] [$IDLEWRAP_TTY] [$(tty)]\"",
             ])
             #expect(session.waitForExit() == .exited(0))
-            let line = session.text
+            // After idlewrap's question where the cursor is (DSR 6), unanswered here.
+            let question = "\u{1b}[6n"
+            #expect(session.text.hasPrefix(question))
+            let line = String(session.text.dropFirst(question.count))
             #expect(line.contains("[\(session.process.pid)]"))
             let parts = line.split(separator: "[").map { $0.prefix { $0 != "]" } }
             #expect(parts.count == 3 && parts[1] == parts[2] && parts[1].hasPrefix("/dev/pts/"))

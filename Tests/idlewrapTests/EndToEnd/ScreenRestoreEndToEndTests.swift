@@ -32,20 +32,6 @@ extension EndToEnd {
             #expect(try screen.unlock())
         }
 
-        /// Polls until `condition` holds, for at most `timeout` seconds.
-        @discardableResult
-        func eventually(timeout: Double = TerminalDriver.defaultTimeout, _ condition: () throws -> Bool) rethrows
-            -> Bool
-        {
-            let deadline = MonotonicInstant.now() + .seconds(timeout)
-            repeat {
-                if try condition() { return true }
-                var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                nanosleep(&pause, nil)
-            } while MonotonicInstant.now() < deadline
-            return false
-        }
-
         /// The exact screen once it has stopped changing.
         func settled(_ screen: TmuxDriver) throws -> ExactScreen {
             var last = try screen.exactScreen()

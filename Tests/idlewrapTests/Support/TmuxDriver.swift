@@ -176,3 +176,16 @@ struct ExactScreen: Equatable, CustomStringConvertible {
 struct TmuxError: Error {
     let message: String
 }
+
+/// Polls until `condition` holds, for at most `timeout` seconds: for a screen that tmux
+/// updates on its own time.
+@discardableResult
+func eventually(timeout: Double = TerminalDriver.defaultTimeout, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = MonotonicInstant.now() + .seconds(timeout)
+    repeat {
+        if try condition() { return true }
+        var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+        nanosleep(&pause, nil)
+    } while MonotonicInstant.now() < deadline
+    return false
+}

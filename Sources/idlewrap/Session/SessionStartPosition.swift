@@ -1,0 +1,50 @@
+import PTYKit
+
+/// The session asks the terminal where its cursor is as the command starts, so that the
+/// command's screen starts there (`StartPositionQuery` says how the answer is told from
+/// what is typed around it).
+extension Session {
+    /// Asks, once the terminal is raw (a terminal in its normal mode would echo the answer),
+    /// when both ends of the terminal are one that understands the question: not TERM=dumb.
+    /// The command's output is read from now on, after the question.
+    func askStartPosition() {
+        guard terminal.isTerminal, relay.terminalOutput.isTerminal, environment["TERM"] != "dumb" else { return }
+        show(StartPositionQuery.question)
+        guard ending.isRunning, !terminalIsGone else { return }
+        startPosition = StartPositionQuery(askedAt: clock.now())
+        screen.awaitStartPosition()
+    }
+
+    /// Input while the answer is awaited: the answer out, the rest to the lock.
+    func takeStartPosition(from input: UnsafeRawBufferPointer) {
+        guard var query = startPosition else { return }
+        let outcome = query.take(input, at: clock.now())
+        carryOut(outcome, of: query)
+    }
+
+    func startPositionDeadlinePassed(at now: MonotonicInstant) {
+        guard var query = startPosition else { return }
+        let outcome = query.expire(at: now)
+        carryOut(outcome, of: query)
+    }
+
+    /// Output while the screen keeps it for the answer: past the patience it stops.
+    func noteOutputBeforeStartPosition() {
+        guard let query = startPosition, query.screenIsWaiting else { return }
+        startPositionDeadlinePassed(at: clock.now())
+    }
+
+    private func carryOut(_ outcome: StartPositionQuery.Outcome, of query: StartPositionQuery) {
+        startPosition = query.isOver ? nil : query
+        if let position = outcome.position {
+            screen.start(atRow: position.row, column: position.column)
+        } else if outcome.givesUp {
+            screen.giveUpStartPosition()
+        }
+        var keys = outcome.keys
+        guard !keys.isEmpty else { return }
+        keys.withUnsafeBytes { lock.handleInput($0) }
+        // Typed bytes: a password, maybe.
+        for index in keys.indices { keys[index] = 0 }
+    }
+}
