@@ -249,8 +249,9 @@ extension ScreenState {
     mutating func lineFeed() {
         pendingWrap = false
         if y == bottom {
-            if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil {
-                // Text scrolling up a whole screen whose lines go nowhere: most of what scrolls.
+            if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil && rowsBeforeStart == 0 {
+                // Text scrolling up a whole screen whose lines go nowhere and whose rows are
+                // all the program's: most of what scrolls.
                 grid.scrollScreenUp(style: erasePenId())
             } else {
                 scrollUp(1)
