@@ -33,8 +33,8 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 export SOURCE_DATE_EPOCH
 
 # The README's build, plus full RELRO and BIND_NOW for the executable. They
-# are linker flags on the command line, not in Package.swift, so that the
-# package stays usable as a dependency (SwiftPM refuses unsafe flags there).
+# are linker flags on make's command line, not in Package.swift: what ships
+# is hardened, a developer's build is the toolchain's.
 # No RUNPATH ($ORIGIN): the Swift runtime is static, so nothing is to be found
 # next to the binary, and ld.so would look there first for every library it
 # loads, PAM's included (25 failed system calls at each start).
@@ -42,16 +42,22 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch
 	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(if $(TOOLSET),--toolset $(TOOLSET))
 
 # The C++ runtime is linked statically where libstdc++'s archive is installed
-# (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared,
-# as the README's build does: nothing new is required. Loading libstdc++.so
-# costs every start 1.7 M instructions (ld.so binding ~1 660 of libstdc++'s
-# own symbols) and 0.6 MiB, for the two dozen functions the Swift runtime
-# uses; libgcc_s.so another 0.09 M. The toolchain's clang finds the archive
-# as it would find the library. swiftc links with whatever `-lstdc++` finds
-# first, so a directory holding only a link to the archive goes first on its
-# search path, and ld.lld (part of the toolchain) links: with --gc-sections it
-# drops the references of archive members that nothing reaches (random.o's
-# arc4random, GLIBC_2.36), which gold keeps (.ci/check-release checks).
+# (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared:
+# nothing new is required. Loading libstdc++.so costs every start 1.7 M
+# instructions (ld.so binding ~1 660 of libstdc++'s own symbols) and 0.6 MiB,
+# for the two dozen functions the Swift runtime uses; libgcc_s.so another
+# 0.09 M. The toolchain's clang finds the archive as it would find the
+# library. swiftc links with whatever `-lstdc++` finds first, so a directory
+# holding only a link to the archive goes first on its search path, and ld.lld
+# (part of the toolchain) links: with --gc-sections it drops the references of
+# archive members that nothing reaches (random.o's arc4random, GLIBC_2.36),
+# which gold keeps (.ci/check-release checks).
+# Package.swift links the README's build the same way, with the hot functions
+# below first (a linker script in packaging/static-libstdc++; unsafe flags on
+# the executable alone, release builds on Linux). make says it again in its
+# toolset file, which also carries what Package.swift cannot: the sysroot,
+# and a section per function in every module (PTYKit's product may carry no
+# unsafe flags, or a versioned dependency on it would be refused).
 SWIFT_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
 LIBSTDCXX_ARCHIVE := $(filter /%,$(shell $(SWIFT_CLANG) -print-file-name=libstdc++.a 2>/dev/null))
 STATIC_LIBSTDCXX_DIR = .build/static-libstdc++
