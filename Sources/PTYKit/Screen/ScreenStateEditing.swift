@@ -46,8 +46,8 @@ extension ScreenState {
     ) {
         // A cell is the character in its low half and the style id in its high half: the
         // characters widened to 32 bits, interleaved with the style's high half, are cells.
-        // Runs of 8 or more end with a block that overlaps the one before (the same cells
-        // written twice) instead of a loop over the last few.
+        // Blocks of 16, 8 or 4, the last overlapping the one before (the same cells written
+        // twice) instead of a loop over the last few.
         let styles = SIMD32<UInt32>(repeating: UInt32(truncatingIfNeeded: style &>> 32))
         @inline(__always) func block16(_ offset: Int) {
             var cells = styles
@@ -61,6 +61,12 @@ extension ScreenState {
                 truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
             UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD16<UInt32>.self)
         }
+        @inline(__always) func block4(_ offset: Int) {
+            var cells = styles.lowHalf.lowHalf
+            cells.evenHalf = SIMD4<UInt32>(
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt32>.self)
+        }
         if count >= 16 {
             var offset = 0
             while count &- offset > 16 {
@@ -71,8 +77,15 @@ extension ScreenState {
         } else if count >= 8 {
             block8(0)
             block8(count &- 8)
+        } else if count >= 4 {
+            block4(0)
+            block4(count &- 4)
         } else {
-            for offset in 0..<count { target[offset] = style | UInt64(bytes[offset]) }
+            // 1 to 3 characters, without a loop whose end the CPU must guess: the cells at
+            // 0, count / 2 and count - 1 are all of them.
+            target[0] = style | UInt64(bytes[0])
+            target[count &>> 1] = style | UInt64(bytes[count &>> 1])
+            target[count &- 1] = style | UInt64(bytes[count &- 1])
         }
     }
 
