@@ -68,6 +68,38 @@ extension ScreenState {
         buffer.append(.synchronizedOutput(false))
     }
 
+    /// The character REP repeats (the ASCII one printed last, nothing but REP after it)
+    /// printed again in the cell it took, which leaves that cell and the cursor as they are
+    /// and makes it the terminal's last printed character too; in insert mode the cell is
+    /// deleted (DCH) first, so that inserting it puts the row back. Written last: any
+    /// sequence after it makes tmux's REP repeat nothing, and xterm's repeat what the
+    /// repaint printed last. Nothing when printing it again would not leave the state as
+    /// it is (a resize moved the cursor away from it).
+    func appendLastPrinted(into buffer: OutputBuffer) {
+        guard let byte = lastPrinted, let column = lastPrintedColumn(byte) else { return }
+        let rowOffset = originMode ? top : 0
+        let columnOffset = originMode && leftRightMarginMode ? left : 0
+        buffer.append(.cursorPosition(row: y - rowOffset + 1, column: column - columnOffset + 1))
+        if insertMode { buffer.append(.deleteCharacter) }
+        buffer.appendByte(byte)
+    }
+
+    /// The column where `byte`, printed with the pen and character set in use, shows as it
+    /// is now and leaves the cursor where it is: before the cursor, or at it when a wrap is
+    /// pending there or autowrap held it at the edge.
+    private func lastPrintedColumn(_ byte: UInt8) -> Int? {
+        let content = translate(byte, shifted ? g1 : g0)
+        let shape = Cell.contentMask | Cell.clusterFlag | Cell.wideFlag | Cell.spacerFlag | Cell.decGraphicsFlag
+        for column in pendingWrap ? [x] : [x - 1, x] where column >= 0 && column < columns {
+            let cell = grid.cell(column, y)
+            guard cell & shape == content, styles[Cell.style(cell)] == pen else { continue }
+            let edge = leftRightMarginMode && column <= right ? right : columns - 1
+            let leavesCursor = column < edge ? x == column + 1 && !pendingWrap : x == column && pendingWrap == autowrap
+            if leavesCursor { return column }
+        }
+        return nil
+    }
+
     /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
     /// blank tail (never ED 2, which tmux's scroll-on-clear would push into its history).
     private func paint(_ grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer) {

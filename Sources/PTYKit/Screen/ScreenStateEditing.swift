@@ -65,7 +65,7 @@ extension ScreenState {
     }
 
     @inline(__always)
-    private func translate(_ byte: UInt8, _ charset: TerminalCharacterSet) -> UInt64 {
+    func translate(_ byte: UInt8, _ charset: TerminalCharacterSet) -> UInt64 {
         switch charset {
         case .ascii:
             return UInt64(byte)

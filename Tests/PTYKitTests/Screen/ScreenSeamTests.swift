@@ -91,11 +91,13 @@ struct ScreenSeamTests {
     }
 
     @Test func theRepaintIsInsideSynchronizedOutputAndNeverClearsWithED2() {
-        let repaint = text(model("hello\r\nworld").repaint())
+        let repaint = text(model(#"hello\r\nworld\e[H"#).repaint())
         #expect(repaint.hasPrefix(#"\e[?2026h"#))
         #expect(repaint.hasSuffix(#"\e[?2026l"#))
         #expect(!repaint.contains(#"\e[2J"#))
         #expect(repaint.contains(#"\e[K"#))
+        // After it, the character printed last printed again where it is, for a REP.
+        #expect(text(model("hello\r\nworld").repaint()).hasSuffix(#"\e[?2026l\e[2;5Hd"#))
     }
 
     @Test func uncertainWidthsArePlacedAbsolutely() {

@@ -154,6 +154,24 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e]8;;http://x\e\\\e[?1049h\e[2;3Hab"#, ["", "  ab"], cursor: (1, 4)),
     ]
 
+    /// REP as the first sequence after a repaint (the first output after an unlock): the
+    /// repaint ends by printing the last character again where it is, so REP repeats it
+    /// as it would have (fuzz, lock-controller). Each case ends with the REP.
+    static let repeatAfterRepaint: [ScreenCase] = [
+        ScreenCase(#"ab\e[3b"#, ["abbbb"], cursor: (0, 5)),
+        ScreenCase(#"a\e[2b\e[3b"#, ["aaaaaa"], cursor: (0, 6)),
+        ScreenCase(#"0123456789\e[3b"#, ["0123456789", "9"], cursor: (1, 1)),  // the pending wrap (once: tmux)
+        ScreenCase(#"\e[?7l012345678\e[3b"#, ["0123456788"], cursor: (0, 9)),  // autowrap off
+        ScreenCase(#"\e[?7l0123456789\e[3b"#, ["0123456789"], cursor: (0, 9)),
+        ScreenCase(#"0123456789\e[1;3H\e[4hX\e[3b"#, ["01XXXX2345"], cursor: (0, 6)),  // insert mode
+        ScreenCase(#"\e(0q\e[3b"#, ["────"], cursor: (0, 4)),
+        ScreenCase(#"\e)0\x0Eq\e[3b"#, ["────"], cursor: (0, 4)),
+        ScreenCase(#"\e[?69h\e[3;6s\e[1;3Habcd\e[3b"#, ["  abcd", "  ddd"], cursor: (1, 5)),
+        ScreenCase(#"\e[2;4r\e[?6h\e[2;2Hab\e[3b"#, ["", "", " abbbb"], cursor: (2, 6)),
+        ScreenCase(#"\e[1;31m\e]8;;http://x\e\\a\e[3b"#, ["aaaa"], cursor: (0, 4)),
+        ScreenCase(#"a\r\e[3b"#, ["a"], cursor: (0, 0)),  // nothing to repeat
+    ]
+
     @Test(arguments: text) func plainText(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: cursorMovement) func cursor(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: tabs) func tabStops(_ testCase: ScreenCase) { check(testCase) }
@@ -163,6 +181,20 @@ struct ScreenTranscriptTests {
     @Test(arguments: charsets) func characterSets(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: wide) func wideAndCombining(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: screens) func alternateScreens(_ testCase: ScreenCase) { check(testCase) }
+
+    @Test(arguments: repeatAfterRepaint) func repeatAfterARepaint(_ testCase: ScreenCase) {
+        check(testCase)
+        let input = bytes(testCase.input)
+        let before = ScreenModel(rows: 5, columns: 10)
+        before.feed(input.dropLast(4))
+        let terminal = ScreenModel(rows: 5, columns: 10)
+        terminal.feed(bytes(#"\e[4h\e(0junk\e[?7l\e[?69h\e[2;3s\e[?6h\e[3;4r"#))
+        terminal.feed(before.repaint())
+        terminal.feed(input.suffix(4))
+        let expected = ScreenModel(rows: 5, columns: 10)
+        expected.feed(input)
+        expectSameScreen(terminal, expected, "REP after the repaint")
+    }
 
     private func check(_ testCase: ScreenCase, sourceLocation: SourceLocation = #_sourceLocation) {
         let model = screenEverySplit(bytes(testCase.input), sourceLocation: sourceLocation)
