@@ -40,7 +40,9 @@ extension ScreenState {
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, renderer: &renderer, into: buffer)
-        appendSavedCursor(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
+        // On the alternate screen the margins are set there, after 1049 saved the cursor
+        // as it is now.
+        appendSavedCursor(savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
         if onAlternate {
             // By the numbers the program used, 1049 first: it saves the cursor just set
             // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
@@ -51,7 +53,7 @@ extension ScreenState {
             Self.appendKnownState(
                 autowrap: true, fullWidthMarginsOf: leftRightMarginMode ? columns : nil, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendSavedCursor(savedAlternate, of: grid, renderer: &renderer, into: buffer)
+            appendSavedCursor(savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
         }
         buffer.append(.privateMode(6, on: false))
         appendTabStops(into: buffer)
@@ -145,32 +147,45 @@ extension ScreenState {
         buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
     }
 
-    /// Sets the terminal's DECSC slot to `saved`, and the margins. A cursor saved in origin
-    /// mode outside the margins (it got there before they were set) is set before them,
-    /// which DECSC keeps as it is; any other after them, so that a wrap pending at the
-    /// right margin is pending there.
+    /// Sets the terminal's DECSC slot to `saved`, and then (`settingMargins`) the margins.
+    /// Most cursors are set after the margins, so that a wrap pending at the right margin
+    /// is pending there. Some are set before them (DECSLRM and DECSTBM leave the slot as
+    /// it is), or without them: one saved in origin mode outside the margins (it got there
+    /// before they were set), one whose wrap is pending where the margins no longer end
+    /// (they changed after DECSC saved it). A wrap pending short of the last column is then
+    /// set with a right margin at the cursor for the moment. When the margins are not set,
+    /// the terminal's cursor is the saved one (for 1049 to save again).
     private func appendSavedCursor(
-        _ saved: SavedCursor, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer
+        _ saved: SavedCursor, of grid: Grid, settingMargins: Bool, renderer: inout RowRenderer,
+        into buffer: OutputBuffer
     ) {
         let outside =
             saved.y < top || saved.y > bottom || (leftRightMarginMode && (saved.x < left || saved.x > right))
-        if saved.originMode && outside {
+        let edge = leftRightMarginMode && saved.x <= right ? right : columns - 1
+        guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
+            let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
+            if marginForWrap {
+                buffer.append(.privateMode(69, on: true))
+                buffer.append(.horizontalMargins(left: 1, right: saved.x + 1))
+            }
             appendCursorState(saved, of: grid, renderer: &renderer, into: buffer)
             buffer.append(.saveCursor)
-            appendMargins(into: buffer)
-        } else {
-            appendMargins(into: buffer)
-            appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
-            buffer.append(.saveCursor)
+            if settingMargins { appendMargins(replacing: marginForWrap, into: buffer) }
+            return
         }
+        appendMargins(into: buffer)
+        appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+        buffer.append(.saveCursor)
     }
 
     /// DECLRMM and the margins, the scroll region: each only when set (the known state has
-    /// none).
-    private func appendMargins(into buffer: OutputBuffer) {
+    /// none), the left and right margins also when `replacing` others set for the moment.
+    private func appendMargins(replacing: Bool = false, into buffer: OutputBuffer) {
         if leftRightMarginMode {
             buffer.append(.privateMode(69, on: true))
-            if left != 0 || right != columns - 1 { buffer.append(.horizontalMargins(left: left + 1, right: right + 1)) }
+            if replacing || left != 0 || right != columns - 1 {
+                buffer.append(.horizontalMargins(left: left + 1, right: right + 1))
+            }
         }
         if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
     }

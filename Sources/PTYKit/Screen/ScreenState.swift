@@ -248,7 +248,9 @@ struct ScreenState {
         let saved = savedCursor
         x = min(saved.x, columns - 1)
         y = min(saved.y, rows - 1)
-        pendingWrap = saved.pendingWrap && x == saved.x
+        // A wrap pending at a right margin that has moved since is not restored: no repaint
+        // could leave a terminal's cursor waiting to wrap short of its margin.
+        pendingWrap = saved.pendingWrap && x == saved.x && x == rightEdge
         setPen(saved.pen)
         g0 = saved.g0
         g1 = saved.g1

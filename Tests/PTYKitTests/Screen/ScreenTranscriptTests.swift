@@ -152,6 +152,13 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e[?1049h\e[41m\e[?1049l\e[?1049hX"#, ["X"], cursor: (0, 1)),
         // The saved cursor's hyperlink does not leak onto the alternate screen's blanks (fuzz).
         ScreenCase(#"\e]8;;http://x\e\\\e[?1049h\e[2;3Hab"#, ["", "  ab"], cursor: (1, 4)),
+        // Margins set on the alternate screen keep the wrap 1049 saved pending at the old
+        // right margin (fuzz).
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e[?1049h\e[2;8sX"#, ["X"], cursor: (0, 1)),
+        // Restored there, such a wrap is dropped: no repaint could leave a terminal waiting
+        // to wrap short of its margin.
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e[?1049h\e[2;8s\e[?1049lX"#, ["abcdeX"], cursor: (0, 6)),
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e7\e[2;8s\e8X"#, ["abcdeX"], cursor: (0, 6)),
     ]
 
     /// REP as the first sequence after a repaint (the first output after an unlock): the
