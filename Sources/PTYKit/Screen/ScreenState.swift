@@ -326,6 +326,10 @@ struct ScreenState {
     /// terminal's history, as xterm and tmux push them), then those below.
     mutating func resize(rows newRows: Int, columns newColumns: Int) {
         guard newRows != rows || newColumns != columns else { return }
+        // REP right after a resize repeats nothing: the terminal and the model see a resize
+        // at different points of the stream, and one that moves the cursor or cuts the
+        // character leaves nothing the repaint could print again (fuzz).
+        lastPrinted = nil
         var shiftMain = 0
         var shiftAlternate = 0
         if newRows < rows {
