@@ -179,6 +179,15 @@ struct ScreenTranscriptTests {
         ScreenCase(#"a\r\e[3b"#, ["a"], cursor: (0, 0)),  // nothing to repeat
     ]
 
+    /// A combining mark joins a blank cell before it as the space it shows: the repaint
+    /// draws blanks as spaces, and a mark after it joined the terminal's space but not the
+    /// model's blank (fuzz, lock-controller). Each case ends with the mark.
+    static let markAfterBlank: [ScreenCase] = [
+        ScreenCase("\t\u{301}", ["        \u{301}"], cursor: (0, 8)),
+        ScreenCase("ab\u{1b}[4G\u{301}", ["ab \u{301}"], cursor: (0, 3)),
+        ScreenCase("\u{1b}[41m\u{1b}[2K\u{1b}[m\u{1b}[3G\u{301}", ["  \u{301}"], cursor: (0, 2)),
+    ]
+
     @Test(arguments: text) func plainText(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: cursorMovement) func cursor(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: tabs) func tabStops(_ testCase: ScreenCase) { check(testCase) }
@@ -191,16 +200,29 @@ struct ScreenTranscriptTests {
 
     @Test(arguments: repeatAfterRepaint) func repeatAfterARepaint(_ testCase: ScreenCase) {
         check(testCase)
+        checkAfterRepaint(testCase, last: 4)
+    }
+
+    @Test(arguments: markAfterBlank) func combiningMarkAfterABlank(_ testCase: ScreenCase) {
+        check(testCase)
+        checkAfterRepaint(testCase, last: 2)
+    }
+
+    /// The input but its `last` bytes, repainted onto a messy terminal, then those bytes:
+    /// the same state as the input fed whole.
+    private func checkAfterRepaint(
+        _ testCase: ScreenCase, last: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let input = bytes(testCase.input)
         let before = ScreenModel(rows: 5, columns: 10)
-        before.feed(input.dropLast(4))
+        before.feed(input.dropLast(last))
         let terminal = ScreenModel(rows: 5, columns: 10)
         terminal.feed(bytes(#"\e[4h\e(0junk\e[?7l\e[?69h\e[2;3s\e[?6h\e[3;4r"#))
         terminal.feed(before.repaint())
-        terminal.feed(input.suffix(4))
+        terminal.feed(input.suffix(last))
         let expected = ScreenModel(rows: 5, columns: 10)
         expected.feed(input)
-        expectSameScreen(terminal, expected, "REP after the repaint")
+        expectSameScreen(terminal, expected, "after the repaint", sourceLocation: sourceLocation)
     }
 
     private func check(_ testCase: ScreenCase, sourceLocation: SourceLocation = #_sourceLocation) {
