@@ -397,6 +397,7 @@ extension ScreenState {
     mutating func insertBlanks(_ count: Int) {
         let edge = rightEdge
         guard x <= edge else { return }
+        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
         let style = erasePenId()
         let row = grid.row(y)
         grid.materialize(y, upTo: edge &+ 1)
@@ -414,6 +415,7 @@ extension ScreenState {
     mutating func deleteCharacters(_ count: Int) {
         let edge = rightEdge
         guard x <= edge else { return }
+        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
         pendingWrap = false
         let style = erasePenId()
         let row = grid.row(y)

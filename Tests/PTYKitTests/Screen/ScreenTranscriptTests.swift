@@ -115,6 +115,10 @@ struct ScreenTranscriptTests {
         // A wide character across a margin is blanked before cells move between the margins,
         // so that no half moves away from the other (fuzz).
         ScreenCase("\u{1b}[2;2H漢x\u{1b}[?69h\u{1b}[3;10s\u{1b}[S", ["   x"], cursor: (0, 0)),
+        // So it is before ICH, DCH and insert mode move cells (fuzz).
+        ScreenCase("\u{1b}[?69habcd漢\u{1b}[;5s\u{1b}[@", [" abcd"], cursor: (0, 0)),
+        ScreenCase("\u{1b}[?69habcd漢\u{1b}[;5s\u{1b}[P", ["bcd"], cursor: (0, 0)),
+        ScreenCase("\u{1b}[?69he\u{1b}[4h]4;漢\u{1b}[;5s#", ["#e]4;"], cursor: (0, 1)),
     ]
 
     static let charsets: [ScreenCase] = [
