@@ -223,7 +223,7 @@ struct Grid {
     /// Wide characters that straddle the left or right margin of rows `top...bottom` become
     /// blanks, both halves: cells moving between the margins would take one half away from
     /// the other.
-    private func splitWideCharacters(top: Int, bottom: Int, left: Int, right: Int) {
+    func splitWideCharacters(top: Int, bottom: Int, left: Int, right: Int) {
         for y in top...bottom {
             materialize(y, upTo: min(right &+ 2, columns))
             let cells = row(y)

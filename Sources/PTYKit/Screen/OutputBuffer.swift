@@ -161,6 +161,8 @@ public enum TerminalControl: Equatable, Sendable {
     case cursorColumn(Int)
     /// EL 0: erase to the end of the line.
     case eraseToEndOfLine
+    /// DCH 1: the character at the cursor goes, the rest of the row moving left.
+    case deleteCharacter
     /// ED 2: erase the display.
     case eraseDisplay
     /// ED 3: erase the scrollback (xterm, Linux).
@@ -226,6 +228,7 @@ public enum TerminalControl: Equatable, Sendable {
             buffer.appendNumber(column)
             buffer.appendByte(UInt8(ascii: "G"))
         case .eraseToEndOfLine: buffer.append("\u{1b}[K")
+        case .deleteCharacter: buffer.append("\u{1b}[P")
         case .eraseDisplay: buffer.append("\u{1b}[2J")
         case .eraseScrollback: buffer.append("\u{1b}[3J")
         case .privateMode(let mode, let on):

@@ -123,48 +123,82 @@ struct RowRenderer {
         pen = style
     }
 
-    /// The whole SGR for `style`, from `0`.
+    /// The whole SGR for `style`, from `0`, in as many sequences as keep each within the 16
+    /// parameters every parser takes (the model's and OutputParser's limit; tmux takes 24):
+    /// all eight attributes, an underline and three direct colours make 25.
     static func writeAttributes(_ style: Style, into buffer: OutputBuffer) {
-        buffer.append("\u{1b}[0")
+        var sgr = SGRWriter(buffer)
         for (flag, code) in Attributes.codes where style.attributes.contains(flag) {
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(Int(code))
+            sgr.parameter(1) { buffer.appendNumber(Int(code)) }
         }
         switch style.attributes.underline {
         case 0: break
-        case 1: buffer.append(";4")
+        case 1: sgr.parameter(1) { buffer.append("4") }
         case let underline:
-            buffer.append(";4:")
-            buffer.appendNumber(Int(underline))
+            sgr.parameter(1) {
+                buffer.append("4:")
+                buffer.appendNumber(Int(underline))
+            }
         }
-        writeColour(style.foreground, base: 30, into: buffer)
-        writeColour(style.background, base: 40, into: buffer)
-        writeColour(style.underlineColour, base: 50, into: buffer)
-        buffer.appendByte(UInt8(ascii: "m"))
+        writeColour(style.foreground, base: 30, into: &sgr)
+        writeColour(style.background, base: 40, into: &sgr)
+        writeColour(style.underlineColour, base: 50, into: &sgr)
+        sgr.end()
     }
 
     /// `base` 30 (foreground), 40 (background) or 50 (underline: only 58 forms).
-    private static func writeColour(_ colour: Colour, base: Int, into buffer: OutputBuffer) {
+    private static func writeColour(_ colour: Colour, base: Int, into sgr: inout SGRWriter) {
+        let buffer = sgr.buffer
         switch colour.form {
         case .default:
             return
         case .ansi(let number) where base != 50:
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(number < 8 ? base + Int(number) : base + 60 + Int(number) - 8)
+            sgr.parameter(1) { buffer.appendNumber(number < 8 ? base + Int(number) : base + 60 + Int(number) - 8) }
         case .ansi(let number), .indexed(let number):
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(base + 8)
-            buffer.append(";5;")
-            buffer.appendNumber(Int(number))
+            sgr.parameter(3) {
+                buffer.appendNumber(base + 8)
+                buffer.append(";5;")
+                buffer.appendNumber(Int(number))
+            }
         case .direct(let red, let green, let blue):
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(base + 8)
-            buffer.append(";2;")
-            buffer.appendNumber(Int(red))
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(Int(green))
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(Int(blue))
+            sgr.parameter(5) {
+                buffer.appendNumber(base + 8)
+                buffer.append(";2;")
+                buffer.appendNumber(Int(red))
+                buffer.appendByte(UInt8(ascii: ";"))
+                buffer.appendNumber(Int(green))
+                buffer.appendByte(UInt8(ascii: ";"))
+                buffer.appendNumber(Int(blue))
+            }
+        }
+    }
+
+    /// SGR parameters written in groups that stay together, a new sequence begun where the
+    /// next group would pass 16 parameters; the first sequence starts with `0`.
+    private struct SGRWriter {
+        static let limit = SequenceParameters.maximumParameterCount
+        let buffer: OutputBuffer
+        private var count = 1
+
+        init(_ buffer: OutputBuffer) {
+            self.buffer = buffer
+            buffer.append("\u{1b}[0")
+        }
+
+        /// A group of `count` `;`-separated parameters, written by `write`.
+        mutating func parameter(_ count: Int, _ write: () -> Void) {
+            if self.count + count > Self.limit {
+                buffer.append("m\u{1b}[")
+                self.count = 0
+            } else {
+                buffer.appendByte(UInt8(ascii: ";"))
+            }
+            self.count += count
+            write()
+        }
+
+        func end() {
+            buffer.appendByte(UInt8(ascii: "m"))
         }
     }
 

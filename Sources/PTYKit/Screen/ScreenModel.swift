@@ -122,9 +122,16 @@ public final class ScreenModel {
     /// this screen: both screens' cells, the cursor with its pending wrap, the saved
     /// cursor, tab stops, character sets, margins, origin, autowrap and insert modes, the
     /// cursor's shape and visibility, inside synchronized output. Input modes are not set
-    /// (`ScreenModes.appendInputModesOn` does that), nor titles.
-    public func appendRepaint(to buffer: OutputBuffer) {
+    /// (`ScreenModes.appendInputModesOn` does that), nor titles. Last, the character the
+    /// stream printed last is printed again where it is, so that a REP coming next repeats
+    /// it as it would have (any sequence after that would make a terminal forget it):
+    /// `beforeLastCharacter` appends what is to be written after the repaint but before it.
+    public func appendRepaint(
+        to buffer: OutputBuffer, beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
+    ) {
         engine.pointee.state.repaint(into: buffer)
+        beforeLastCharacter(buffer)
+        engine.pointee.state.appendLastPrinted(into: buffer)
     }
 
     /// Appends the known state a screen of one's own draws from: no margins, origin mode
@@ -151,10 +158,13 @@ public final class ScreenModel {
     }
 
     /// Appends the held lines, put into the terminal's history once and in order, followed
-    /// by the repaint; then stops holding. Without a hold, just the repaint. `notice`, if
-    /// given, goes into the history after the held lines, as a line of its own (plain text,
-    /// one row): the line just above the screen, kept however short the history is.
-    public func appendHeldScrollbackAndRepaint(to buffer: OutputBuffer, notice: [UInt8] = []) {
+    /// by the repaint (`appendRepaint`, with its `beforeLastCharacter`); then stops
+    /// holding. Without a hold, just the repaint. `notice`, if given, goes into the history
+    /// after the held lines, as a line of its own (plain text, one row): the line just
+    /// above the screen, kept however short the history is.
+    public func appendHeldScrollbackAndRepaint(
+        to buffer: OutputBuffer, notice: [UInt8] = [], beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
+    ) {
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil
             engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, into: buffer)
@@ -163,6 +173,8 @@ public final class ScreenModel {
         } else {
             engine.pointee.state.repaint(into: buffer)
         }
+        beforeLastCharacter(buffer)
+        engine.pointee.state.appendLastPrinted(into: buffer)
     }
 
     /// Stops holding and discards what was held.

@@ -40,7 +40,9 @@ extension ScreenState {
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, from: rowsBeforeStart, renderer: &renderer, into: buffer)
-        appendSavedCursor(savedMain, of: mainGrid, renderer: &renderer, into: buffer)
+        // On the alternate screen the margins are set there, after 1049 saved the cursor
+        // as it is now.
+        appendSavedCursor(savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
         if onAlternate {
             // By the numbers the program used, 1049 first: it saves the cursor just set
             // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
@@ -51,7 +53,7 @@ extension ScreenState {
             Self.appendKnownState(
                 autowrap: true, fullWidthMarginsOf: leftRightMarginMode ? columns : nil, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendSavedCursor(savedAlternate, of: grid, renderer: &renderer, into: buffer)
+            appendSavedCursor(savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
         }
         buffer.append(.privateMode(6, on: false))
         appendTabStops(into: buffer)
@@ -66,6 +68,38 @@ extension ScreenState {
         if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
         if modes.cursorVisible { buffer.append(.privateMode(25, on: true)) }
         buffer.append(.synchronizedOutput(false))
+    }
+
+    /// The character REP repeats (the ASCII one printed last, nothing but REP after it)
+    /// printed again in the cell it took, which leaves that cell and the cursor as they are
+    /// and makes it the terminal's last printed character too; in insert mode the cell is
+    /// deleted (DCH) first, so that inserting it puts the row back. Written last: any
+    /// sequence after it makes tmux's REP repeat nothing, and xterm's repeat what the
+    /// repaint printed last. Nothing when printing it again would not leave the state as
+    /// it is (a resize moved the cursor away from it).
+    func appendLastPrinted(into buffer: OutputBuffer) {
+        guard let byte = lastPrinted, let column = lastPrintedColumn(byte) else { return }
+        let rowOffset = originMode ? top : 0
+        let columnOffset = originMode && leftRightMarginMode ? left : 0
+        buffer.append(.cursorPosition(row: y - rowOffset + 1, column: column - columnOffset + 1))
+        if insertMode { buffer.append(.deleteCharacter) }
+        buffer.appendByte(byte)
+    }
+
+    /// The column where `byte`, printed with the pen and character set in use, shows as it
+    /// is now and leaves the cursor where it is: before the cursor, or at it when a wrap is
+    /// pending there or autowrap held it at the edge.
+    private func lastPrintedColumn(_ byte: UInt8) -> Int? {
+        let content = translate(byte, shifted ? g1 : g0)
+        let shape = Cell.contentMask | Cell.clusterFlag | Cell.wideFlag | Cell.spacerFlag | Cell.decGraphicsFlag
+        for column in pendingWrap ? [x] : [x - 1, x] where column >= 0 && column < columns {
+            let cell = grid.cell(column, y)
+            guard cell & shape == content, styles[Cell.style(cell)] == pen else { continue }
+            let edge = leftRightMarginMode && column <= right ? right : columns - 1
+            let leavesCursor = column < edge ? x == column + 1 && !pendingWrap : x == column && pendingWrap == autowrap
+            if leavesCursor { return column }
+        }
+        return nil
     }
 
     /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
@@ -114,32 +148,45 @@ extension ScreenState {
         buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
     }
 
-    /// Sets the terminal's DECSC slot to `saved`, and the margins. A cursor saved in origin
-    /// mode outside the margins (it got there before they were set) is set before them,
-    /// which DECSC keeps as it is; any other after them, so that a wrap pending at the
-    /// right margin is pending there.
+    /// Sets the terminal's DECSC slot to `saved`, and then (`settingMargins`) the margins.
+    /// Most cursors are set after the margins, so that a wrap pending at the right margin
+    /// is pending there. Some are set before them (DECSLRM and DECSTBM leave the slot as
+    /// it is), or without them: one saved in origin mode outside the margins (it got there
+    /// before they were set), one whose wrap is pending where the margins no longer end
+    /// (they changed after DECSC saved it). A wrap pending short of the last column is then
+    /// set with a right margin at the cursor for the moment. When the margins are not set,
+    /// the terminal's cursor is the saved one (for 1049 to save again).
     private func appendSavedCursor(
-        _ saved: SavedCursor, of grid: Grid, renderer: inout RowRenderer, into buffer: OutputBuffer
+        _ saved: SavedCursor, of grid: Grid, settingMargins: Bool, renderer: inout RowRenderer,
+        into buffer: OutputBuffer
     ) {
         let outside =
             saved.y < top || saved.y > bottom || (leftRightMarginMode && (saved.x < left || saved.x > right))
-        if saved.originMode && outside {
+        let edge = leftRightMarginMode && saved.x <= right ? right : columns - 1
+        guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
+            let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
+            if marginForWrap {
+                buffer.append(.privateMode(69, on: true))
+                buffer.append(.horizontalMargins(left: 1, right: saved.x + 1))
+            }
             appendCursorState(saved, of: grid, renderer: &renderer, into: buffer)
             buffer.append(.saveCursor)
-            appendMargins(into: buffer)
-        } else {
-            appendMargins(into: buffer)
-            appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
-            buffer.append(.saveCursor)
+            if settingMargins { appendMargins(replacing: marginForWrap, into: buffer) }
+            return
         }
+        appendMargins(into: buffer)
+        appendCursorState(saved, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+        buffer.append(.saveCursor)
     }
 
     /// DECLRMM and the margins, the scroll region: each only when set (the known state has
-    /// none).
-    private func appendMargins(into buffer: OutputBuffer) {
+    /// none), the left and right margins also when `replacing` others set for the moment.
+    private func appendMargins(replacing: Bool = false, into buffer: OutputBuffer) {
         if leftRightMarginMode {
             buffer.append(.privateMode(69, on: true))
-            if left != 0 || right != columns - 1 { buffer.append(.horizontalMargins(left: left + 1, right: right + 1)) }
+            if replacing || left != 0 || right != columns - 1 {
+                buffer.append(.horizontalMargins(left: left + 1, right: right + 1))
+            }
         }
         if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
     }

@@ -1,7 +1,8 @@
 /// The state of a ScreenModel as a value, for tests and the fuzz target to compare two
 /// models: the cells of both screens, the cursor, the pen, margins, modes, character sets,
-/// tab stops and saved cursors (not titles: they are not on the screen). Erased cells and spaces compare equal when their styles do,
-/// as they look the same; styles and hyperlinks compare by what they are, not by ids.
+/// tab stops, saved cursors and the character REP would repeat (not titles: they are not on
+/// the screen). Erased cells and spaces compare equal when their styles do, as they look
+/// the same; styles and hyperlinks compare by what they are, not by ids.
 public struct ScreenSnapshot: Equatable, Sendable {
     struct SnapshotCell: Equatable, Sendable {
         var scalars: [UInt32]
@@ -36,6 +37,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
     var cursorShape: UInt8
     var modes: ScreenModes
     var tabStops: [Bool]
+    var lastPrinted: UInt8?
 
     init(_ state: ScreenState) {
         rows = state.rows
@@ -65,6 +67,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
         cursorShape = state.cursorShape
         modes = state.modes.withoutTitles
         tabStops = state.tabStops
+        lastPrinted = state.lastPrinted
     }
 
     private static func cells(_ grid: Grid, _ state: ScreenState) -> [[SnapshotCell]] {

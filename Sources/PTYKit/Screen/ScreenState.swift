@@ -259,7 +259,9 @@ struct ScreenState {
         let saved = savedCursor
         x = min(saved.x, columns - 1)
         y = min(saved.y, rows - 1)
-        pendingWrap = saved.pendingWrap && x == saved.x
+        // A wrap pending at a right margin that has moved since is not restored: no repaint
+        // could leave a terminal's cursor waiting to wrap short of its margin.
+        pendingWrap = saved.pendingWrap && x == saved.x && x == rightEdge
         setPen(saved.pen)
         g0 = saved.g0
         g1 = saved.g1
@@ -335,6 +337,10 @@ struct ScreenState {
     /// terminal's history, as xterm and tmux push them), then those below.
     mutating func resize(rows newRows: Int, columns newColumns: Int) {
         guard newRows != rows || newColumns != columns else { return }
+        // REP right after a resize repeats nothing: the terminal and the model see a resize
+        // at different points of the stream, and one that moves the cursor or cuts the
+        // character leaves nothing the repaint could print again (fuzz).
+        lastPrinted = nil
         var shiftMain = 0
         var shiftAlternate = 0
         if newRows < rows {

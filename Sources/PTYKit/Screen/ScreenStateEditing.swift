@@ -90,7 +90,7 @@ extension ScreenState {
     }
 
     @inline(__always)
-    private func translate(_ byte: UInt8, _ charset: TerminalCharacterSet) -> UInt64 {
+    func translate(_ byte: UInt8, _ charset: TerminalCharacterSet) -> UInt64 {
         switch charset {
         case .ascii:
             return UInt64(byte)
@@ -147,14 +147,16 @@ extension ScreenState {
     }
 
     /// A zero-width character joins the cell before the cursor (the cursor's own cell when
-    /// a wrap is pending); at the start of a row it is dropped.
+    /// a wrap is pending), a blank one as the space it shows, as tmux does (and a repaint
+    /// writes blanks as spaces); at the start of a row it is dropped.
     private mutating func combine(_ scalar: UInt32) {
         var target = pendingWrap ? x : x &- 1
-        guard target >= 0, target < grid.writtenCount(y) else { return }
+        guard target >= 0 else { return }
+        grid.materialize(y, upTo: target &+ 1)
         let row = grid.row(y)
         if Cell.isSpacer(row[target]) && target > 0 { target &-= 1 }
-        let cell = row[target]
-        guard !Cell.isBlank(cell) else { return }
+        var cell = row[target]
+        if Cell.isBlank(cell) || Cell.isSpacer(cell) { cell = Cell.blank(Cell.style(cell)) | 0x20 }
         var scalars: [UInt32]
         if cell & Cell.clusterFlag != 0 {
             scalars = clusters[Cell.content(cell)]
@@ -424,6 +426,7 @@ extension ScreenState {
     mutating func insertBlanks(_ count: Int) {
         let edge = rightEdge
         guard x <= edge else { return }
+        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
         let style = erasePenId()
         let row = grid.row(y)
         grid.materialize(y, upTo: edge &+ 1)
@@ -441,6 +444,7 @@ extension ScreenState {
     mutating func deleteCharacters(_ count: Int) {
         let edge = rightEdge
         guard x <= edge else { return }
+        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
         pendingWrap = false
         let style = erasePenId()
         let row = grid.row(y)

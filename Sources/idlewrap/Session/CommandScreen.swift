@@ -87,7 +87,8 @@ final class CommandScreen {
     /// command's screen: the lines held for its history (the last of them saying how many
     /// did not fit, if any), the repaint, the input modes the command has on (where
     /// `hiddenModes`, its modes when hidden, were turned off), the queries it asked
-    /// meanwhile, and the start of a sequence left open. `before` is written first, on the
+    /// meanwhile, the character it printed last again (for a REP), and the start of a
+    /// sequence left open. `before` is written first, on the
     /// lock screen.
     func show(hiddenModes: ScreenModes, after before: (OutputBuffer) -> Void) {
         guard !isShown else { return }
@@ -99,10 +100,14 @@ final class CommandScreen {
             ? Array("idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit".utf8) : []
         buffer.removeAll()
         before(buffer)
-        model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice)
-        model.modes.appendInputModesOn(after: hiddenModes, to: buffer)
         model.isHoldingQueries = false
-        buffer.append(contentsOf: model.takeHeldQueries())
+        let queries = model.takeHeldQueries()
+        // The repaint ends by printing the character REP would repeat: the input modes and
+        // queries go before that, the open sequence after.
+        model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice) { buffer in
+            model.modes.appendInputModesOn(after: hiddenModes, to: buffer)
+            buffer.append(contentsOf: queries)
+        }
         buffer.append(contentsOf: model.openSequence)
         flush()
     }

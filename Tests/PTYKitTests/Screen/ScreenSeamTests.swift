@@ -91,11 +91,13 @@ struct ScreenSeamTests {
     }
 
     @Test func theRepaintIsInsideSynchronizedOutputAndNeverClearsWithED2() {
-        let repaint = text(model("hello\r\nworld").repaint())
+        let repaint = text(model(#"hello\r\nworld\e[H"#).repaint())
         #expect(repaint.hasPrefix(#"\e[?2026h"#))
         #expect(repaint.hasSuffix(#"\e[?2026l"#))
         #expect(!repaint.contains(#"\e[2J"#))
         #expect(repaint.contains(#"\e[K"#))
+        // After it, the character printed last printed again where it is, for a REP.
+        #expect(text(model("hello\r\nworld").repaint()).hasSuffix(#"\e[?2026l\e[2;5Hd"#))
     }
 
     @Test func uncertainWidthsArePlacedAbsolutely() {
@@ -227,6 +229,20 @@ struct ScreenSeamTests {
     }
 
     // MARK: - Resize
+
+    /// REP right after a resize repeats nothing: this one left the cursor on the character
+    /// printed last, where printing it again would leave a wrap pending, so no repaint
+    /// could make it the terminal's last (fuzz, lock-controller).
+    @Test func repeatRightAfterAResizeRepeatsNothing() {
+        let model = model("loata[", rows: 24, columns: 80)
+        model.resize(rows: 27, columns: 6)
+        let terminal = ScreenModel(rows: 27, columns: 6)
+        terminal.feed(model.repaint())
+        for screen in [model, terminal] { screen.feed(#"\e[3b"#) }
+        #expect(model.lines[0] == "loata[")
+        #expect(model.cursor == (0, 5, false))
+        expectSameScreen(terminal, model, "REP after the repaint")
+    }
 
     @Test func shrinkingKeepsTheCursorRowAndPushesTopRowsOut() {
         let model = model(#"1\r\n2\r\n3\r\n4\r\n5"#)

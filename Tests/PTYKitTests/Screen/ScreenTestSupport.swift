@@ -78,6 +78,8 @@ func expectSameScreen(
         difference = "tab stops"
     } else if a.flags != b.flags {
         difference = "flags \(a.flags) vs \(b.flags)"
+    } else if a.lastPrinted != b.lastPrinted {
+        difference = "last printed \(String(describing: a.lastPrinted)) vs \(String(describing: b.lastPrinted))"
     }
     Issue.record("\(what): \(difference)", sourceLocation: sourceLocation)
 }

@@ -115,6 +115,10 @@ struct ScreenTranscriptTests {
         // A wide character across a margin is blanked before cells move between the margins,
         // so that no half moves away from the other (fuzz).
         ScreenCase("\u{1b}[2;2H漢x\u{1b}[?69h\u{1b}[3;10s\u{1b}[S", ["   x"], cursor: (0, 0)),
+        // So it is before ICH, DCH and insert mode move cells (fuzz).
+        ScreenCase("\u{1b}[?69habcd漢\u{1b}[;5s\u{1b}[@", [" abcd"], cursor: (0, 0)),
+        ScreenCase("\u{1b}[?69habcd漢\u{1b}[;5s\u{1b}[P", ["bcd"], cursor: (0, 0)),
+        ScreenCase("\u{1b}[?69he\u{1b}[4h]4;漢\u{1b}[;5s#", ["#e]4;"], cursor: (0, 1)),
     ]
 
     static let charsets: [ScreenCase] = [
@@ -152,6 +156,40 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e[?1049h\e[41m\e[?1049l\e[?1049hX"#, ["X"], cursor: (0, 1)),
         // The saved cursor's hyperlink does not leak onto the alternate screen's blanks (fuzz).
         ScreenCase(#"\e]8;;http://x\e\\\e[?1049h\e[2;3Hab"#, ["", "  ab"], cursor: (1, 4)),
+        // Margins set on the alternate screen keep the wrap 1049 saved pending at the old
+        // right margin (fuzz).
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e[?1049h\e[2;8sX"#, ["X"], cursor: (0, 1)),
+        // Restored there, such a wrap is dropped: no repaint could leave a terminal waiting
+        // to wrap short of its margin.
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e[?1049h\e[2;8s\e[?1049lX"#, ["abcdeX"], cursor: (0, 6)),
+        ScreenCase(#"\e[?69h\e[;6sabcdef\e7\e[2;8s\e8X"#, ["abcdeX"], cursor: (0, 6)),
+    ]
+
+    /// REP as the first sequence after a repaint (the first output after an unlock): the
+    /// repaint ends by printing the last character again where it is, so REP repeats it
+    /// as it would have (fuzz, lock-controller). Each case ends with the REP.
+    static let repeatAfterRepaint: [ScreenCase] = [
+        ScreenCase(#"ab\e[3b"#, ["abbbb"], cursor: (0, 5)),
+        ScreenCase(#"a\e[2b\e[3b"#, ["aaaaaa"], cursor: (0, 6)),
+        ScreenCase(#"0123456789\e[3b"#, ["0123456789", "9"], cursor: (1, 1)),  // the pending wrap (once: tmux)
+        ScreenCase(#"\e[?7l012345678\e[3b"#, ["0123456788"], cursor: (0, 9)),  // autowrap off
+        ScreenCase(#"\e[?7l0123456789\e[3b"#, ["0123456789"], cursor: (0, 9)),
+        ScreenCase(#"0123456789\e[1;3H\e[4hX\e[3b"#, ["01XXXX2345"], cursor: (0, 6)),  // insert mode
+        ScreenCase(#"\e(0q\e[3b"#, ["────"], cursor: (0, 4)),
+        ScreenCase(#"\e)0\x0Eq\e[3b"#, ["────"], cursor: (0, 4)),
+        ScreenCase(#"\e[?69h\e[3;6s\e[1;3Habcd\e[3b"#, ["  abcd", "  ddd"], cursor: (1, 5)),
+        ScreenCase(#"\e[2;4r\e[?6h\e[2;2Hab\e[3b"#, ["", "", " abbbb"], cursor: (2, 6)),
+        ScreenCase(#"\e[1;31m\e]8;;http://x\e\\a\e[3b"#, ["aaaa"], cursor: (0, 4)),
+        ScreenCase(#"a\r\e[3b"#, ["a"], cursor: (0, 0)),  // nothing to repeat
+    ]
+
+    /// A combining mark joins a blank cell before it as the space it shows: the repaint
+    /// draws blanks as spaces, and a mark after it joined the terminal's space but not the
+    /// model's blank (fuzz, lock-controller). Each case ends with the mark.
+    static let markAfterBlank: [ScreenCase] = [
+        ScreenCase("\t\u{301}", ["        \u{301}"], cursor: (0, 8)),
+        ScreenCase("ab\u{1b}[4G\u{301}", ["ab \u{301}"], cursor: (0, 3)),
+        ScreenCase("\u{1b}[41m\u{1b}[2K\u{1b}[m\u{1b}[3G\u{301}", ["  \u{301}"], cursor: (0, 2)),
     ]
 
     @Test(arguments: text) func plainText(_ testCase: ScreenCase) { check(testCase) }
@@ -163,6 +201,33 @@ struct ScreenTranscriptTests {
     @Test(arguments: charsets) func characterSets(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: wide) func wideAndCombining(_ testCase: ScreenCase) { check(testCase) }
     @Test(arguments: screens) func alternateScreens(_ testCase: ScreenCase) { check(testCase) }
+
+    @Test(arguments: repeatAfterRepaint) func repeatAfterARepaint(_ testCase: ScreenCase) {
+        check(testCase)
+        checkAfterRepaint(testCase, last: 4)
+    }
+
+    @Test(arguments: markAfterBlank) func combiningMarkAfterABlank(_ testCase: ScreenCase) {
+        check(testCase)
+        checkAfterRepaint(testCase, last: 2)
+    }
+
+    /// The input but its `last` bytes, repainted onto a messy terminal, then those bytes:
+    /// the same state as the input fed whole.
+    private func checkAfterRepaint(
+        _ testCase: ScreenCase, last: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let input = bytes(testCase.input)
+        let before = ScreenModel(rows: 5, columns: 10)
+        before.feed(input.dropLast(last))
+        let terminal = ScreenModel(rows: 5, columns: 10)
+        terminal.feed(bytes(#"\e[4h\e(0junk\e[?7l\e[?69h\e[2;3s\e[?6h\e[3;4r"#))
+        terminal.feed(before.repaint())
+        terminal.feed(input.suffix(last))
+        let expected = ScreenModel(rows: 5, columns: 10)
+        expected.feed(input)
+        expectSameScreen(terminal, expected, "after the repaint", sourceLocation: sourceLocation)
+    }
 
     private func check(_ testCase: ScreenCase, sourceLocation: SourceLocation = #_sourceLocation) {
         let model = screenEverySplit(bytes(testCase.input), sourceLocation: sourceLocation)
