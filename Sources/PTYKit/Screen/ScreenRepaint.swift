@@ -76,7 +76,7 @@ extension ScreenState {
     /// deleted (DCH) first, so that inserting it puts the row back. Written last: any
     /// sequence after it makes tmux's REP repeat nothing, and xterm's repeat what the
     /// repaint printed last. Nothing when printing it again would not leave the state as
-    /// it is (a resize moved the cursor away from it).
+    /// it is (never, as printing leaves it, and a resize forgets the character: a check).
     func appendLastPrinted(into buffer: OutputBuffer) {
         guard let byte = lastPrinted, let column = lastPrintedColumn(byte) else { return }
         let rowOffset = originMode ? top : 0
