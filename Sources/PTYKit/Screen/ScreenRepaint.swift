@@ -136,6 +136,11 @@ extension ScreenState {
                 column -= 1
             }
             buffer.append(.cursorPosition(row: cursor.y - rowOffset + 1, column: column - columnOffset + 1))
+            // The character sets may be a cursor's set before (the saved one's): the cell is
+            // printed from ASCII in G0, shifted in, as the renderer then knows them (fuzz).
+            renderer.setGraphics(false, into: buffer)
+            buffer.append(.designateG0(.ascii))
+            buffer.append(.shiftIn)
             renderer.cells(of: grid, row: cursor.y, from: column, to: cursor.x + 1, into: buffer)
         } else {
             buffer.append(

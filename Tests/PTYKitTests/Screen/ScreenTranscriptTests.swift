@@ -126,6 +126,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e)0a\x0Eq\x0Fq"#, ["a─q"], cursor: (0, 3)),
         ScreenCase(#"\e(A#\e(B#"#, ["£#"], cursor: (0, 2)),
         ScreenCase(#"\e(0\e7\e(B\e8q"#, ["─"], cursor: (0, 1)),  // DECSC saves the sets
+        // The saved cursor's set is not the one the edge cell is printed again in (fuzz).
+        ScreenCase(#"\e(0\e7\e(Babcdefghij\a"#, ["abcdefghij"], cursor: (0, 9), pendingWrap: true),
     ]
 
     static let wide: [ScreenCase] = [
