@@ -187,6 +187,16 @@ static ssize_t read_some(int fd, void *buffer, size_t size) {
     }
 }
 
+/* A wrapper that models the screen (idlewrap) asks where the cursor is (DSR 6) before any
+ * output, as a terminal expects: answered as a terminal answers, and not counted as output.
+ * Returns how many of the n bytes read at the start of output were the question. */
+static ssize_t answer_cursor_query(int fd, const char *buffer, ssize_t n) {
+    static const char query[] = "\x1b[6n";
+    if (n < (ssize_t)(sizeof query - 1) || memcmp(buffer, query, sizeof query - 1) != 0) return 0;
+    if (write(fd, "\x1b[1;1R", 6) < 0) {}
+    return (ssize_t)(sizeof query - 1);
+}
+
 /* Reads until output ends; -1 if the watchdog fired first. */
 static int drain_to_end(int master, unsigned seconds) {
     arm(seconds);
@@ -368,11 +378,17 @@ static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_
     Session s;
     start(&s, w, command);
     uint64_t got = 0, first = 0;
+    int asked = 0;
     double t0 = 0, cpu0 = 0;
     arm(300);
     while (got < expected) {
         ssize_t n = read_some(s.master, drain_buffer, sizeof drain_buffer);
         if (n <= 0) break;
+        if (got == 0 && !asked) {
+            asked = 1;
+            n -= answer_cursor_query(s.master, drain_buffer, n);
+            if (n == 0) continue;
+        }
         if (got == 0) {
             t0 = now_ns();
             cpu0 = cpu_ns(s.cpu);
