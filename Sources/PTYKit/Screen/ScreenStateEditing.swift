@@ -52,19 +52,22 @@ extension ScreenState {
         @inline(__always) func block16(_ offset: Int) {
             var cells = styles
             cells.evenHalf = SIMD16<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self))
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(
+                    fromByteOffset: offset, as: SIMD16<UInt8>.self))
             UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD32<UInt32>.self)
         }
         @inline(__always) func block8(_ offset: Int) {
             var cells = styles.lowHalf
             cells.evenHalf = SIMD8<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self))
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
+            )
             UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD16<UInt32>.self)
         }
         @inline(__always) func block4(_ offset: Int) {
             var cells = styles.lowHalf.lowHalf
             cells.evenHalf = SIMD4<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
+            )
             UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt32>.self)
         }
         if count >= 16 {

@@ -51,7 +51,8 @@ extension ScreenState: ScreenParserConsumer {
         }
         if rowsBeforeStart > 0 {
             // ED or DECSED 1 or 2 erase every row above the cursor.
-            let erased = final == UInt8(ascii: "J") && sequence.pointee.intermediate == 0
+            let erased =
+                final == UInt8(ascii: "J") && sequence.pointee.intermediate == 0
                 && (1...2).contains(sequence.pointee.parameter(0, default: 0))
             followRowsBeforeStart(erasedAbove: erased)
         }
