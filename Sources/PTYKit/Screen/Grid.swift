@@ -73,25 +73,46 @@ struct Grid {
     }
 
     /// Readies cells `x..<x+count` of row `y` to be overwritten by text and returns the
-    /// row: the cells before them made real, the other half of a wide character they cut
-    /// blanked (as terminals do), and the row marked written past them. One look-up of
-    /// the row for what printing did in five.
+    /// row: the cells before them made real, the wide characters they cut in half blanked,
+    /// and the row marked written past them. One look-up of the row for all of it.
     @inline(__always)
     func prepareWrite(_ y: Int, at x: Int, count: Int) -> UnsafeMutablePointer<UInt64> {
         let storage = Int(rowMap[y])
         let cells = self.cells + storage &* columns
         let count0 = Int(written[storage])
         let last = x &+ count &- 1
-        if count0 <= x {
-            if count0 < x { (cells + count0).update(repeating: Cell.blank(fill[storage]), count: x &- count0) }
+        if count0 < x {
+            (cells + count0).update(repeating: Cell.blank(fill[storage]), count: x &- count0)
         } else {
-            if x > 0 && Cell.isSpacer(cells[x]) { cells[x &- 1] = Cell.blank(Cell.style(cells[x &- 1])) }
-            if last &+ 1 < count0 && Cell.isWide(cells[last]) {
-                cells[last &+ 1] = Cell.blank(Cell.style(cells[last &+ 1]))
-            }
+            Self.cutWideCharacter(before: x, in: cells, written: count0)
+            Self.cutWideCharacter(after: last, in: cells, written: count0)
         }
         if count0 <= last { written[storage] = Int32(truncatingIfNeeded: last &+ 1) }
         return cells
+    }
+
+    /// Cells from `x` on are about to change: a wide character whose second half is there
+    /// loses its first half too (as terminals do).
+    @inline(__always)
+    func cutWideCharacter(before x: Int, row y: Int) {
+        Self.cutWideCharacter(before: x, in: row(y), written: writtenCount(y))
+    }
+
+    /// Cells up to `x` are about to change: a wide character whose first half is there
+    /// loses its second half too.
+    @inline(__always)
+    func cutWideCharacter(after x: Int, row y: Int) {
+        Self.cutWideCharacter(after: x, in: row(y), written: writtenCount(y))
+    }
+
+    @inline(__always)
+    private static func cutWideCharacter(before x: Int, in cells: UnsafeMutablePointer<UInt64>, written: Int) {
+        if x > 0 && x < written && Cell.isSpacer(cells[x]) { cells[x &- 1] = Cell.blank(Cell.style(cells[x &- 1])) }
+    }
+
+    @inline(__always)
+    private static func cutWideCharacter(after x: Int, in cells: UnsafeMutablePointer<UInt64>, written: Int) {
+        if x &+ 1 < written && Cell.isWide(cells[x]) { cells[x &+ 1] = Cell.blank(Cell.style(cells[x &+ 1])) }
     }
 
     @inline(__always) func noteWritten(_ y: Int, upTo x: Int) {

@@ -180,21 +180,6 @@ extension ScreenState {
         row[target] = flags | Cell.clusterFlag | UInt64(id)
     }
 
-    /// Writing over one half of a wide character blanks the other half, as terminals do.
-    /// `end`: `x` is the last cell of what is written (its right neighbour may be a spacer).
-    @inline(__always)
-    func repairWideCharacter(at x: Int, row: UnsafeMutablePointer<UInt64>, end: Bool = false) {
-        let written = grid.writtenCount(y)
-        guard x < written else { return }
-        let cell = row[x]
-        if !end, Cell.isSpacer(cell), x > 0 {
-            row[x &- 1] = Cell.blank(Cell.style(row[x &- 1]))
-        }
-        if end, Cell.isWide(cell), x &+ 1 < written {
-            row[x &+ 1] = Cell.blank(Cell.style(row[x &+ 1]))
-        }
-    }
-
     /// The pending wrap taken: the row is marked as going on, and the cursor moves to the
     /// start of the next row (scrolling at the bottom margin).
     mutating func wrap() {
@@ -395,15 +380,14 @@ extension ScreenState {
     /// EL: 0 to the right, 1 to the left (including the cursor), 2 the whole row.
     mutating func eraseInLine(_ mode: UInt32, style: UInt16? = nil) {
         let style = style ?? erasePenId()
-        let row = grid.row(y)
         switch mode {
         case 0:
             guard !pendingWrap else { return }
-            repairWideCharacter(at: x, row: row)
+            grid.cutWideCharacter(before: x, row: y)
             grid.clear(y, from: x, to: columns, style: style)
             grid.setWrapped(y, false)
         case 1:
-            repairWideCharacter(at: x, row: row, end: true)
+            grid.cutWideCharacter(after: x, row: y)
             grid.clear(y, from: 0, to: x &+ 1, style: style)
         case 2:
             grid.clearRow(y, style: style)
@@ -417,9 +401,8 @@ extension ScreenState {
         guard !pendingWrap else { return }
         let style = erasePenId()
         let end = min(x &+ count, columns)
-        let row = grid.row(y)
-        repairWideCharacter(at: x, row: row)
-        repairWideCharacter(at: end &- 1, row: row, end: true)
+        grid.cutWideCharacter(before: x, row: y)
+        grid.cutWideCharacter(after: end &- 1, row: y)
         grid.clear(y, from: x, to: end, style: style)
     }
 
@@ -433,7 +416,7 @@ extension ScreenState {
         let style = erasePenId()
         let row = grid.row(y)
         grid.materialize(y, upTo: edge &+ 1)
-        repairWideCharacter(at: x, row: row)
+        grid.cutWideCharacter(before: x, row: y)
         // A second half moved away from its first half would be an orphan.
         if Cell.isSpacer(row[x]) { row[x] = Cell.blank(Cell.style(row[x])) }
         let count = min(count, edge &- x &+ 1)
@@ -453,8 +436,8 @@ extension ScreenState {
         let row = grid.row(y)
         grid.materialize(y, upTo: edge &+ 1)
         let count = min(count, edge &- x &+ 1)
-        repairWideCharacter(at: x, row: row)
-        repairWideCharacter(at: x &+ count &- 1, row: row, end: true)
+        grid.cutWideCharacter(before: x, row: y)
+        grid.cutWideCharacter(after: x &+ count &- 1, row: y)
         let moving = edge &+ 1 &- x &- count
         if moving > 0 { (row + x).update(from: row + (x &+ count), count: moving) }
         (row + (edge &+ 1 &- count)).update(repeating: Cell.blank(style), count: count)
