@@ -54,13 +54,25 @@ struct SequenceParameters: Sendable {
         }
     }
 
-    /// A digit or `;`.
+    /// The first parameter byte starts the first value.
     @inline(__always)
-    mutating func param(_ byte: UInt8) {
+    private mutating func beginValues() {
         if valueCount == 0 {
             valueCount = 1
             parameterCount = 1
         }
+    }
+
+    /// `value` with the decimal digit `byte` after it, saturating.
+    @inline(__always)
+    static func appending(digit byte: UInt8, to value: UInt32) -> UInt32 {
+        min(value &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), maximumParameterValue)
+    }
+
+    /// A digit or `;`.
+    @inline(__always)
+    mutating func param(_ byte: UInt8) {
+        beginValues()
         guard !dropping else { return }
         if byte == UInt8(ascii: ";") {
             if parameterCount < Self.maximumParameterCount && valueCount < Self.maximumValueCount {
@@ -73,28 +85,21 @@ struct SequenceParameters: Sendable {
             }
             return
         }
-        let previous = current == Self.absent ? 0 : current
-        current = min(previous &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), Self.maximumParameterValue)
+        current = Self.appending(digit: byte, to: current == Self.absent ? 0 : current)
     }
 
     /// A number whose digits all came in a row, read by the caller: the same as the
     /// digits fed to `param` one by one.
     @inline(__always)
     mutating func number(_ value: UInt32) {
-        if valueCount == 0 {
-            valueCount = 1
-            parameterCount = 1
-        }
+        beginValues()
         guard !dropping else { return }
         current = value
     }
 
     /// A `:`.
     mutating func subparam() {
-        if valueCount == 0 {
-            valueCount = 1
-            parameterCount = 1
-        }
+        beginValues()
         hasSubparameters = true
         guard !dropping else { return }
         if valueCount < Self.maximumValueCount {
@@ -200,7 +205,7 @@ struct ControlString {
                 return (number, true, index + 1)
             }
             guard byte &- UInt8(ascii: "0") < 10 else { return nil }
-            number = min(number &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), SequenceParameters.maximumParameterValue)
+            number = SequenceParameters.appending(digit: byte, to: number)
             index += 1
         }
         return index == 0 ? nil : (number, false, count)

@@ -243,8 +243,7 @@ struct ScreenParser {
                     guard offset < end else { return nil }
                     byte = base[offset]
                     guard byte &- UInt8(ascii: "0") < 10 else { break }
-                    value = min(
-                        value &* 10 &+ UInt32(byte &- UInt8(ascii: "0")), SequenceParameters.maximumParameterValue)
+                    value = SequenceParameters.appending(digit: byte, to: value)
                 }
                 sequence.number(value)
             }
