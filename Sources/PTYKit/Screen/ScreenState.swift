@@ -123,7 +123,7 @@ struct ScreenState {
     @inline(__always)
     mutating func currentPenId() -> UInt16 {
         if !penIsCurrent {
-            penId = pen == .plain ? 0 : styleCache.id(for: pen) ?? internedId(pen)
+            penId = styleId(pen)
             penIsCurrent = true
         }
         return penId
@@ -140,6 +140,7 @@ struct ScreenState {
         pen.background == .default ? 0 : styleId(pen.erased)
     }
 
+    @inline(__always)
     mutating func styleId(_ style: Style) -> UInt16 {
         if style == .plain { return 0 }
         return styleCache.id(for: style) ?? internedId(style)
