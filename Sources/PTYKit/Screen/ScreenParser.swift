@@ -31,6 +31,9 @@ protocol ScreenParserConsumer {
     mutating func execute(_ control: UInt8)
     mutating func escapeDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
     mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>)
+    /// An SGR with one parameter or none (`ESC [ m`, `ESC [ 3 2 m`; 0 for none), other than
+    /// 38, 48 and 58: the same as `controlSequenceDispatch` of it.
+    mutating func selectGraphicRendition(_ code: UInt32)
     /// A DCS string ended by ST; `final` and `sequence` are its header.
     mutating func deviceControlDispatch(
         _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString)
@@ -199,12 +202,13 @@ struct ScreenParser {
         while end &- offset >= 16 {
             let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
             let stops = (bytes .<= low) .| (bytes .== high)
-            if any(stops) {
-                // The first byte that stops the run, from the lanes as two words (all ones
-                // where it stops), not byte by byte: runs between sequences are short.
-                let lanes = SIMD16<Int8>(repeating: 0).replacing(with: -1, where: stops)
-                let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-                let (first, second) = (UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
+            // The lanes as two words (all ones where the run stops), tested and searched
+            // as words: `any(_:)` is a reduction the optimizer may leave as a call, and
+            // runs between sequences are too short to search byte by byte.
+            let lanes = SIMD16<Int8>(repeating: 0).replacing(with: -1, where: stops)
+            let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+            let (first, second) = (UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
+            if first | second != 0 {
                 let bit = first != 0 ? first.trailingZeroBitCount : 64 &+ second.trailingZeroBitCount
                 return offset &+ bit &>> 3
             }
@@ -226,25 +230,37 @@ struct ScreenParser {
     ) -> Int? {
         var offset = start &+ 2
         guard offset < end, base[start &+ 1] == UInt8(ascii: "[") else { return nil }
-        sequence.clear()
         var byte = base[offset]
-        if byte &- 0x3C < 4 {
-            sequence.collect(byte)
-            offset &+= 1
+        // Nearly half of what full-screen programs write is an SGR of one code or none
+        // (`ESC [ m`, `ESC [ 3 2 m`): dispatched before a parameter list is begun.
+        if byte == UInt8(ascii: "m") {
+            consumer.selectGraphicRendition(0)
+            return offset &+ 1
+        }
+        if byte &- UInt8(ascii: "0") < 10 {
+            let value = Self.number(base, at: &offset, to: end, first: byte)
             guard offset < end else { return nil }
             byte = base[offset]
+            if byte == UInt8(ascii: "m") && value != 38 && value != 48 && value != 58 {
+                consumer.selectGraphicRendition(value)
+                return offset &+ 1
+            }
+            sequence.clear()
+            sequence.number(value)
+        } else {
+            sequence.clear()
+            if byte &- 0x3C < 4 {
+                sequence.collect(byte)
+                offset &+= 1
+                guard offset < end else { return nil }
+                byte = base[offset]
+            }
         }
         while true {
             if byte &- UInt8(ascii: "0") < 10 {
-                // A number read whole here, stored once.
-                var value = UInt32(byte &- UInt8(ascii: "0"))
-                while true {
-                    offset &+= 1
-                    guard offset < end else { return nil }
-                    byte = base[offset]
-                    guard byte &- UInt8(ascii: "0") < 10 else { break }
-                    value = SequenceParameters.appending(digit: byte, to: value)
-                }
+                let value = Self.number(base, at: &offset, to: end, first: byte)
+                guard offset < end else { return nil }
+                byte = base[offset]
                 sequence.number(value)
             }
             if byte == UInt8(ascii: ";") {
@@ -267,6 +283,23 @@ struct ScreenParser {
         guard byte &- 0x40 < 0x3F else { return nil }
         withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
         return offset &+ 1
+    }
+
+    /// The number whose first digit, `first`, is at `offset`, read whole (saturating as
+    /// `SequenceParameters` does); `offset` ends at the byte after it, `end` if none.
+    @inline(__always)
+    private static func number(
+        _ base: UnsafePointer<UInt8>, at offset: inout Int, to end: Int, first: UInt8
+    ) -> UInt32 {
+        var value = UInt32(first &- UInt8(ascii: "0"))
+        offset &+= 1
+        while offset < end {
+            let byte = base[offset]
+            guard byte &- UInt8(ascii: "0") < 10 else { break }
+            value = SequenceParameters.appending(digit: byte, to: value)
+            offset &+= 1
+        }
+        return value
     }
 
     /// A UTF-8 character lying whole in the buffer from the lead byte at `start`, decoded

@@ -200,6 +200,7 @@ extension ScreenState {
 
     // MARK: - Controls
 
+    @inline(__always)
     mutating func execute(_ control: UInt8) {
         lastPrinted = nil
         switch control {
@@ -249,8 +250,17 @@ extension ScreenState {
     }
 
     /// LF, IND: down a row, scrolling the region at its bottom margin.
+    @inline(__always)
     mutating func lineFeed() {
         pendingWrap = false
+        if y < bottom {
+            y &+= 1
+        } else {
+            lineFeedAtOrBelowBottom()
+        }
+    }
+
+    private mutating func lineFeedAtOrBelowBottom() {
         if y == bottom {
             if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil && rowsBeforeStart == 0 {
                 // Text scrolling up a whole screen whose lines go nowhere and whose rows are

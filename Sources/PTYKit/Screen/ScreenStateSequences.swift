@@ -58,6 +58,14 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
+    @inline(__always)
+    mutating func selectGraphicRendition(_ code: UInt32) {
+        lastPrinted = nil
+        var style = pen
+        style.apply(code)
+        if style != pen { setPen(style) }
+    }
+
     private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         let count = sequence.pointee.count(0)
         switch final {

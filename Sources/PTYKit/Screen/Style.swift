@@ -166,8 +166,9 @@ struct Style: Hashable, Sendable {
         rest &= 0xFFFF_0000_0000_0000  // SGR 0 does not end a hyperlink
     }
 
+    /// Applies one SGR code other than 38, 48 and 58 (which take more parameters).
     @inline(__always)
-    private mutating func apply(_ code: UInt32) {
+    mutating func apply(_ code: UInt32) {
         switch code {
         case 0: reset()
         case 1: attributes.insert(.bold)
