@@ -97,9 +97,12 @@ let package = Package(
         ),
         // Declarations for libsystemd's sd-bus (loaded at run time), to follow logind.
         .target(name: "CBusShims"),
+        // The screen model's widest stores of text into cells (AVX2 where the
+        // CPU has it, chosen at run time).
+        .target(name: "CCellStores"),
         .target(
             name: "PTYKit",
-            dependencies: ["CPTYShims"]
+            dependencies: ["CPTYShims", "CCellStores"]
         ),
         .executableTarget(
             name: "idlewrap",

@@ -1,3 +1,5 @@
+import CCellStores
+
 // Turns what a program writes to its terminal into events (libvterm's parser layer): text,
 // controls, escape and control sequences, control strings. ScreenModel's state consumes
 // them; tests consume them with a recorder.
@@ -167,7 +169,7 @@ struct ScreenParser {
             // Looked at before the run is searched for: after a sequence or a control, the
             // next byte is as often another as it is text.
             if byte &- 0x20 < 0x5F {
-                let runEnd = Self.printableRunEnd(base, from: offset &+ 1, to: end)
+                let runEnd = printableRunEnd(base, from: offset &+ 1, to: end)
                 consumer.printASCII(base + offset, count: runEnd &- offset)
                 offset = runEnd
                 guard offset < end else { return end }
@@ -190,9 +192,14 @@ struct ScreenParser {
         return end
     }
 
-    /// The end of the run of printable ASCII from `start`.
+    /// Whether long runs are searched with AVX2 (CCellStores).
+    private let scansWithAVX2 = ccell_avx2_available()
+
+    /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and
+    /// past the first 16 (most runs between sequences end in them) 32 a step with AVX2
+    /// where the CPU has it.
     @inline(__always)
-    private static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    private func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var offset = start
         let raw = UnsafeRawPointer(base)
         // A byte below 0x20, DEL (0x7F) or one with the high bit ends the run: as signed
@@ -213,6 +220,7 @@ struct ScreenParser {
                 return offset &+ bit &>> 3
             }
             offset &+= 16
+            if scansWithAVX2 && end &- offset >= 32 { return ccell_printable_run_end_avx2(base, offset, end) }
         }
         while offset < end {
             let byte = base[offset]

@@ -1,3 +1,5 @@
+import CCellStores
+
 /// The character sets G0 and G1 can hold (SCS `ESC ( F`, `ESC ) F`).
 public enum TerminalCharacterSet: UInt8, Sendable {
     case ascii
@@ -91,6 +93,9 @@ struct ScreenState {
     var rowsBeforeStart = 0
     /// Of those, how many scrolled off the top while the scrollback was held.
     var rowsBeforeStartHeld = 0
+
+    /// Whether runs of 16 characters or more are stored with AVX2 (CCellStores).
+    let storesWithAVX2 = ccell_avx2_available()
 
     static let titleStackLimit = 10
 

@@ -1,3 +1,5 @@
+import CCellStores
+
 // What text, controls and editing sequences do to the grid, as xterm does them (VT510
 // where xterm follows it). Where tmux departs and the model follows it, the comment says so.
 
@@ -22,7 +24,11 @@ extension ScreenState {
             let room = edge &- x &+ 1
             let length = min(count &- index, room)
             let row = grid.prepareWrite(y, at: x, count: length)
-            Self.store(bytes + index, count: length, style: style, to: row + x)
+            if length >= 32 && storesWithAVX2 {
+                ccell_store_ascii_avx2(bytes + index, length, style, row + x)
+            } else {
+                Self.store(bytes + index, count: length, style: style, to: row + x)
+            }
             index &+= length
             if x &+ length > edge {
                 x = edge

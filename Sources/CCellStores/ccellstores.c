@@ -1,0 +1,78 @@
+#include "ccellstores.h"
+
+#if defined(__x86_64__)
+
+#include <cpuid.h>
+#include <immintrin.h>
+#include <string.h>
+
+bool ccell_avx2_available(void) {
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+    if (!(ecx & bit_OSXSAVE) || !(ecx & bit_AVX)) return false;
+    // XCR0 bits 1 and 2: the kernel saves the SSE and AVX state on a switch.
+    unsigned low, high;
+    __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    if ((low & 6) != 6) return false;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+    return (ebx & bit_AVX2) != 0;
+}
+
+__attribute__((target("avx2")))
+long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
+    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
+    const __m256i controls = _mm256_set1_epi8(0x1F);
+    const __m256i del = _mm256_set1_epi8(0x7F);
+    long offset = start;
+    for (; end - offset >= 32; offset += 32) {
+        __m256i chunk = _mm256_loadu_si256((const __m256i *)(bytes + offset));
+        __m256i printable =
+            _mm256_andnot_si256(_mm256_cmpeq_epi8(chunk, del), _mm256_cmpgt_epi8(chunk, controls));
+        unsigned stops = ~(unsigned)_mm256_movemask_epi8(printable);
+        if (stops != 0) return offset + __builtin_ctz(stops);
+    }
+    while (offset < end && (uint8_t)(bytes[offset] - 0x20) < 0x5F) offset++;
+    return offset;
+}
+
+/// Cells for the four bytes at `bytes`: each zero-extended to 64 bits, or'ed
+/// with the style.
+__attribute__((target("avx2"), always_inline)) static inline void
+store_four(const uint8_t *bytes, __m256i style, uint64_t *cells) {
+    int32_t four;
+    memcpy(&four, bytes, sizeof four);
+    __m256i widened = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
+    _mm256_storeu_si256((__m256i *)cells, _mm256_or_si256(widened, style));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline void
+store_sixteen(const uint8_t *bytes, __m256i style, uint64_t *cells) {
+    store_four(bytes, style, cells);
+    store_four(bytes + 4, style, cells + 4);
+    store_four(bytes + 8, style, cells + 8);
+    store_four(bytes + 12, style, cells + 12);
+}
+
+__attribute__((target("avx2")))
+void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
+    const __m256i styles = _mm256_set1_epi64x((long long)style);
+    long offset = 0;
+    for (; count - offset > 16; offset += 16) store_sixteen(bytes + offset, styles, cells + offset);
+    // The last sixteen overlap the block before: those cells are written twice.
+    store_sixteen(bytes + count - 16, styles, cells + count - 16);
+}
+
+#else
+
+bool ccell_avx2_available(void) { return false; }
+
+long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
+    while (start < end && (uint8_t)(bytes[start] - 0x20) < 0x5F) start++;
+    return start;
+}
+
+void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
+    for (long i = 0; i < count; i++) cells[i] = style | bytes[i];
+}
+
+#endif

@@ -1,0 +1,29 @@
+// The screen model's two loops over plain text, with the widest vectors the
+// CPU has: finding where a run of printable ASCII ends, and writing it into
+// cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step, and
+// widening a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32
+// bytes a step and widens in one instruction. The AVX2 code is compiled for AVX2 alone (a function
+// attribute, no build flag) and only called where the CPU and the kernel have
+// it, so the binary still runs on every x86-64.
+#ifndef CCELLSTORES_H
+#define CCELLSTORES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#pragma clang assume_nonnull begin
+
+/// Whether the _avx2 functions may be called: the CPU has AVX2 and the
+/// kernel saves the YMM registers. False on other architectures.
+bool ccell_avx2_available(void);
+
+/// The end of the run of printable ASCII (0x20-0x7E) from `start`: the offset
+/// of the first other byte, or `end`. Needs ccell_avx2_available().
+long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
+
+/// Writes `count` (at least 16) cells: cell i is `style` | bytes[i].
+void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
+
+#pragma clang assume_nonnull end
+
+#endif
