@@ -196,8 +196,8 @@ struct ScreenParser {
     private let scansWithAVX2 = ccell_avx2_available()
 
     /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and
-    /// past the first 16 (most runs between sequences end in them) 32 a step with AVX2
-    /// where the CPU has it.
+    /// past the first 32 (most runs between sequences end in them, and a call would cost
+    /// them more than it saves) 32 a step with AVX2 where the CPU has it.
     @inline(__always)
     private func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var offset = start
@@ -220,7 +220,9 @@ struct ScreenParser {
                 return offset &+ bit &>> 3
             }
             offset &+= 16
-            if scansWithAVX2 && end &- offset >= 32 { return ccell_printable_run_end_avx2(base, offset, end) }
+            if offset &- start >= 32 && end &- offset >= 32 && scansWithAVX2 {
+                return ccell_printable_run_end_avx2(base, offset, end)
+            }
         }
         while offset < end {
             let byte = base[offset]
