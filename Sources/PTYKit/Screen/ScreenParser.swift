@@ -36,6 +36,8 @@ protocol ScreenParserConsumer {
     /// An SGR with one parameter or none (`ESC [ m`, `ESC [ 3 2 m`; 0 for none), other than
     /// 38, 48 and 58: the same as `controlSequenceDispatch` of it.
     mutating func selectGraphicRendition(_ code: UInt32)
+    /// An SGR with two such parameters (`ESC [ 0 1 ; 3 4 m`; 0 for an empty second).
+    mutating func selectGraphicRendition(_ first: UInt32, _ second: UInt32)
     /// A DCS string ended by ST; `final` and `sequence` are its header.
     mutating func deviceControlDispatch(
         _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString)
@@ -241,22 +243,48 @@ struct ScreenParser {
         var offset = start &+ 2
         guard offset < end, base[start &+ 1] == UInt8(ascii: "[") else { return nil }
         var byte = base[offset]
-        // Nearly half of what full-screen programs write is an SGR of one code or none
-        // (`ESC [ m`, `ESC [ 3 2 m`): dispatched before a parameter list is begun.
+        // Nearly half of what full-screen programs write is an SGR of one or two plain codes
+        // or none (`ESC [ m`, `ESC [ 3 2 m`, `ESC [ 0 1 ; 3 4 m`): dispatched before a
+        // parameter list is begun. Anything else found on the way begins the list with what
+        // was read.
         if byte == UInt8(ascii: "m") {
             consumer.selectGraphicRendition(0)
             return offset &+ 1
         }
         if byte &- UInt8(ascii: "0") < 10 {
-            let value = Self.number(base, at: &offset, to: end, first: byte)
+            let first = Self.number(base, at: &offset, to: end, first: byte)
             guard offset < end else { return nil }
             byte = base[offset]
-            if byte == UInt8(ascii: "m") && value != 38 && value != 48 && value != 58 {
-                consumer.selectGraphicRendition(value)
+            let firstIsPlain = Self.isPlainGraphicRendition(first)
+            if byte == UInt8(ascii: "m") && firstIsPlain {
+                consumer.selectGraphicRendition(first)
                 return offset &+ 1
             }
             sequence.clear()
-            sequence.number(value)
+            sequence.number(first)
+            if byte == UInt8(ascii: ";") && firstIsPlain {
+                offset &+= 1
+                guard offset < end else { return nil }
+                byte = base[offset]
+                // An empty second code is 0, as in the list.
+                var second: UInt32 = 0
+                if byte &- UInt8(ascii: "0") < 10 {
+                    second = Self.number(base, at: &offset, to: end, first: byte)
+                    guard offset < end else { return nil }
+                    byte = base[offset]
+                    if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(second) {
+                        consumer.selectGraphicRendition(first, second)
+                        return offset &+ 1
+                    }
+                    sequence.param(UInt8(ascii: ";"))
+                    sequence.number(second)
+                } else if byte == UInt8(ascii: "m") {
+                    consumer.selectGraphicRendition(first, second)
+                    return offset &+ 1
+                } else {
+                    sequence.param(UInt8(ascii: ";"))
+                }
+            }
         } else {
             sequence.clear()
             if byte &- 0x3C < 4 {
@@ -293,6 +321,12 @@ struct ScreenParser {
         guard byte &- 0x40 < 0x3F else { return nil }
         withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
         return offset &+ 1
+    }
+
+    /// An SGR code that takes no parameters after it (38, 48 and 58 do).
+    @inline(__always)
+    private static func isPlainGraphicRendition(_ code: UInt32) -> Bool {
+        code != 38 && code != 48 && code != 58
     }
 
     /// The number whose first digit, `first`, is at `offset`, read whole (saturating as

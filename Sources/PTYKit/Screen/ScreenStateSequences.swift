@@ -32,7 +32,10 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
-    @inline(__always)
+    // Kept out of the parser's loop: the SGRs that make up most sequences take the fast
+    // path (selectGraphicRendition), and this much code inlined there costs the loop the
+    // inlining of its small helpers.
+    @inline(never)
     mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         lastPrinted = final == UInt8(ascii: "b") ? lastPrinted : nil
         modes.applyControlSequence(final: final, sequence)
@@ -63,6 +66,15 @@ extension ScreenState: ScreenParserConsumer {
         lastPrinted = nil
         var style = pen
         style.apply(code)
+        if style != pen { setPen(style) }
+    }
+
+    @inline(__always)
+    mutating func selectGraphicRendition(_ first: UInt32, _ second: UInt32) {
+        lastPrinted = nil
+        var style = pen
+        style.apply(first)
+        style.apply(second)
         if style != pen { setPen(style) }
     }
 

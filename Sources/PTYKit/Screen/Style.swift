@@ -108,7 +108,9 @@ struct Style: Hashable, Sendable {
     }
 
     /// The two words, for hashing.
-    var packed: (UInt64, UInt64) { (colours, rest) }
+    var packed: (UInt64, UInt64) {
+        @inline(__always) get { (colours, rest) }
+    }
 
     static let plain = Style()
 
@@ -166,11 +168,25 @@ struct Style: Hashable, Sendable {
         rest &= 0xFFFF_0000_0000_0000  // SGR 0 does not end a hyperlink
     }
 
-    /// Applies one SGR code other than 38, 48 and 58 (which take more parameters).
+    /// Applies one SGR code other than 38, 48 and 58 (which take more parameters): the
+    /// reset and the eight colours that most SGRs are inline, the rest in a call (inlined
+    /// into the parser's loop, that switch would cost the loop the inlining of its small
+    /// helpers).
     @inline(__always)
     mutating func apply(_ code: UInt32) {
         switch code {
         case 0: reset()
+        case 30...37: foreground = .ansi(code &- 30)
+        case 39: foreground = .default
+        case 40...47: background = .ansi(code &- 40)
+        case 49: background = .default
+        default: applyOther(code)
+        }
+    }
+
+    @inline(never)
+    private mutating func applyOther(_ code: UInt32) {
+        switch code {
         case 1: attributes.insert(.bold)
         case 2: attributes.insert(.dim)
         case 3: attributes.insert(.italic)
@@ -180,17 +196,15 @@ struct Style: Hashable, Sendable {
         case 8: attributes.insert(.invisible)
         case 9: attributes.insert(.strikethrough)
         case 21: attributes.underline = 2
-        case 22: attributes.subtract([.bold, .dim])
+        case 22:
+            attributes.remove(.bold)
+            attributes.remove(.dim)
         case 23: attributes.remove(.italic)
         case 24: attributes.underline = 0
         case 25: attributes.remove(.blink)
         case 27: attributes.remove(.inverse)
         case 28: attributes.remove(.invisible)
         case 29: attributes.remove(.strikethrough)
-        case 30...37: foreground = .ansi(code - 30)
-        case 39: foreground = .default
-        case 40...47: background = .ansi(code - 40)
-        case 49: background = .default
         case 53: attributes.insert(.overline)
         case 55: attributes.remove(.overline)
         case 59: underlineColour = .default

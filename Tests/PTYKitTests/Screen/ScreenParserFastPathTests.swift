@@ -90,12 +90,14 @@ struct ScreenParserFastPathTests {
     }
 
     @Test func oddSGRsAgreeWithTheTable() {
-        // One code or none goes past the parameter list; 38, 48 and 58 (which take more
-        // parameters), leading zeros and saturated values must do what the table does.
+        // One or two codes or none go past the parameter list; 38, 48 and 58 (which take
+        // more parameters), empty and sub-parameters, leading zeros, saturated values, more
+        // codes and other finals must do what the table does.
         screenEverySplit(
             bytes(
                 #"\e[31ma\e[mb\e[0032mc\e[38md\e[0038me\e[48mf\e[58mg\e[99999mh\e[1mi\e[00mj\e[7mk\e[;m"#
-                    + #"l\e[4;mm"#), rows: 2, columns: 20)
+                    + #"l\e[4;mm\e[1;32mn\e[22;0mo\e[1;38;5;9mp\e[32;48mq\e[1;2;3mr\e[1;mt\e[1;?mu\e[7;1:2mv"#
+                    + #"\e[0;1mA\e[1;0mB\e[3;4Hw\e[1;31;1Hx\e[1:3my\e[?1;2mz"#), rows: 4, columns: 20)
     }
 
     @Test func wholeBuffersAgreeWithByteByByteFeeding() {
