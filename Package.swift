@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PTYKitTests",
-            dependencies: ["PTYKit"]
+            dependencies: ["PTYKit", "CCellStores"]
         ),
         .testTarget(
             name: "idlewrapTests",

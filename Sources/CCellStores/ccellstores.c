@@ -57,14 +57,60 @@ __attribute__((target("avx2")))
 void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
     const __m256i styles = _mm256_set1_epi64x((long long)style);
     long offset = 0;
-    for (; count - offset > 16; offset += 16) store_sixteen(bytes + offset, styles, cells + offset);
-    // The last sixteen overlap the block before: those cells are written twice.
-    store_sixteen(bytes + count - 16, styles, cells + count - 16);
+    // The last block overlaps the one before: those cells are written twice.
+    if (count >= 16) {
+        for (; count - offset > 16; offset += 16) store_sixteen(bytes + offset, styles, cells + offset);
+        store_sixteen(bytes + count - 16, styles, cells + count - 16);
+    } else {
+        for (; count - offset > 4; offset += 4) store_four(bytes + offset, styles, cells + offset);
+        store_four(bytes + count - 4, styles, cells + count - 4);
+    }
+}
+
+/// Cells for the sixteen bytes at `bytes` with SSE2 (every x86-64 has it): each widened to
+/// 32 bits and interleaved with the style id, which is the high half of a cell.
+static inline void store_sixteen_sse2(const uint8_t *bytes, __m128i ids, uint64_t *cells) {
+    const __m128i zero = _mm_setzero_si128();
+    __m128i chunk = _mm_loadu_si128((const __m128i *)bytes);
+    __m128i low = _mm_unpacklo_epi8(chunk, zero), high = _mm_unpackhi_epi8(chunk, zero);
+    __m128i quarters[4] = {
+        _mm_unpacklo_epi16(low, zero), _mm_unpackhi_epi16(low, zero),
+        _mm_unpacklo_epi16(high, zero), _mm_unpackhi_epi16(high, zero),
+    };
+    for (int i = 0; i < 4; i++) {
+        _mm_storeu_si128((__m128i *)(cells + 4 * i), _mm_unpacklo_epi32(quarters[i], ids));
+        _mm_storeu_si128((__m128i *)(cells + 4 * i + 2), _mm_unpackhi_epi32(quarters[i], ids));
+    }
+}
+
+static inline void store_four_sse2(const uint8_t *bytes, __m128i ids, uint64_t *cells) {
+    const __m128i zero = _mm_setzero_si128();
+    int32_t four;
+    memcpy(&four, bytes, sizeof four);
+    __m128i dwords = _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(four), zero), zero);
+    _mm_storeu_si128((__m128i *)cells, _mm_unpacklo_epi32(dwords, ids));
+    _mm_storeu_si128((__m128i *)(cells + 2), _mm_unpackhi_epi32(dwords, ids));
+}
+
+void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
+    const __m128i ids = _mm_set1_epi32((int)(style >> 32));
+    long offset = 0;
+    if (count >= 16) {
+        for (; count - offset > 16; offset += 16) store_sixteen_sse2(bytes + offset, ids, cells + offset);
+        store_sixteen_sse2(bytes + count - 16, ids, cells + count - 16);
+    } else {
+        for (; count - offset > 4; offset += 4) store_four_sse2(bytes + offset, ids, cells + offset);
+        store_four_sse2(bytes + count - 4, ids, cells + count - 4);
+    }
 }
 
 #else
 
 bool ccell_avx2_available(void) { return false; }
+
+void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
+    for (long i = 0; i < count; i++) cells[i] = style | bytes[i];
+}
 
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
     while (start < end && (uint8_t)(bytes[start] - 0x20) < 0x5F) start++;

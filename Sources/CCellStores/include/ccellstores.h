@@ -2,7 +2,9 @@
 // CPU has: finding where a run of printable ASCII ends, and writing it into
 // cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step, and
 // widening a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32
-// bytes a step and widens in one instruction. The AVX2 code is compiled for AVX2 alone (a function
+// bytes a step and widens in one instruction. The stores are C in both forms:
+// Swift's SIMD conversions are generic functions that the optimizer leaves as
+// calls once the parser's loop they are inlined into grows. The AVX2 code is compiled for AVX2 alone (a function
 // attribute, no build flag) and only called where the CPU and the kernel have
 // it, so the binary still runs on every x86-64.
 #ifndef CCELLSTORES_H
@@ -21,8 +23,12 @@ bool ccell_avx2_available(void);
 /// of the first other byte, or `end`. Needs ccell_avx2_available().
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
 
-/// Writes `count` (at least 16) cells: cell i is `style` | bytes[i].
+/// Writes `count` (at least 4) cells: cell i is `style` | bytes[i], where the low 32 bits
+/// of `style` are 0.
 void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
+
+/// The same with SSE2, which every x86-64 has (elsewhere, a loop the compiler vectorizes).
+void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
 
 #pragma clang assume_nonnull end
 

@@ -17,6 +17,20 @@ extension ScreenState {
             return
         }
         let style = UInt64(currentPenId()) &<< 32
+        // Most runs end before the edge of the row they start in: written without the loop.
+        if !pendingWrap && x &+ count <= rightEdge {
+            let row = grid.prepareWrite(y, at: x, count: count)
+            storeCells(bytes, count: count, style: style, to: row + x)
+            x &+= count
+        } else {
+            printASCIIAcrossEdges(bytes, count: count, style: style)
+        }
+    }
+
+    /// A run that reaches the edge of its row: wrapped as often as it takes, or, without
+    /// autowrap, its last character left in the last column.
+    @inline(never)
+    private mutating func printASCIIAcrossEdges(_ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64) {
         var index = 0
         while index < count {
             if pendingWrap { wrap() }
@@ -24,11 +38,7 @@ extension ScreenState {
             let room = edge &- x &+ 1
             let length = min(count &- index, room)
             let row = grid.prepareWrite(y, at: x, count: length)
-            if length >= 32 && storesWithAVX2 {
-                ccell_store_ascii_avx2(bytes + index, length, style, row + x)
-            } else {
-                Self.store(bytes + index, count: length, style: style, to: row + x)
-            }
+            storeCells(bytes + index, count: length, style: style, to: row + x)
             index &+= length
             if x &+ length > edge {
                 x = edge
@@ -45,56 +55,22 @@ extension ScreenState {
         }
     }
 
-    /// Cells for `count` ASCII bytes in one style, eight at a time.
+    /// Cells for `count` ASCII bytes in one style: 1 to 3 here, more in a call (CCellStores),
+    /// with AVX2 where the CPU has it.
     @inline(__always)
-    private static func store(
+    private func storeCells(
         _ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64, to target: UnsafeMutablePointer<UInt64>
     ) {
-        // A cell is the character in its low half and the style id in its high half: the
-        // characters widened to 32 bits, interleaved with the style's high half, are cells.
-        // Blocks of 16, 8 or 4, the last overlapping the one before (the same cells written
-        // twice) instead of a loop over the last few.
-        let styles = SIMD32<UInt32>(repeating: UInt32(truncatingIfNeeded: style &>> 32))
-        @inline(__always) func block16(_ offset: Int) {
-            var cells = styles
-            cells.evenHalf = SIMD16<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(
-                    fromByteOffset: offset, as: SIMD16<UInt8>.self))
-            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD32<UInt32>.self)
-        }
-        @inline(__always) func block8(_ offset: Int) {
-            var cells = styles.lowHalf
-            cells.evenHalf = SIMD8<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-            )
-            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD16<UInt32>.self)
-        }
-        @inline(__always) func block4(_ offset: Int) {
-            var cells = styles.lowHalf.lowHalf
-            cells.evenHalf = SIMD4<UInt32>(
-                truncatingIfNeeded: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
-            )
-            UnsafeMutableRawPointer(target).storeBytes(of: cells, toByteOffset: offset &* 8, as: SIMD8<UInt32>.self)
-        }
-        if count >= 16 {
-            var offset = 0
-            while count &- offset > 16 {
-                block16(offset)
-                offset &+= 16
-            }
-            block16(count &- 16)
-        } else if count >= 8 {
-            block8(0)
-            block8(count &- 8)
-        } else if count >= 4 {
-            block4(0)
-            block4(count &- 4)
-        } else {
-            // 1 to 3 characters, without a loop whose end the CPU must guess: the cells at
-            // 0, count / 2 and count - 1 are all of them.
+        if count < 4 {
+            // Without a loop whose end the CPU must guess: the cells at 0, count / 2 and
+            // count - 1 are all of them.
             target[0] = style | UInt64(bytes[0])
             target[count &>> 1] = style | UInt64(bytes[count &>> 1])
             target[count &- 1] = style | UInt64(bytes[count &- 1])
+        } else if storesWithAVX2 {
+            ccell_store_ascii_avx2(bytes, count, style, target)
+        } else {
+            ccell_store_ascii_sse2(bytes, count, style, target)
         }
     }
 
