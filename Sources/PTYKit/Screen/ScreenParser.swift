@@ -38,6 +38,9 @@ protocol ScreenParserConsumer {
     mutating func selectGraphicRendition(_ code: UInt32)
     /// An SGR with two such parameters (`ESC [ 0 1 ; 3 4 m`; 0 for an empty second).
     mutating func selectGraphicRendition(_ first: UInt32, _ second: UInt32)
+    /// A CUP with two parameters or fewer (0 for a missing or empty one): the same as
+    /// `controlSequenceDispatch` of it.
+    mutating func cursorPosition(_ row: UInt32, _ column: UInt32)
     /// A DCS string ended by ST; `final` and `sequence` are its header.
     mutating func deviceControlDispatch(
         _ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>, _ payload: ControlString)
@@ -244,46 +247,55 @@ struct ScreenParser {
         guard offset < end, base[start &+ 1] == UInt8(ascii: "[") else { return nil }
         var byte = base[offset]
         // Nearly half of what full-screen programs write is an SGR of one or two plain codes
-        // or none (`ESC [ m`, `ESC [ 3 2 m`, `ESC [ 0 1 ; 3 4 m`): dispatched before a
-        // parameter list is begun. Anything else found on the way begins the list with what
-        // was read.
+        // or none (`ESC [ m`, `ESC [ 3 2 m`, `ESC [ 0 1 ; 3 4 m`), and much of the rest a
+        // cursor position (`ESC [ H`, `ESC [ 2 4 ; 1 H`): dispatched before a parameter
+        // list is begun. Anything else found on the way begins the list with what was read.
         if byte == UInt8(ascii: "m") {
             consumer.selectGraphicRendition(0)
+            return offset &+ 1
+        }
+        if byte == UInt8(ascii: "H") {
+            consumer.cursorPosition(0, 0)
             return offset &+ 1
         }
         if byte &- UInt8(ascii: "0") < 10 {
             let first = Self.number(base, at: &offset, to: end, first: byte)
             guard offset < end else { return nil }
             byte = base[offset]
-            let firstIsPlain = Self.isPlainGraphicRendition(first)
-            if byte == UInt8(ascii: "m") && firstIsPlain {
+            if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(first) {
                 consumer.selectGraphicRendition(first)
+                return offset &+ 1
+            }
+            if byte == UInt8(ascii: "H") {
+                consumer.cursorPosition(first, 0)
                 return offset &+ 1
             }
             sequence.clear()
             sequence.number(first)
-            if byte == UInt8(ascii: ";") && firstIsPlain {
+            if byte == UInt8(ascii: ";") {
                 offset &+= 1
                 guard offset < end else { return nil }
                 byte = base[offset]
-                // An empty second code is 0, as in the list.
+                // An empty second parameter is 0, as in the list.
                 var second: UInt32 = 0
-                if byte &- UInt8(ascii: "0") < 10 {
+                let hasSecond = byte &- UInt8(ascii: "0") < 10
+                if hasSecond {
                     second = Self.number(base, at: &offset, to: end, first: byte)
                     guard offset < end else { return nil }
                     byte = base[offset]
-                    if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(second) {
-                        consumer.selectGraphicRendition(first, second)
-                        return offset &+ 1
-                    }
-                    sequence.param(UInt8(ascii: ";"))
-                    sequence.number(second)
-                } else if byte == UInt8(ascii: "m") {
+                }
+                if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(first)
+                    && Self.isPlainGraphicRendition(second)
+                {
                     consumer.selectGraphicRendition(first, second)
                     return offset &+ 1
-                } else {
-                    sequence.param(UInt8(ascii: ";"))
                 }
+                if byte == UInt8(ascii: "H") {
+                    consumer.cursorPosition(first, second)
+                    return offset &+ 1
+                }
+                sequence.param(UInt8(ascii: ";"))
+                if hasSecond { sequence.number(second) }
             }
         } else {
             sequence.clear()

@@ -32,6 +32,13 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
+    @inline(__always)
+    mutating func cursorPosition(_ row: UInt32, _ column: UInt32) {
+        lastPrinted = nil
+        moveTo(row: row == 0 ? 1 : Int(row), column: column == 0 ? 1 : Int(column))
+        if rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
+    }
+
     // Kept out of the parser's loop: the SGRs that make up most sequences take the fast
     // path (selectGraphicRendition), and this much code inlined there costs the loop the
     // inlining of its small helpers.

@@ -100,6 +100,16 @@ struct ScreenParserFastPathTests {
                     + #"\e[0;1mA\e[1;0mB\e[3;4Hw\e[1;31;1Hx\e[1:3my\e[?1;2mz"#), rows: 4, columns: 20)
     }
 
+    @Test func cursorPositionsAgreeWithTheTable() {
+        // Two parameters or fewer go past the parameter list: missing, empty and 0 mean 1,
+        // large ones stop at the edge, origin mode counts from the margins; more
+        // parameters, a marker or an intermediate must do what the table does.
+        screenEverySplit(
+            bytes(
+                #"a\e[Hb\e[3Hc\e[3;Hd\e[;5He\e[0;0Hf\e[99;99Hg\e[38;5Hh\e[2;3;4Hi\e[?2Hj\e[2 Hk\e[004;0007Hl"#
+                    + #"\e[2;4r\e[?6h\e[Hm\e[9;2Hn\e[?6l\e[r\e[1:2Ho"#), rows: 5, columns: 12)
+    }
+
     @Test func wholeBuffersAgreeWithByteByByteFeeding() {
         // One byte at a time, no skip can span a sequence or a character: the table does
         // the work. Fed whole, the fast paths do most of it.
