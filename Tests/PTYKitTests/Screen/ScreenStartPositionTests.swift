@@ -51,7 +51,10 @@ struct ScreenStartPositionTests {
         #expect(model.rowsBeforeStart == 0)
     }
 
-    @Test(arguments: [#"\e[1;1H"#, #"\e[H"#, #"\e[2H"#, #"\e[A"#, #"\e[2J"#, #"\e[1J"#, #"\e[2d"#, #"\ec"#, #"\e#8"#, #"\eM\eM\eM\eM"#])
+    @Test(arguments: [
+        #"\e[1;1H"#, #"\e[H"#, #"\e[2H"#, #"\e[A"#, #"\e[2J"#, #"\e[1J"#, #"\e[2d"#, #"\ec"#, #"\e#8"#,
+        #"\eM\eM\eM\eM"#,
+    ])
     func reachingOrErasingTheRowsAboveMakesThemTheProgramsOwn(sequence: String) {
         let model = started()
         model.feed(sequence)
