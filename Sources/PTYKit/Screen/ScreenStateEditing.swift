@@ -86,7 +86,9 @@ extension ScreenState {
         }
     }
 
-    /// A decoded non-ASCII character.
+    /// A decoded non-ASCII character. A call of its own, as the other rarer paths are, to
+    /// keep the parser's loop small enough that the optimizer inlines its hot helpers.
+    @inline(never)
     mutating func printScalar(_ scalar: UInt32) {
         lastPrinted = nil
         let value = CharacterWidth.value(scalar)
@@ -102,6 +104,7 @@ extension ScreenState {
     }
 
     /// One character of `width` columns (content bits of a cell).
+    @inline(never)
     mutating func printCharacter(_ content: UInt64, width: Int) {
         if pendingWrap { wrap() }
         var edge = rightEdge
@@ -186,12 +189,21 @@ extension ScreenState {
     mutating func execute(_ control: UInt8) {
         lastPrinted = nil
         switch control {
-        case 0x08: backspace()
-        case 0x09: tab(forward: 1)
-        case 0x0A, 0x0B, 0x0C:
+        case 0x0A:
             lineFeed()
             if newlineMode { carriageReturn() }
         case 0x0D: carriageReturn()
+        default: executeOther(control)
+        }
+    }
+
+    /// The rarer controls, in a call (see printScalar).
+    @inline(never)
+    private mutating func executeOther(_ control: UInt8) {
+        switch control {
+        case 0x08: backspace()
+        case 0x09: tab(forward: 1)
+        case 0x0B, 0x0C: execute(0x0A)
         case 0x0E: shifted = true
         case 0x0F: shifted = false
         default: break
@@ -242,6 +254,7 @@ extension ScreenState {
         }
     }
 
+    @inline(never)
     private mutating func lineFeedAtOrBelowBottom() {
         if y == bottom {
             if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil && rowsBeforeStart == 0 {
