@@ -12,6 +12,7 @@ final class TmuxDriver {
 
     /// `options` are global window options set before the command starts.
     init(_ command: [String], rows: Int = 24, columns: Int = 80, options: [String: String] = [:]) throws {
+        _ = Self.staleServersEnded
         socket = "idlewrap-test-\(getpid())-\(TmuxDriver.nextSocket())"
         // remain-on-exit first, so a command that ends at once leaves its status.
         let settings = options.sorted { $0.key < $1.key }.flatMap { ["set-option", "-g", $0.key, $0.value, ";"] }
@@ -137,6 +138,22 @@ final class TmuxDriver {
         // tmux output comes through a terminal: lines end in CR LF.
         return driver.text.replacing("\r\n", with: "\n")
     }
+
+    /// A test run that is killed never releases its drivers: its tmux servers, and the
+    /// (often locked) idlewrap in them, would run on. The first driver of the next run
+    /// ends the servers whose test process is gone.
+    private static let staleServersEnded: Void = {
+        let directory = (getenv("TMUX_TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tmux-\(getuid())"
+        for name in directoryEntries(directory) where name.hasPrefix("idlewrap-test-") {
+            // idlewrap-test-PID-N
+            let fields = name.split(separator: "-")
+            guard fields.count == 4, let owner = pid_t(fields[2]), kill(owner, 0) == -1, errno == ESRCH else {
+                continue
+            }
+            _ = try? TerminalDriver(["tmux", "-L", name, "kill-server"], environment: ["TMUX": ""]).waitForExit()
+            unlink("\(directory)/\(name)")
+        }
+    }()
 
     nonisolated(unsafe) private static var counter = 0
     private static func nextSocket() -> Int {
