@@ -281,9 +281,10 @@ final class LockController {
     }
 
     /// Brings the title to what the warning wants, where the output is at a boundary;
-    /// otherwise the next output that reaches one does it.
+    /// otherwise the next output that reaches one does it. Called for every read of
+    /// output, where there is almost never anything to change: that is asked first.
     private func updateWarningTitle() {
-        if screen.isAtBoundary { show(watch.titleBytes()) }
+        if watch.titleIsPending && screen.isAtBoundary { show(watch.titleBytes()) }
     }
 
     private func show(_ bytes: [UInt8]) {
