@@ -16,7 +16,9 @@ final class LockController {
     private let screen: CommandScreen
 
     private(set) var state = LockState.active
-    private var watch: IdleWatch
+    /// Asked twice for every read of output. Unchecked, as the relay's properties are
+    /// (Relay.swift says why): every access is in place, none is open across a call out.
+    @exclusivity(unchecked) private var watch: IdleWatch
     /// What the lock screen turned on, while it shows.
     private var entry: LockScreenEntry?
     /// The lock left the terminal as idlewrap found it: nothing is left to undo at exit.

@@ -27,7 +27,9 @@ final class Session: RelayDelegate {
     /// still come (SessionStartPosition.swift).
     var startPosition: StartPositionQuery?
     private var rawMode: RawMode?
-    var ending: SessionEnding
+    /// Asked for every read of output. Unchecked, as the relay's properties are
+    /// (Relay.swift says why): every access is in place, none is open across a call out.
+    @exclusivity(unchecked) var ending: SessionEnding
     var terminalIsGone = false
     private var sources: SessionSources!
     /// What `status` reports of the session.
