@@ -8,6 +8,14 @@ import Glibc
 /// no wake-up at all while nothing happens. Any number of extra descriptors
 /// can be watched for reading, or writing (`watch(_:events:)`); the delegate
 /// hears when one is ready.
+///
+/// Its stored properties are read and written in every round, for every chunk of
+/// output, and none is ever accessed while another access to it is open (nothing
+/// calls out while holding one: the delegate is called between them, and what it
+/// calls back, `sendToCommand` or `watch`, opens and closes its own). So they are
+/// `@exclusivity(unchecked)`: otherwise each access is a call into the runtime's
+/// exclusivity check, about 150 instructions with its bookkeeping, and a round
+/// made some fifteen. One thread, as the whole relay is.
 public final class Relay {
     public let terminalInput: FileDescriptor
     public let terminalOutput: FileDescriptor
@@ -16,11 +24,11 @@ public final class Relay {
     public let command: ChildProcess
 
     /// When to call `relayDeadlineDidPass`; nil for never.
-    public var deadline: MonotonicInstant?
+    @exclusivity(unchecked) public var deadline: MonotonicInstant?
 
     /// While false the command's output stays in the kernel, so a command
     /// that keeps writing blocks: nothing is read, nothing is dropped.
-    public var isReadingOutput = true {
+    @exclusivity(unchecked) public var isReadingOutput = true {
         didSet {
             if isReadingOutput && !oldValue && commandStatus != nil {
                 quietUntil = MonotonicInstant.now() + quietSpell
@@ -29,26 +37,26 @@ public final class Relay {
     }
 
     /// While false typed bytes stay in the terminal.
-    public var isReadingInput = true
+    @exclusivity(unchecked) public var isReadingInput = true
 
     /// While true, the terminal is read even while earlier typed bytes still
     /// wait for the command; normally it is not (backpressure), so that a slow
     /// command gets all its input later. For a delegate that keeps what is
     /// typed to itself for a while (idlewrap's lock screen).
-    public var readsInputAhead = false
+    @exclusivity(unchecked) public var readsInputAhead = false
 
     /// While true, the input buffer is zeroed after each chunk, so that no copy
     /// of what was typed (a password) stays in the relay's memory.
-    public var clearsInputAfterUse = false
+    @exclusivity(unchecked) public var clearsInputAfterUse = false
 
     /// The extra descriptors watched for reading, in the order they were added.
-    public private(set) var watched: [FileDescriptor] = []
+    @exclusivity(unchecked) public private(set) var watched: [FileDescriptor] = []
     /// The poll events each of `watched` is watched for.
-    private var watchedEvents: [Int16] = []
+    @exclusivity(unchecked) private var watchedEvents: [Int16] = []
 
-    public private(set) var commandStatus: TerminationStatus?
-    public private(set) var outputEnded = false
-    public private(set) var inputEnded = false
+    @exclusivity(unchecked) public private(set) var commandStatus: TerminationStatus?
+    @exclusivity(unchecked) public private(set) var outputEnded = false
+    @exclusivity(unchecked) public private(set) var inputEnded = false
 
     /// How long output must stay quiet after the command exited before the
     /// relay calls it over: a background job may keep the pseudo-terminal
@@ -65,18 +73,18 @@ public final class Relay {
     private static let fixedSlots = Slot.allCases.count
 
     /// Rebuilt only when the watch set changes, so a round allocates nothing.
-    private var slots: UnsafeMutablePointer<pollfd>
-    private var slotCapacity: Int
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<pollfd>
+    @exclusivity(unchecked) private var slotCapacity: Int
     /// Bumped by every watch or unwatch, so a round that reports watched
     /// descriptors notices when the delegate changed the set under it.
-    private var watchGeneration = 0
+    @exclusivity(unchecked) private var watchGeneration = 0
     private let outputBuffer: UnsafeMutableRawBufferPointer
     private let inputBuffer: UnsafeMutableRawBufferPointer
     /// Typed bytes the command has not taken yet; stdin is not read meanwhile.
-    private var pendingInput: [UInt8] = []
-    private var pendingStart = 0
-    private var quietUntil: MonotonicInstant?
-    private var isStopped = false
+    @exclusivity(unchecked) private var pendingInput: [UInt8] = []
+    @exclusivity(unchecked) private var pendingStart = 0
+    @exclusivity(unchecked) private var quietUntil: MonotonicInstant?
+    @exclusivity(unchecked) private var isStopped = false
     /// Readable once the command has exited (a pidfd), nil on kernels before
     /// 5.3. SIGCHLD alone is not enough where other threads leave it
     /// unblocked: the kernel may hand it to one of them, which discards it
@@ -244,8 +252,12 @@ public final class Relay {
         slots[slot.rawValue].revents
     }
 
+    /// Asked every round: two optionals compared in place (`MonotonicInstant.earliest`
+    /// takes an array, which would be made and released each time).
     private var nextWake: MonotonicInstant? {
-        MonotonicInstant.earliest(deadline, isReadingOutput && !outputEnded ? quietUntil : nil)
+        guard isReadingOutput && !outputEnded, let quiet = quietUntil else { return deadline }
+        guard let deadline else { return quiet }
+        return min(deadline, quiet)
     }
 
     /// Milliseconds to the next deadline, rounded up so the loop never wakes

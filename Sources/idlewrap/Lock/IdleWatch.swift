@@ -65,6 +65,9 @@ struct IdleWatch {
 
     var isCountingDown: Bool { warning.isShowing }
 
+    /// Whether `titleBytes` has any to give.
+    var titleIsPending: Bool { warning.isPending }
+
     /// The bytes that bring the title to what the countdown wants now.
     mutating func titleBytes() -> [UInt8] {
         warning.update()

@@ -16,7 +16,9 @@ final class LockController {
     private let screen: CommandScreen
 
     private(set) var state = LockState.active
-    private var watch: IdleWatch
+    /// Asked twice for every read of output. Unchecked, as the relay's properties are
+    /// (Relay.swift says why): every access is in place, none is open across a call out.
+    @exclusivity(unchecked) private var watch: IdleWatch
     /// What the lock screen turned on, while it shows.
     private var entry: LockScreenEntry?
     /// The lock left the terminal as idlewrap found it: nothing is left to undo at exit.
@@ -281,9 +283,10 @@ final class LockController {
     }
 
     /// Brings the title to what the warning wants, where the output is at a boundary;
-    /// otherwise the next output that reaches one does it.
+    /// otherwise the next output that reaches one does it. Called for every read of
+    /// output, where there is almost never anything to change: that is asked first.
     private func updateWarningTitle() {
-        if screen.isAtBoundary { show(watch.titleBytes()) }
+        if watch.titleIsPending && screen.isAtBoundary { show(watch.titleBytes()) }
     }
 
     private func show(_ bytes: [UInt8]) {

@@ -25,6 +25,10 @@ struct WarningTitle {
     /// Whether the terminal shows the countdown, or will once the bytes are written.
     var isShowing: Bool { shown != nil }
 
+    /// Whether `update` has bytes to give: asked for every read of output, which almost
+    /// always has nothing to change.
+    var isPending: Bool { commandTitle != nil || shown != wanted }
+
     /// When the countdown starts before an idle lock due at `lockAt`, or nil without one. It
     /// never lasts longer than `timeout`: right after activity it would have nothing to warn of.
     func start(lockAt: MonotonicInstant?, timeout: Duration) -> MonotonicInstant? {
@@ -67,8 +71,7 @@ struct WarningTitle {
     /// start; the new countdown each second; the pop, and the command's latest title,
     /// at the end.
     mutating func update() -> [UInt8] {
-        // Called for every read of output: nothing to change costs nothing.
-        guard commandTitle != nil || shown != wanted else { return [] }
+        guard isPending else { return [] }
         let bytes = OutputBuffer(capacity: 128)
         if let retitle = commandTitle {
             // Pop the stale title, show the command's latest, and push that one instead.

@@ -16,8 +16,9 @@ final class CommandScreen {
     /// Output that arrived since the screen was hidden, in bytes; 0 while shown.
     private(set) var hiddenByteCount = 0
     /// The output so far, kept while the terminal may still say where its cursor was when
-    /// the command started (`StartPositionQuery`); nil when not waiting.
-    private var outputBeforeStart: [UInt8]?
+    /// the command started (`StartPositionQuery`); nil when not waiting. Asked for every
+    /// read of output, so unchecked as the relay's properties are (Relay.swift says why).
+    @exclusivity(unchecked) private var outputBeforeStart: [UInt8]?
     /// The most output kept for that: past it the screen starts at the top left.
     static let outputBeforeStartLimit = 256 * 1024
 

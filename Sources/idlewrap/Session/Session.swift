@@ -27,7 +27,9 @@ final class Session: RelayDelegate {
     /// still come (SessionStartPosition.swift).
     var startPosition: StartPositionQuery?
     private var rawMode: RawMode?
-    var ending: SessionEnding
+    /// Asked for every read of output. Unchecked, as the relay's properties are
+    /// (Relay.swift says why): every access is in place, none is open across a call out.
+    @exclusivity(unchecked) var ending: SessionEnding
     var terminalIsGone = false
     private var sources: SessionSources!
     /// What `status` reports of the session.
@@ -235,9 +237,15 @@ final class Session: RelayDelegate {
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
         guard ending.isRunning else { return }
+        // Output to an unlocked screen that stays unlocked changes no source (the idle
+        // timer counts keystrokes, not output), and this is the path every chunk of a
+        // flood takes: the update, which asks every source, is left to the rest. A lock
+        // engaging at a boundary, output held while locked, the start position still
+        // awaited, and a terminal that failed (the hang-up abandons the lock) all update.
+        let steady = startPosition == nil && lock.state == .active
         if startPosition != nil { noteOutputBeforeStartPosition() }
         lock.handleOutput(output)
-        sources.update()
+        if !steady || lock.state != .active || !ending.isRunning { sources.update() }
     }
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
