@@ -6,6 +6,23 @@
 #include <immintrin.h>
 #include <string.h>
 
+/// Stores `count` (at least 4) cells in blocks of 16, or of 4 below 16, with SIXTEEN and
+/// FOUR; the last block overlaps the one before (those cells are written twice) instead of
+/// a loop over the few left. A macro, so that each instruction set's functions inline it.
+#define STORE_IN_BLOCKS(SIXTEEN, FOUR, bytes, count, vector, cells)                \
+    do {                                                                           \
+        long offset = 0;                                                           \
+        if ((count) >= 16) {                                                       \
+            for (; (count) - offset > 16; offset += 16)                            \
+                SIXTEEN((bytes) + offset, (vector), (cells) + offset);             \
+            SIXTEEN((bytes) + (count) - 16, (vector), (cells) + (count) - 16);     \
+        } else {                                                                   \
+            for (; (count) - offset > 4; offset += 4)                              \
+                FOUR((bytes) + offset, (vector), (cells) + offset);                \
+            FOUR((bytes) + (count) - 4, (vector), (cells) + (count) - 4);          \
+        }                                                                          \
+    } while (0)
+
 bool ccell_avx2_available(void) {
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
@@ -56,15 +73,7 @@ store_sixteen(const uint8_t *bytes, __m256i style, uint64_t *cells) {
 __attribute__((target("avx2")))
 void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
     const __m256i styles = _mm256_set1_epi64x((long long)style);
-    long offset = 0;
-    // The last block overlaps the one before: those cells are written twice.
-    if (count >= 16) {
-        for (; count - offset > 16; offset += 16) store_sixteen(bytes + offset, styles, cells + offset);
-        store_sixteen(bytes + count - 16, styles, cells + count - 16);
-    } else {
-        for (; count - offset > 4; offset += 4) store_four(bytes + offset, styles, cells + offset);
-        store_four(bytes + count - 4, styles, cells + count - 4);
-    }
+    STORE_IN_BLOCKS(store_sixteen, store_four, bytes, count, styles, cells);
 }
 
 /// Cells for the sixteen bytes at `bytes` with SSE2 (every x86-64 has it): each widened to
@@ -94,14 +103,7 @@ static inline void store_four_sse2(const uint8_t *bytes, __m128i ids, uint64_t *
 
 void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
     const __m128i ids = _mm_set1_epi32((int)(style >> 32));
-    long offset = 0;
-    if (count >= 16) {
-        for (; count - offset > 16; offset += 16) store_sixteen_sse2(bytes + offset, ids, cells + offset);
-        store_sixteen_sse2(bytes + count - 16, ids, cells + count - 16);
-    } else {
-        for (; count - offset > 4; offset += 4) store_four_sse2(bytes + offset, ids, cells + offset);
-        store_four_sse2(bytes + count - 4, ids, cells + count - 4);
-    }
+    STORE_IN_BLOCKS(store_sixteen_sse2, store_four_sse2, bytes, count, ids, cells);
 }
 
 #else
