@@ -115,10 +115,13 @@ final class CheckingHost: LockHost {
         terminal.feed(bytes)
     }
 
+    /// A size of 0 is one the terminal does not report: it shows 24 rows or 80 columns, as
+    /// idlewrap takes it.
     func resize(to size: WindowSize) {
         windowSize = size
-        terminal.resize(rows: Int(size.rows), columns: Int(size.columns))
-        reference.resize(rows: Int(size.rows), columns: Int(size.columns))
+        let (rows, columns) = CommandScreen.modelDimensions(size)
+        terminal.resize(rows: rows, columns: columns)
+        reference.resize(rows: rows, columns: columns)
     }
 
     func checkScreenIsExact(_ moment: String) {
