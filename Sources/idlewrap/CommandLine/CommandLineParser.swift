@@ -75,17 +75,20 @@ struct CommandLineParser {
     }
 
     private mutating func parseShortCluster(_ argument: String) throws(UsageError) -> Invocation? {
-        var rest = argument.dropFirst()
-        while let letter = rest.first {
+        // Scalar by scalar, as getopt goes byte by byte: as Characters, an attached value
+        // that starts with a combining mark (`-m` then U+0486) would fuse with the letter.
+        var rest = argument.unicodeScalars.dropFirst()
+        while let scalar = rest.first {
             rest = rest.dropFirst()
+            let letter = Character(scalar)
             guard let option = OptionTable.commandLineOption(short: letter) else {
                 throw UsageError(message: "invalid option -- '\(terminalSafe(String(letter)))'")
             }
             let spelled = "-\(letter)"
             var value: String?
             if option.argument == .required {
-                value = rest.isEmpty ? try nextArgument(for: spelled) : String(rest)
-                rest = ""
+                value = rest.isEmpty ? try nextArgument(for: spelled) : String(String.UnicodeScalarView(rest))
+                rest = rest[rest.endIndex...]
             }
             if let early = try apply(option, spelled: spelled, value: value) { return early }
         }

@@ -119,6 +119,17 @@ struct OptionsTests {
         #expect(attached == expected)
     }
 
+    @Test("an attached value that starts with a combining mark stays the value (fuzz: options)")
+    func attachedValueWithACombiningMark() throws {
+        #expect(try run(["-m\u{0486}\u{18}--\u{08}"]) == options { $0.message = "\u{0486}\u{18}--\u{08}" })
+        #expect(
+            try run(["-qm\u{0301}x"])
+                == options {
+                    $0.quiet = true
+                    $0.message = "\u{0301}x"
+                })
+    }
+
     @Test("short options cluster; a value option takes the rest of the cluster")
     func clusters() throws {
         #expect(
