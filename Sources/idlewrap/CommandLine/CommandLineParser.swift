@@ -39,14 +39,16 @@ struct CommandLineParser {
     }
 
     private mutating func parseLong(_ argument: String) throws(UsageError) -> Invocation? {
-        let body = argument.dropFirst(2)
+        // The `=` found among scalars, not Characters: one followed by a combining mark
+        // is a single Character with it.
+        let body = argument.unicodeScalars.dropFirst(2)
         let name: Substring
         let attached: String?
         if let equals = body.firstIndex(of: "=") {
-            name = body[..<equals]
-            attached = String(body[body.index(after: equals)...])
+            name = Substring(body[..<equals])
+            attached = String(String.UnicodeScalarView(body[body.index(after: equals)...]))
         } else {
-            name = body
+            name = Substring(body)
             attached = nil
         }
         guard let option = OptionTable.commandLineOption(long: String(name)) else {

@@ -15,12 +15,14 @@ enum ConfigurationText {
             let line = rawLine.trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let source = ValueSource.file(file, path: path, line: index + 1)
-            guard let equals = line.firstIndex(of: "=") else {
+            // Among scalars: `=` followed by a combining mark is one Character with it.
+            let scalars = line.unicodeScalars
+            guard let equals = scalars.firstIndex(of: "=") else {
                 throw UsageError(
                     message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'")
             }
-            let key = String(line[..<equals].trimmingBlanks())
-            let value = String(line[line.index(after: equals)...].trimmingBlanks())
+            let key = String(Substring(scalars[..<equals]).trimmingBlanks())
+            let value = String(Substring(scalars[scalars.index(after: equals)...]).trimmingBlanks())
             guard let option = OptionTable.option(configKey: key) else {
                 throw UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'")
             }
@@ -30,12 +32,16 @@ enum ConfigurationText {
 }
 
 extension Substring {
-    /// Without the spaces, tabs and carriage returns at either end.
+    /// Without the spaces, tabs and carriage returns at either end: scalars, not Characters,
+    /// since a blank followed by a combining mark is one Character with it.
     func trimmingBlanks() -> Substring {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
+        let scalars = unicodeScalars
+        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let start = scalars.firstIndex(where: { !isBlank($0) }),
+            let end = scalars.lastIndex(where: { !isBlank($0) })
+        else {
             return self[endIndex...]
         }
-        return self[start...end]
+        return Substring(scalars[start...end])
     }
 }

@@ -122,6 +122,7 @@ struct OptionsTests {
     @Test("an attached value that starts with a combining mark stays the value (fuzz: options)")
     func attachedValueWithACombiningMark() throws {
         #expect(try run(["-m\u{0486}\u{18}--\u{08}"]) == options { $0.message = "\u{0486}\u{18}--\u{08}" })
+        #expect(try run(["--message=\u{0486}x"]) == options { $0.message = "\u{0486}x" })
         #expect(
             try run(["-qm\u{0301}x"])
                 == options {

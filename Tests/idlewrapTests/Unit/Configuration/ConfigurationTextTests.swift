@@ -50,6 +50,10 @@ struct ConfigurationTextTests {
             result.source(of: OptionTable.option(configKey: "message")!) == .file(.system, path: systemPath, line: 10))
         #expect(try settings("").options == Options())
         #expect(try settings("message =").options.message == nil)
+        // `=` or a blank with a combining mark after it is one Character: both are found
+        // among scalars (fuzz: configuration).
+        #expect(try settings("message=\u{0301}x").options.message == "\u{0301}x")
+        #expect(try settings("message = \u{065D}x \u{0301}").options.message == "\u{065D}x \u{0301}")
     }
 
     @Test("the policy keys, in the system file")
