@@ -9,10 +9,11 @@ enum ConfigurationText {
     static func apply(
         _ text: String, file: ConfigurationFile, path: String, to settings: inout Settings
     ) throws(UsageError) {
-        // "\r\n" is one Character: a line break too.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        // Lines split among scalars: as Characters, a newline followed by a combining mark
+        // is one Character and would join two lines. The "\r" of a "\r\n" is a blank.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, rawLine) in lines.enumerated() {
-            let line = rawLine.trimmingBlanks()
+            let line = Substring(rawLine).trimmingBlanks()
             if line.isEmpty || line.hasPrefix("#") { continue }
             let source = ValueSource.file(file, path: path, line: index + 1)
             // Among scalars: `=` followed by a combining mark is one Character with it.

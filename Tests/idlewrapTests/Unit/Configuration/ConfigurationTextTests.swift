@@ -54,6 +54,8 @@ struct ConfigurationTextTests {
         // among scalars (fuzz: configuration).
         #expect(try settings("message=\u{0301}x").options.message == "\u{0301}x")
         #expect(try settings("message = \u{065D}x \u{0301}").options.message == "\u{065D}x \u{0301}")
+        // A line that starts with a combining mark is a line of its own.
+        #expect(refusal("message = a\n\u{0301}b") == "\(systemPath):2: expected KEY = VALUE, not '\u{0301}b'")
     }
 
     @Test("the policy keys, in the system file")
