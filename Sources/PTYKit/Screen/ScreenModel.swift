@@ -1,3 +1,5 @@
+import CCellStores
+
 /// A model of the screen a program draws on through its terminal: feed it every byte the
 /// program writes and it keeps the grid of cells of the main and alternate screens, the
 /// cursor, the pen, margins, modes, character sets, tab stops and titles, and can render
@@ -22,12 +24,14 @@ public final class ScreenModel {
 
     /// A screen of `rows` by `columns` cells (at least 1 each), as a terminal just reset.
     public init(rows: Int, columns: Int) {
+        // Asked once (cpuid traps to the hypervisor in a VM) for the parser and the grid.
+        let hasAVX2 = ccell_avx2_available()
         stringStorage = .allocate(capacity: ControlString.capacity)
         engine = .allocate(capacity: 1)
         engine.initialize(
             to: Engine(
-                parser: ScreenParser(stringStorage: stringStorage),
-                state: ScreenState(rows: max(rows, 1), columns: max(columns, 1))))
+                parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: hasAVX2),
+                state: ScreenState(rows: max(rows, 1), columns: max(columns, 1), storesWithAVX2: hasAVX2)))
     }
 
     deinit {

@@ -63,8 +63,10 @@ struct ScreenParser {
     private(set) var string: ControlString
 
     /// `stringStorage` holds ControlString.capacity bytes; the caller owns it.
-    init(stringStorage: UnsafeMutablePointer<UInt8>) {
+    /// `scansWithAVX2`: long runs of text may be searched with AVX2 (the CPU has it).
+    init(stringStorage: UnsafeMutablePointer<UInt8>, scansWithAVX2: Bool) {
         string = ControlString(storage: stringStorage)
+        self.scansWithAVX2 = scansWithAVX2
     }
 
     /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
@@ -199,7 +201,7 @@ struct ScreenParser {
     }
 
     /// Whether long runs are searched with AVX2 (CCellStores).
-    private let scansWithAVX2 = ccell_avx2_available()
+    private let scansWithAVX2: Bool
 
     /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and
     /// past the first 32 (most runs between sequences end in them, and a call would cost
@@ -263,7 +265,7 @@ struct ScreenParser {
             let first = Self.number(base, at: &offset, to: end, first: byte)
             guard offset < end else { return nil }
             byte = base[offset]
-            if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(first) {
+            if byte == UInt8(ascii: "m") && Style.isSingleCode(first) {
                 consumer.selectGraphicRendition(first)
                 return offset &+ 1
             }
@@ -285,9 +287,7 @@ struct ScreenParser {
                     guard offset < end else { return nil }
                     byte = base[offset]
                 }
-                if byte == UInt8(ascii: "m") && Self.isPlainGraphicRendition(first)
-                    && Self.isPlainGraphicRendition(second)
-                {
+                if byte == UInt8(ascii: "m") && Style.isSingleCode(first) && Style.isSingleCode(second) {
                     consumer.selectGraphicRendition(first, second)
                     return offset &+ 1
                 }
@@ -334,12 +334,6 @@ struct ScreenParser {
         guard byte &- 0x40 < 0x3F else { return nil }
         withUnsafePointer(to: &sequence) { consumer.controlSequenceDispatch(byte, $0) }
         return offset &+ 1
-    }
-
-    /// An SGR code that takes no parameters after it (38, 48 and 58 do).
-    @inline(__always)
-    private static func isPlainGraphicRendition(_ code: UInt32) -> Bool {
-        code != 38 && code != 48 && code != 58
     }
 
     /// The number whose first digit, `first`, is at `offset`, read whole (saturating as

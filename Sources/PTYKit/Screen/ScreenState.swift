@@ -1,5 +1,3 @@
-import CCellStores
-
 /// The character sets G0 and G1 can hold (SCS `ESC ( F`, `ESC ) F`).
 public enum TerminalCharacterSet: UInt8, Sendable {
     case ascii
@@ -94,12 +92,13 @@ struct ScreenState {
     /// Of those, how many scrolled off the top while the scrollback was held.
     var rowsBeforeStartHeld = 0
 
-    /// Whether runs of 16 characters or more are stored with AVX2 (CCellStores).
-    let storesWithAVX2 = ccell_avx2_available()
+    /// Whether runs of 4 characters or more are stored with AVX2 (CCellStores), else SSE2.
+    let storesWithAVX2: Bool
 
     static let titleStackLimit = 10
 
-    init(rows: Int, columns: Int) {
+    init(rows: Int, columns: Int, storesWithAVX2: Bool) {
+        self.storesWithAVX2 = storesWithAVX2
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
@@ -134,7 +133,11 @@ struct ScreenState {
         return penId
     }
 
+    /// The pen becomes `style`; its id is looked up again at the next print, only if it
+    /// changed.
+    @inline(__always)
     mutating func setPen(_ style: Style) {
+        guard style != pen else { return }
         pen = style
         penIsCurrent = false
     }

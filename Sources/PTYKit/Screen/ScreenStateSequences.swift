@@ -51,7 +51,7 @@ extension ScreenState: ScreenParserConsumer {
             if final == UInt8(ascii: "m") {
                 var style = pen
                 style.apply(sequence)
-                if style != pen { setPen(style) }
+                setPen(style)
                 return
             }
             guard !sequence.pointee.hasSubparameters else { return }
@@ -73,7 +73,7 @@ extension ScreenState: ScreenParserConsumer {
         lastPrinted = nil
         var style = pen
         style.apply(code)
-        if style != pen { setPen(style) }
+        setPen(style)
     }
 
     @inline(__always)
@@ -82,7 +82,7 @@ extension ScreenState: ScreenParserConsumer {
         var style = pen
         style.apply(first)
         style.apply(second)
-        if style != pen { setPen(style) }
+        setPen(style)
     }
 
     private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
@@ -265,7 +265,7 @@ extension ScreenState: ScreenParserConsumer {
                 }
                 style.hyperlink = id ?? 0
             }
-            if style != pen { setPen(style) }
+            setPen(style)
         case 4, 10, 11, 12, 52:
             if text.contains(UInt8(ascii: "?")) { queries.noteString(osc: payload) }
         default:

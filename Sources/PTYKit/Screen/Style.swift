@@ -117,6 +117,12 @@ struct Style: Hashable, Sendable {
     /// What erasing with this pen leaves: its background only (xterm's and tmux's BCE).
     var erased: Style { Style(background: background) }
 
+    /// Whether SGR `code` takes no parameters after it (38, 48 and 58 take a colour).
+    @inline(__always)
+    static func isSingleCode(_ code: UInt32) -> Bool {
+        code != 38 && code != 48 && code != 58
+    }
+
     /// Applies one SGR sequence.
     @inline(__always)
     mutating func apply(_ sequence: UnsafePointer<SequenceParameters>) {
@@ -124,7 +130,7 @@ struct Style: Hashable, Sendable {
         let count = sequence.pointee.valueCount
         if count <= 1 {
             let code = count == 0 ? 0 : sequence.pointee.value(0) ?? 0
-            if code != 38 && code != 48 && code != 58 {
+            if Self.isSingleCode(code) {
                 apply(code)
                 return
             }
