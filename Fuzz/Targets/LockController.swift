@@ -115,13 +115,10 @@ final class CheckingHost: LockHost {
         terminal.feed(bytes)
     }
 
-    /// A size of 0 is one the terminal does not report: it shows 24 rows or 80 columns, as
-    /// idlewrap takes it.
     func resize(to size: WindowSize) {
         windowSize = size
-        let (rows, columns) = CommandScreen.modelDimensions(size)
-        terminal.resize(rows: rows, columns: columns)
-        reference.resize(rows: rows, columns: columns)
+        terminal.resize(rows: Int(size.rows), columns: Int(size.columns))
+        reference.resize(rows: Int(size.rows), columns: Int(size.columns))
     }
 
     func checkScreenIsExact(_ moment: String) {

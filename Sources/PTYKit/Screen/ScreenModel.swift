@@ -22,7 +22,10 @@ public final class ScreenModel {
     private let engine: UnsafeMutablePointer<Engine>
     private let stringStorage: UnsafeMutablePointer<UInt8>
 
-    /// A screen of `rows` by `columns` cells (at least 1 each), as a terminal just reset.
+    /// A screen of `rows` by `columns` cells, as a terminal just reset. A side of 0 is one
+    /// the terminal does not report (a serial console, a pty nobody sized): 24 rows or 80
+    /// columns, as the programs in it and tmux take it; a 1-cell screen would wrap every
+    /// character and repaint nothing of what they drew.
     public init(rows: Int, columns: Int) {
         // Asked once (cpuid traps to the hypervisor in a VM) for the parser and the grid.
         let hasAVX2 = ccell_avx2_available()
@@ -31,7 +34,9 @@ public final class ScreenModel {
         engine.initialize(
             to: Engine(
                 parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: hasAVX2),
-                state: ScreenState(rows: max(rows, 1), columns: max(columns, 1), storesWithAVX2: hasAVX2)))
+                state: ScreenState(
+                    rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80),
+                    storesWithAVX2: hasAVX2)))
     }
 
     deinit {
@@ -212,7 +217,14 @@ public final class ScreenModel {
     /// above the cursor go first (into the history, and into the hold while holding), so
     /// the cursor row stays visible, as xterm and tmux do. Margins are reset.
     public func resize(rows: Int, columns: Int) {
-        engine.pointee.state.resize(rows: max(rows, 1), columns: max(columns, 1))
+        engine.pointee.state.resize(
+            rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80))
+    }
+
+    /// A side of the screen as a terminal reports it: 0 is `unreported`, and there is at
+    /// least one cell.
+    private static func side(_ reported: Int, unreported: Int) -> Int {
+        reported == 0 ? unreported : max(reported, 1)
     }
 
     // MARK: - Queries

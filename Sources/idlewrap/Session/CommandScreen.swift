@@ -24,8 +24,7 @@ final class CommandScreen {
 
     /// `write` puts bytes on the terminal.
     init(size: WindowSize, holdLimit: Int, write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        let (rows, columns) = Self.modelDimensions(size)
-        model = ScreenModel(rows: rows, columns: columns)
+        model = ScreenModel(rows: Int(size.rows), columns: Int(size.columns))
         self.holdLimit = holdLimit
         terminal = write
     }
@@ -125,16 +124,7 @@ final class CommandScreen {
     /// The terminal's size changed; the model cuts or pads its screens as a terminal does.
     func resize(_ size: WindowSize) {
         giveUpStartPosition()
-        let (rows, columns) = Self.modelDimensions(size)
-        model.resize(rows: rows, columns: columns)
-    }
-
-    /// The model's rows and columns for a terminal of `size`. A side the terminal does not
-    /// report (0: a serial console, a pty nobody sized) is 24 rows or 80 columns, as the
-    /// programs in it and tmux take it; a 1-cell screen would wrap every character and
-    /// repaint nothing of what the command drew.
-    static func modelDimensions(_ size: WindowSize) -> (rows: Int, columns: Int) {
-        (size.rows == 0 ? 24 : Int(size.rows), size.columns == 0 ? 80 : Int(size.columns))
+        model.resize(rows: Int(size.rows), columns: Int(size.columns))
     }
 
     // MARK: - Where the command started
