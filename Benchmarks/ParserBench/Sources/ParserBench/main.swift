@@ -1,5 +1,5 @@
 // Feeds each corpus file through OutputParser, and through the screen model
-// (ScreenModel, 200x60), in 4 KiB chunks (what one read of a Linux pty master
+// (ScreenModel, 200x60 or `--size ROWSxCOLUMNS`), in 4 KiB chunks (what one read of a Linux pty master
 // returns) until at least `--seconds` have passed, five times, and prints the
 // median throughputs as `LABEL=MBPS` and `model LABEL=MBPS` lines (MB = 10^6 B).
 // `--model-only` measures only the model; `--passes N` feeds the model N whole
@@ -61,8 +61,10 @@ func measure(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: I
 }
 
 /// The same for the screen model: every byte through the grid.
-func measureModel(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: Int) {
-    let model = ScreenModel(rows: 60, columns: 200)
+func measureModel(_ corpus: [UInt8], size: (rows: Int, columns: Int), seconds: Double) -> (
+    mbps: Double, boundaries: Int
+) {
+    let model = ScreenModel(rows: size.rows, columns: size.columns)
     var boundaries = 0
     var fed = 0
     let start = monotonicSeconds()
@@ -115,7 +117,8 @@ func vfscanfPair(
 }
 
 func usage() -> Never {
-    printError("usage: ParserBench [--seconds S] [--model-only] [--passes N [--hold]] LABEL=FILE...\n")
+    printError(
+        "usage: ParserBench [--seconds S] [--size ROWSxCOLUMNS] [--model-only] [--passes N [--hold]] LABEL=FILE...\n")
     exit(2)
 }
 
@@ -123,6 +126,7 @@ var seconds = 0.5
 var modelOnly = false
 var hold = false
 var passes: Int? = nil
+var size = (rows: 60, columns: 200)
 var corpora: [(label: String, path: String)] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -133,6 +137,10 @@ while let argument = arguments.popFirst() {
     } else if argument == "--passes" {
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { usage() }
         passes = value
+    } else if argument == "--size" {
+        let parts = (arguments.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { usage() }
+        size = (parts[0], parts[1])
     } else if argument == "--seconds" {
         guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { usage() }
         seconds = value
@@ -151,7 +159,7 @@ for (label, path) in corpora {
     }
     if let passes {
         let residentBefore = residentBytes()
-        let model = ScreenModel(rows: 60, columns: 200)
+        let model = ScreenModel(rows: size.rows, columns: size.columns)
         if hold { model.startHoldingScrollback(limit: 8 << 20) }
         corpus.withUnsafeBytes { all in
             for _ in 0..<passes {
@@ -172,7 +180,7 @@ for (label, path) in corpora {
     }
     var modelRates: [Double] = []
     for _ in 0..<repetitions {
-        modelRates.append(measureModel(corpus, seconds: seconds).mbps)
+        modelRates.append(measureModel(corpus, size: size, seconds: seconds).mbps)
     }
     modelRates.sort()
     let modelMedian = modelRates[modelRates.count / 2]
