@@ -3,7 +3,7 @@ import PTYKit
 // The screen model must not depend on how the stream is cut into reads, and its repaint
 // must be exact: fed whole, one byte at a time, or in fuzzer-chosen chunks, the same state
 // (cells of both screens, cursor, pen, margins, modes, tab stops, saved cursors, the
-// character REP repeats); the repaint, fed to a fresh model of the same size, and to one
+// character REP repeats), holding the scrollback or not; the repaint, fed to a fresh model of the same size, and to one
 // left in a messy state, gives that state again (but for the input modes, which the
 // repaint leaves to ScreenModes' on and off bytes); the unlock bytes with held scrollback
 // too. And no crash or trap.
@@ -32,6 +32,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     feed(whole, stream[...])
     let expected = whole.snapshot()
     let repainted = expected.withoutInputModes
+
+    // Not holding the scrollback, text that scrolls away is skipped (ScreenStateScrollAhead).
+    let unheld = ScreenModel(rows: rows, columns: columns)
+    feed(unheld, stream[...])
+    require(unheld.snapshot() == expected, "whole without holding the scrollback gives another state")
 
     let byByte = ScreenModel(rows: rows, columns: columns)
     for index in stream.indices { feed(byByte, stream[index...index]) }

@@ -36,7 +36,7 @@ public final class ScreenModel {
                 parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: hasAVX2),
                 state: ScreenState(
                     rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80),
-                    storesWithAVX2: hasAVX2)))
+                    usesAVX2: hasAVX2)))
     }
 
     deinit {
@@ -54,14 +54,20 @@ public final class ScreenModel {
 
     /// Follows `bytes`; the fast path. Queries in it are held while `isHoldingQueries`.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
+        guard var base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let engine = self.engine
-        engine.pointee.parser.feed(
-            base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
+        var count = bytes.count
+        if engine.pointee.parser.isAtBoundary {
+            let skipped = engine.pointee.state.skipTextThatScrollsAway(base, count: count)
+            base += skipped
+            count &-= skipped
+        }
+        engine.pointee.parser.feed(base, count: count, into: &engine.pointee.state)
         if engine.pointee.parser.isAtBoundary {
             engine.pointee.open.reset()
         } else {
-            engine.pointee.open.follow(bytes, openingAt: engine.pointee.parser.openSequenceStart)
+            engine.pointee.open.follow(
+                UnsafeRawBufferPointer(start: base, count: count), openingAt: engine.pointee.parser.openSequenceStart)
         }
     }
 

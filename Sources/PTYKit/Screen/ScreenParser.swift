@@ -177,7 +177,7 @@ struct ScreenParser {
             // Looked at before the run is searched for: after a sequence or a control, the
             // next byte is as often another as it is text.
             if byte &- 0x20 < 0x5F {
-                let runEnd = printableRunEnd(base, from: offset &+ 1, to: end)
+                let runEnd = Self.printableRunEnd(base, from: offset &+ 1, to: end, withAVX2: scansWithAVX2)
                 consumer.printASCII(base + offset, count: runEnd &- offset)
                 offset = runEnd
                 guard offset < end else { return end }
@@ -207,7 +207,7 @@ struct ScreenParser {
     /// past the first 32 (most runs between sequences end in them, and a call would cost
     /// them more than it saves) 32 a step with AVX2 where the CPU has it.
     @inline(__always)
-    private func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, withAVX2: Bool) -> Int {
         var offset = start
         let raw = UnsafeRawPointer(base)
         // A byte below 0x20, DEL (0x7F) or one with the high bit ends the run: as signed
@@ -228,7 +228,7 @@ struct ScreenParser {
                 return offset &+ bit &>> 3
             }
             offset &+= 16
-            if offset &- start >= 32 && end &- offset >= 32 && scansWithAVX2 {
+            if offset &- start >= 32 && end &- offset >= 32 && withAVX2 {
                 return ccell_printable_run_end_avx2(base, offset, end)
             }
         }

@@ -92,13 +92,18 @@ struct ScreenState {
     /// Of those, how many scrolled off the top while the scrollback was held.
     var rowsBeforeStartHeld = 0
 
-    /// Whether runs of 4 characters or more are stored with AVX2 (CCellStores), else SSE2.
-    let storesWithAVX2: Bool
+    /// Feeds left before skipping text that scrolls away is tried again
+    /// (ScreenStateScrollAhead.swift).
+    var scrollAheadPause = 0
+
+    /// Whether runs of 4 characters or more are stored, and long runs searched, with AVX2
+    /// (CCellStores), else SSE2.
+    let usesAVX2: Bool
 
     static let titleStackLimit = 10
 
-    init(rows: Int, columns: Int, storesWithAVX2: Bool) {
-        self.storesWithAVX2 = storesWithAVX2
+    init(rows: Int, columns: Int, usesAVX2: Bool) {
+        self.usesAVX2 = usesAVX2
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)

@@ -1,0 +1,144 @@
+import CCellStores
+import Testing
+
+@testable import PTYKit
+
+/// Plain text that scrolls off before a chunk ends is skipped (ScreenStateScrollAhead.swift):
+/// where feeding goes on, and that the grid is the one every byte would have made (fed
+/// whole, where the skip happens, against every split and byte by byte, where it cannot).
+@Suite("ScreenModel skipping text that scrolls away")
+struct ScreenScrollAheadTests {
+    /// Where a state of 3 rows of 10 columns with the cursor at `x`, `y` goes on in `text`,
+    /// and its cursor then, with the run search both ways.
+    private func skip(
+        _ text: String, x: Int = 0, y: Int = 2, pendingWrap: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (offset: Int, x: Int, y: Int) {
+        var results: [(Int, Int, Int)] = []
+        for avx2 in [false, ccell_avx2_available()] {
+            var state = ScreenState(rows: 3, columns: 10, usesAVX2: avx2)
+            defer { state.deallocate() }
+            state.x = x
+            state.y = y
+            state.pendingWrap = pendingWrap
+            let input = bytes(text)
+            let offset = input.withUnsafeBufferPointer {
+                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+            }
+            results.append((offset, state.x, state.y))
+        }
+        #expect(results[0] == results[1], "without and with AVX2", sourceLocation: sourceLocation)
+        return results[0]
+    }
+
+    @Test func linesFedAtTheBottomGoOnFromTheFirstRowLeftOnTheScreen() {
+        // Eight line feeds at the bottom of 3 rows: the rows entered by the 6th, 7th and
+        // 8th are what is left; the 6th is the one after "f", in the column after it.
+        #expect(skip(#"a\nb\nc\nd\ne\nf\ng\nh\n"#, x: 0) == (12, 6, 0))
+        #expect(skip(#"aa\r\nbb\r\ncc\r\ndd\r\nee\r\nff\r\ngg\r\n"#) == (20, 0, 0))
+    }
+
+    @Test func aRowEnteredByWrappingGoesOnAtTheCharacterThatWrapped() {
+        // 10 columns: 45 characters from column 0 enter 4 rows by wrapping; the rows left
+        // are the 2nd to the 4th, the 2nd begun by the 21st character (offset 20).
+        #expect(skip(String(repeating: "0123456789", count: 4) + "abcde") == (20, 0, 0))
+        // A pending wrap at the start enters a row with the first character.
+        #expect(skip(String(repeating: "x", count: 40), x: 9, pendingWrap: true) == (10, 0, 0))
+        // Without one, the second character wraps.
+        #expect(skip(String(repeating: "x", count: 40), x: 9) == (11, 0, 0))
+    }
+
+    @Test func tooFewRowsOrAnotherByteEarlySkipNothing() {
+        #expect(skip(#"a\nb\nc\n"#).offset == 0)
+        // The walk stops at the escape: two rows before it are not enough.
+        #expect(skip(#"a\nb\nc\e[mf\ng\nh\ni\nj\nk\n"#).offset == 0)
+        // Five rows entered: from the bottom row, the last three are the 3rd to the 5th;
+        // from the top, the rows below the cursor are shown until the 5th, and skipping
+        // one row is not worth the walk.
+        #expect(skip(#"\n\n\n\n\nabcdefg"#, y: 2) == (3, 0, 0))
+        #expect(skip(#"\n\n\n\n\nabcdefg"#, y: 0).offset == 0)
+    }
+
+    @Test func whatIsSkippedChangesNothingShown() {
+        let floods = [
+            #"a\nb\nc\nd\ne\nf\ng\nh\n"#,
+            #"one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix\r\nseven\r\neight\r\n"#,
+            // A staircase: line feeds without returns, wrapping at the edge.
+            #"abcdef\nghijkl\nmnopqr\nstuvwx\nyzABCD\nEFGHIJ\nKLMNOP\nQRSTUV"#,
+            String(repeating: "0123456789", count: 6) + "abc",
+            // Ends at a line feed, and in the middle of a row.
+            #"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n8\r\n"#,
+            #"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n8\r\n9 and more"#,
+            // Exactly at the edge, then a return.
+            #"0123456789\r\n0123456789\r\n0123456789\r\n0123456789\r\n0123456789\r\nend"#,
+            // What ends the walk: sequences, other controls, UTF-8.
+            #"a\nb\nc\nd\ne\nf\ng\nh\ni\e[31mred\nj\nk\tl\bm\xC3\xA9\n"#,
+        ]
+        // Before each: the cursor at the bottom with rows written above it; the last
+        // row written to its edge (a pending wrap); the pen's background (the colour
+        // rows scroll in with); newline mode; the cursor at the top, rows below it full.
+        let setups = [
+            #"top\r\nmiddle\r\nbottom"#, #"x\r\n\r\n0123456789"#, #"\e[44mblue\r\n\n"#, #"\e[20h\n\n"#,
+            #"\e[1;1Hrow one\e[2;1Hrow two\e[3;1Hrow three\e[1;4H"#,
+        ]
+        for setup in setups {
+            for flood in floods {
+                let model = screenEverySplit(bytes(setup) + bytes(flood), rows: 3, columns: 10)
+                // Fed in two, the flood whole: the same.
+                let twice = ScreenModel(rows: 3, columns: 10)
+                twice.feed(setup)
+                twice.feed(flood)
+                #expect(twice.snapshot() == model.snapshot(), "\(setup) then \(flood)")
+            }
+        }
+    }
+
+    @Test func nothingIsSkippedWhereTheWalkWouldBeWrong() {
+        let flood = String(repeating: #"line\r\n"#, count: 12)
+        // A scroll region, left and right margins, no autowrap, insert mode.
+        for setup in [#"\e[1;2r"#, #"\e[?69h\e[2;5s"#, #"\e[?7l"#, #"\e[4h"#] {
+            _ = screenEverySplit(bytes(setup + #"\e[3;1H"#) + bytes(flood), rows: 3, columns: 10)
+        }
+        let unlike: [(inout ScreenState) -> Void] = [
+            { $0.top = 1 }, { $0.bottom = 1 }, { $0.leftRightMarginMode = true }, { $0.autowrap = false },
+            { $0.insertMode = true }, { $0.rowsBeforeStart = 1 },
+        ]
+        let input = bytes(flood)
+        for change in unlike {
+            var state = ScreenState(rows: 3, columns: 10, usesAVX2: false)
+            defer { state.deallocate() }
+            state.y = 2
+            let before = input.withUnsafeBufferPointer {
+                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+            }
+            #expect(before > 0)
+            state.y = 2
+            change(&state)
+            #expect(
+                input.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+        }
+    }
+
+    @Test func heldScrollbackGetsEveryLine() {
+        let model = ScreenModel(rows: 3, columns: 10)
+        model.startHoldingScrollback(limit: 1 << 20)
+        model.feed(String(repeating: #"line\r\n"#, count: 12))
+        #expect(model.heldScrollback.lines == 10)
+    }
+
+    @Test func afterAChunkThatScrollsTooLittleTheNextFewAreNotWalked() {
+        var state = ScreenState(rows: 3, columns: 80, usesAVX2: false)
+        defer { state.deallocate() }
+        state.y = 2
+        // A quarter in, no row entered: fewer than a quarter of the 4 that make it worthwhile.
+        let slow = bytes(String(repeating: "y", count: 120) + #"\r\n"#)
+        #expect(slow.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+        state.x = 0
+        let fast = bytes(String(repeating: #"a\r\n"#, count: 12))
+        for _ in 0..<ScreenState.scrollAheadPauseAfterMiss {
+            #expect(
+                fast.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+        }
+        #expect(fast.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 30)
+    }
+}
