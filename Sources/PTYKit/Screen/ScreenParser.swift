@@ -204,7 +204,7 @@ struct ScreenParser {
     private let scansWithAVX2: Bool
 
     /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and
-    /// past the first 32 (most runs between sequences end in them, and a call would cost
+    /// past the first 16 (most runs between sequences end in them, and a call would cost
     /// them more than it saves) 32 a step with AVX2 where the CPU has it.
     @inline(__always)
     static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, withAVX2: Bool) -> Int {
@@ -228,7 +228,7 @@ struct ScreenParser {
                 return offset &+ bit &>> 3
             }
             offset &+= 16
-            if offset &- start >= 32 && end &- offset >= 32 && withAVX2 {
+            if offset &- start >= 16 && end &- offset >= 32 && withAVX2 {
                 return ccell_printable_run_end_avx2(base, offset, end)
             }
         }
