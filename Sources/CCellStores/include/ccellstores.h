@@ -2,11 +2,12 @@
 // CPU has: finding where a run of printable ASCII ends, and writing it into
 // cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step, and
 // widening a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32
-// bytes a step and widens in one instruction. The stores are C in both forms:
+// bytes a step and widens in one instruction. The stores are C in every form:
 // Swift's SIMD conversions are generic functions that the optimizer leaves as
-// calls once the parser's loop they are inlined into grows. The AVX2 code is compiled for AVX2 alone (a function
-// attribute, no build flag) and only called where the CPU and the kernel have
-// it, so the binary still runs on every x86-64.
+// calls once the parser's loop they are inlined into grows. AVX-512 stores 8
+// cells at a time. The AVX2 and AVX-512 code is compiled for them alone (a
+// function attribute, no build flag) and only called where the CPU and the
+// kernel have them, so the binary still runs on every x86-64.
 #ifndef CCELLSTORES_H
 #define CCELLSTORES_H
 
@@ -19,6 +20,12 @@
 /// kernel saves the YMM registers. False on other architectures.
 bool ccell_avx2_available(void);
 
+/// Whether ccell_store_ascii_avx512 may be called: AVX-512 F, BW and VL, on a CPU
+/// that also has VBMI2 (Ice Lake, Zen 4 and later: Skylake-SP lowers its clock
+/// for 512-bit instructions, as glibc's Prefer_No_AVX512 says), the kernel
+/// saving the ZMM and mask registers. False on other architectures.
+bool ccell_avx512_available(void);
+
 /// The end of the run of printable ASCII (0x20-0x7E) from `start`: the offset
 /// of the first other byte, or `end`. Needs ccell_avx2_available().
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
@@ -26,6 +33,9 @@ long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
 /// Writes `count` (at least 4) cells: cell i is `style` | bytes[i], where the low 32 bits
 /// of `style` are 0.
 void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
+
+/// The same with AVX-512. Needs ccell_avx512_available().
+void ccell_store_ascii_avx512(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
 
 /// The same with SSE2, which every x86-64 has (elsewhere, a loop the compiler vectorizes).
 void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);

@@ -1,5 +1,3 @@
-import CCellStores
-
 /// A model of the screen a program draws on through its terminal: feed it every byte the
 /// program writes and it keeps the grid of cells of the main and alternate screens, the
 /// cursor, the pen, margins, modes, character sets, tab stops and titles, and can render
@@ -27,16 +25,15 @@ public final class ScreenModel {
     /// columns, as the programs in it and tmux take it; a 1-cell screen would wrap every
     /// character and repaint nothing of what they drew.
     public init(rows: Int, columns: Int) {
-        // Asked once (cpuid traps to the hypervisor in a VM) for the parser and the grid.
-        let hasAVX2 = ccell_avx2_available()
+        let vectors = CellVectors.available()
         stringStorage = .allocate(capacity: ControlString.capacity)
         engine = .allocate(capacity: 1)
         engine.initialize(
             to: Engine(
-                parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: hasAVX2),
+                parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: vectors.searchesWithAVX2),
                 state: ScreenState(
                     rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80),
-                    usesAVX2: hasAVX2)))
+                    vectors: vectors)))
     }
 
     deinit {

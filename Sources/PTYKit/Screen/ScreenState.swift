@@ -96,14 +96,15 @@ struct ScreenState {
     /// (ScreenStateScrollAhead.swift).
     var scrollAheadPause = 0
 
-    /// Whether runs of 4 characters or more are stored, and long runs searched, with AVX2
-    /// (CCellStores), else SSE2.
-    let usesAVX2: Bool
+    /// What long runs are searched with, and runs of 4 characters or more stored by.
+    let vectors: CellVectors
+    let storeASCII: CellVectors.Store
 
     static let titleStackLimit = 10
 
-    init(rows: Int, columns: Int, usesAVX2: Bool) {
-        self.usesAVX2 = usesAVX2
+    init(rows: Int, columns: Int, vectors: CellVectors) {
+        self.vectors = vectors
+        storeASCII = vectors.storeASCII
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)

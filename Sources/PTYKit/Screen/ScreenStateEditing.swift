@@ -67,10 +67,8 @@ extension ScreenState {
             target[0] = style | UInt64(bytes[0])
             target[count &>> 1] = style | UInt64(bytes[count &>> 1])
             target[count &- 1] = style | UInt64(bytes[count &- 1])
-        } else if usesAVX2 {
-            ccell_store_ascii_avx2(bytes, count, style, target)
         } else {
-            ccell_store_ascii_sse2(bytes, count, style, target)
+            storeASCII(bytes, count, style, target)
         }
     }
 

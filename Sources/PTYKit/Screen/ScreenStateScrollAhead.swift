@@ -89,7 +89,7 @@ extension ScreenState {
             let byte = base[offset]
             if byte &- 0x20 < 0x5F {
                 let runEnd =
-                    usesAVX2
+                    vectors.searchesWithAVX2
                     ? ccell_printable_run_end_avx2(base, offset &+ 1, end)
                     : ScreenParser.printableRunEnd(base, from: offset &+ 1, to: end, withAVX2: false)
                 if pendingWrap {

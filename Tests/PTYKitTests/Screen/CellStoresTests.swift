@@ -2,7 +2,7 @@ import CCellStores
 import Testing
 
 /// The screen model's C stores and search (CCellStores), each form against the plain
-/// definition: the model's own tests go through the AVX2 forms only on a CPU that has it.
+/// definition: the model's own tests go through the widest forms the CPU has.
 @Suite("Cell stores")
 struct CellStoresTests {
     static let style: UInt64 = 0x0123 << 32
@@ -29,6 +29,11 @@ struct CellStoresTests {
     @Test(.enabled(if: ccell_avx2_available(), "this CPU has no AVX2"))
     func avx2StoresEveryLength() {
         Self.expectStores({ ccell_store_ascii_avx2($0, $1, $2, $3) }, "AVX2")
+    }
+
+    @Test(.enabled(if: ccell_avx512_available(), "this CPU has no AVX-512 with VBMI2"))
+    func avx512StoresEveryLength() {
+        Self.expectStores({ ccell_store_ascii_avx512($0, $1, $2, $3) }, "AVX-512")
     }
 
     @Test(.enabled(if: ccell_avx2_available(), "this CPU has no AVX2"))

@@ -1,4 +1,3 @@
-import CCellStores
 import Testing
 
 @testable import PTYKit
@@ -9,14 +8,14 @@ import Testing
 @Suite("ScreenModel skipping text that scrolls away")
 struct ScreenScrollAheadTests {
     /// Where a state of 3 rows of 10 columns with the cursor at `x`, `y` goes on in `text`,
-    /// and its cursor then, with the run search both ways.
+    /// and its cursor then, with the run search both ways (SSE2, and AVX2 where the CPU has it).
     private func skip(
         _ text: String, x: Int = 0, y: Int = 2, pendingWrap: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> (offset: Int, x: Int, y: Int) {
         var results: [(Int, Int, Int)] = []
-        for avx2 in [false, ccell_avx2_available()] {
-            var state = ScreenState(rows: 3, columns: 10, usesAVX2: avx2)
+        for vectors in [CellVectors.sse2, CellVectors.available()] {
+            var state = ScreenState(rows: 3, columns: 10, vectors: vectors)
             defer { state.deallocate() }
             state.x = x
             state.y = y
@@ -27,7 +26,7 @@ struct ScreenScrollAheadTests {
             }
             results.append((offset, state.x, state.y))
         }
-        #expect(results[0] == results[1], "without and with AVX2", sourceLocation: sourceLocation)
+        #expect(results[0] == results[1], "with SSE2 and \(CellVectors.available())", sourceLocation: sourceLocation)
         return results[0]
     }
 
@@ -105,7 +104,7 @@ struct ScreenScrollAheadTests {
         ]
         let input = bytes(flood)
         for change in unlike {
-            var state = ScreenState(rows: 3, columns: 10, usesAVX2: false)
+            var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
             defer { state.deallocate() }
             state.y = 2
             let before = input.withUnsafeBufferPointer {
@@ -127,7 +126,7 @@ struct ScreenScrollAheadTests {
     }
 
     @Test func afterAChunkThatScrollsTooLittleTheNextFewAreNotWalked() {
-        var state = ScreenState(rows: 3, columns: 80, usesAVX2: false)
+        var state = ScreenState(rows: 3, columns: 80, vectors: .sse2)
         defer { state.deallocate() }
         state.y = 2
         // A quarter in, no row entered: fewer than a quarter of the 4 that make it worthwhile.

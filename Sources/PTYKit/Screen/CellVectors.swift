@@ -1,0 +1,32 @@
+import CCellStores
+
+/// The widest vectors the screen model's C loops (CCellStores) may use on this CPU: asked
+/// once per model, since cpuid and xgetbv trap to the hypervisor in a virtual machine.
+enum CellVectors: Sendable {
+    /// Every x86-64 has SSE2 (elsewhere, the C loops are plain and the compiler vectorizes
+    /// them).
+    case sse2
+    /// Runs searched 32 bytes a step, stored 4 cells a step.
+    case avx2
+    /// Runs stored 8 cells a step (searched as with AVX2).
+    case avx512
+
+    static func available() -> CellVectors {
+        ccell_avx512_available() ? .avx512 : ccell_avx2_available() ? .avx2 : .sse2
+    }
+
+    var searchesWithAVX2: Bool { self != .sse2 }
+
+    /// Writes `count` (at least 4) cells, `style | bytes[i]`.
+    typealias Store = @convention(c) (UnsafePointer<UInt8>, Int, UInt64, UnsafeMutablePointer<UInt64>) -> Void
+
+    /// A function, not a case to switch on in the parser's loop, which the optimizer keeps
+    /// small only while it can.
+    var storeASCII: Store {
+        switch self {
+        case .sse2: ccell_store_ascii_sse2
+        case .avx2: ccell_store_ascii_avx2
+        case .avx512: ccell_store_ascii_avx512
+        }
+    }
+}
