@@ -22,7 +22,10 @@ final class TmuxDriver {
     }
 
     deinit {
+        let socketPath = try? format("#{socket_path}")
         _ = try? tmux(["kill-server"])
+        // tmux leaves the socket file behind.
+        if let socketPath, !socketPath.isEmpty { unlink(socketPath) }
     }
 
     /// What the pane shows now, one line per row; with `attributes`, with the escape

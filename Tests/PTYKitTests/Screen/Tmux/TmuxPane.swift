@@ -28,6 +28,8 @@ final class TmuxPane {
     let rows: Int
     let columns: Int
     private let socket: String
+    /// The server's socket file, which tmux leaves behind after kill-server.
+    private var socketPath = ""
     private let file: String
     private var sends = 0
 
@@ -43,10 +45,12 @@ final class TmuxPane {
                 "set-option", "-g", "status", "off", ";", "set-option", "-g", "history-limit", "10000",
             ])
         try waitFor("#{pane_current_command}") { $0 == "cat" }
+        socketPath = try format("#{socket_path}")
     }
 
     deinit {
         _ = try? run(["kill-server"])
+        if !socketPath.isEmpty { unlink(socketPath) }
         unlink(file)
     }
 
