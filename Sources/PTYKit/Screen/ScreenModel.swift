@@ -32,7 +32,8 @@ public final class ScreenModel {
             to: Engine(
                 parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: vectors.searchesWithAVX2),
                 state: ScreenState(
-                    rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80),
+                    rows: Self.side(rows, unreported: WindowSize.unreportedRows),
+                    columns: Self.side(columns, unreported: WindowSize.unreportedColumns),
                     vectors: vectors)))
     }
 
@@ -221,13 +222,14 @@ public final class ScreenModel {
     /// the cursor row stays visible, as xterm and tmux do. Margins are reset.
     public func resize(rows: Int, columns: Int) {
         engine.pointee.state.resize(
-            rows: Self.side(rows, unreported: 24), columns: Self.side(columns, unreported: 80))
+            rows: Self.side(rows, unreported: WindowSize.unreportedRows),
+            columns: Self.side(columns, unreported: WindowSize.unreportedColumns))
     }
 
     /// A side of the screen as a terminal reports it: 0 is `unreported`, and there is at
     /// least one cell.
-    private static func side(_ reported: Int, unreported: Int) -> Int {
-        reported == 0 ? unreported : max(reported, 1)
+    private static func side(_ reported: Int, unreported: UInt16) -> Int {
+        reported == 0 ? Int(unreported) : max(reported, 1)
     }
 
     // MARK: - Queries

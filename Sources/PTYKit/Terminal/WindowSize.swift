@@ -14,6 +14,18 @@ public struct WindowSize: Equatable, Sendable {
         self.pixelHeight = pixelHeight
     }
 
+    /// What a side of 0 (one the terminal does not report: a serial console, a pty nobody
+    /// sized) is taken as, as the programs in it and tmux take it.
+    public static let unreportedRows: UInt16 = 24
+    public static let unreportedColumns: UInt16 = 80
+
+    /// The size to draw for: sides of 0 as `unreportedRows` and `unreportedColumns`.
+    public var drawingSize: WindowSize {
+        WindowSize(
+            rows: rows == 0 ? Self.unreportedRows : rows, columns: columns == 0 ? Self.unreportedColumns : columns,
+            pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    }
+
     public static func of(_ terminal: FileDescriptor) throws(Errno) -> WindowSize {
         var size = winsize()
         _ = try valueOrErrno { ioctl(terminal.rawValue, UInt(TIOCGWINSZ), &size) }

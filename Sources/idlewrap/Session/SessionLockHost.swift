@@ -22,8 +22,10 @@ extension Session: LockHost {
         relay.discardTypedAhead()
     }
 
+    /// The lock screen is drawn for the size the command's screen is modelled at: on a
+    /// terminal that reports none, 24x80 (it showed nothing at 0x0, not even the prompt).
     var windowSize: WindowSize {
-        (try? WindowSize.of(terminal)) ?? WindowSize(rows: 24, columns: 80)
+        ((try? WindowSize.of(terminal)) ?? WindowSize(rows: 0, columns: 0)).drawingSize
     }
 
     func watch(_ descriptor: FileDescriptor?) {

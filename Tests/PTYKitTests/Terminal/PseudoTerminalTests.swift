@@ -31,6 +31,24 @@ import Testing
         #expect(try WindowSize.of(replica) == size)
     }
 
+    @Test func anUnsizedTerminalIsDrawnForAt24By80() throws {
+        // A pty nobody sized reports 0x0, as a serial console does.
+        let terminal = try PseudoTerminal()
+        let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)
+        defer { try? replica.close() }
+        let reported = try WindowSize.of(replica)
+        #expect(reported == WindowSize(rows: 0, columns: 0))
+        #expect(reported.drawingSize == WindowSize(rows: 24, columns: 80))
+        let sizes = [(0, 132, 24, 132), (50, 0, 50, 80), (1, 1, 1, 1)]
+        for (rows, columns, drawnRows, drawnColumns) in sizes {
+            let size = WindowSize(rows: UInt16(rows), columns: UInt16(columns), pixelWidth: 7, pixelHeight: 9)
+            #expect(
+                size.drawingSize
+                    == WindowSize(
+                        rows: UInt16(drawnRows), columns: UInt16(drawnColumns), pixelWidth: 7, pixelHeight: 9))
+        }
+    }
+
     @Test func rawModeIsRestoredExactly() throws {
         let terminal = try PseudoTerminal()
         let replica = try FileDescriptor.open(terminal.replicaPath, O_RDWR | O_NOCTTY)

@@ -183,6 +183,42 @@ extension EndToEnd {
             #expect(done > 0 && rows[done - 1] == String(repeating: "#", count: 80))
         }
 
+        @Test func aTerminalThatReportsNoSizeGetsItsScreenBackAt24By80() throws {
+            // A serial console, or a pty nobody sized: 0 rows and 0 columns. The model takes
+            // the screen as 24x80, as the programs in it do; a 1x1 model would repaint
+            // nothing of it.
+            let terminal = try session(
+                ["-t", "0"],
+                [
+                    "sh", "-c",
+                    "stty size; i=0; while [ $i -lt 30 ]; do i=$((i+1)); echo \"row $i\"; done; "
+                        + "printf '%0100d' 7; echo; printf 'ready>'; exec sleep 60",
+                ], size: WindowSize(rows: 0, columns: 0))
+            #expect(terminal.expect("ready>"))
+            #expect(terminal.hasShown("0 0"))
+            lockNow(terminal)
+            // The lock screen is drawn at 24x80 too (at 0x0 it showed nothing, not even the
+            // prompt).
+            #expect(terminal.expect("Password for"))
+            /// The rows a 24x80 terminal shows after `bytes` (trailing blanks cut), and last its cursor.
+            func shown(_ bytes: ArraySlice<UInt8>) -> [String] {
+                let model = ScreenModel(rows: 24, columns: 80)
+                bytes.withUnsafeBytes { model.feed($0) }
+                let rows = (0..<24).map { String(model.text(row: $0).reversed().drop { $0 == " " }.reversed()) }
+                return rows + ["cursor \(model.cursor)"]
+            }
+            // What the terminal showed up to the lock screen, which begins on the alternate screen.
+            let lockedAt = try #require(terminal.transcript.firstRange(of: Array("\u{1b}[?1049h".utf8))).lowerBound
+            let before = shown(terminal.transcript[..<lockedAt])
+            #expect(
+                before.dropLast().suffix(3)
+                    == [String(repeating: "0", count: 80), String(repeating: "0", count: 19) + "7", "ready>"])
+            try terminal.type("open sesame\r")
+            #expect(terminal.expect("\u{1b}[?1049l"))
+            #expect(terminal.waitUntil { shown(terminal.transcript[...]) == before })
+            #expect(shown(terminal.transcript[...]) == before)
+        }
+
         @Test func commandThatExitsWhileLockedStaysLockedUntilUnlock() throws {
             // The lock screen shows the command line, so the output to look
             // for must not appear in it literally.
