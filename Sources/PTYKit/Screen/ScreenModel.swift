@@ -15,6 +15,7 @@ public final class ScreenModel {
         var parser: ScreenParser
         var state: ScreenState
         var open = OpenSequence()
+        var deferred = DeferredText()
     }
 
     private let engine: UnsafeMutablePointer<Engine>
@@ -38,6 +39,7 @@ public final class ScreenModel {
     }
 
     deinit {
+        engine.pointee.deferred.deallocate()
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.deallocate()
         engine.deinitialize(count: 1)
@@ -52,14 +54,41 @@ public final class ScreenModel {
 
     /// Follows `bytes`; the fast path. Queries in it are held while `isHoldingQueries`.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
-        guard var base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let engine = self.engine
-        var count = bytes.count
-        if engine.pointee.parser.isAtBoundary {
-            let skipped = engine.pointee.state.skipTextThatScrollsAway(base, count: count)
-            base += skipped
-            count &-= skipped
+        // Plain text is kept back only at a boundary (ground, nothing half-read).
+        guard engine.pointee.parser.isAtBoundary else { return apply(base, count: bytes.count) }
+        if engine.pointee.deferred.count > 0 {
+            // In a flood each read scrolls away what was kept back from the one before.
+            let kept = engine.pointee.deferred.end
+            if let ahead = engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count, after: kept) {
+                engine.pointee.deferred.count = 0
+                return keepBackOrApply(base, count: bytes.count, ahead)
+            }
+            applyDeferredText()
         }
+        guard let ahead = engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count) else {
+            return apply(base, count: bytes.count)
+        }
+        keepBackOrApply(base, count: bytes.count, ahead)
+    }
+
+    /// After a skip, keeps back the rest of the read if it is all plain text (the next read
+    /// may scroll it away), else feeds it.
+    private func keepBackOrApply(_ base: UnsafePointer<UInt8>, count: Int, _ ahead: ScreenState.ScrollAhead) {
+        let rest = count &- ahead.resume
+        guard ahead.plainToTheEnd && rest <= DeferredText.capacity else {
+            return apply(base + ahead.resume, count: rest)
+        }
+        engine.pointee.deferred.bytes.update(from: base + ahead.resume, count: rest)
+        engine.pointee.deferred.count = rest
+        engine.pointee.deferred.end = ahead.end
+        engine.pointee.open.reset()
+    }
+
+    /// Feeds `count` bytes to the parser and the grid.
+    private func apply(_ base: UnsafePointer<UInt8>, count: Int) {
+        let engine = self.engine
         engine.pointee.parser.feed(base, count: count, into: &engine.pointee.state)
         if engine.pointee.parser.isAtBoundary {
             engine.pointee.open.reset()
@@ -69,12 +98,29 @@ public final class ScreenModel {
         }
     }
 
+    /// Feeds the plain text kept back, if any.
+    private func applyDeferredText() {
+        let count = engine.pointee.deferred.count
+        guard count > 0 else { return }
+        engine.pointee.deferred.count = 0
+        apply(engine.pointee.deferred.bytes, count: count)
+    }
+
+    /// The engine, with the plain text kept back fed: what everything that reads or
+    /// changes the screen goes through. What plain text cannot change (modes, titles, the
+    /// parser's state, held queries) is read without it, so that a relay looking at those
+    /// after every read keeps nothing from being skipped.
+    private var settled: UnsafeMutablePointer<Engine> {
+        applyDeferredText()
+        return engine
+    }
+
     /// Follows bytes only until the stream reaches a boundary, and returns how many it
     /// consumed: 0 if it is already at one, `bytes.count` if it never reaches one. A lock
     /// engages, and pass-through resumes after it, only at a boundary.
     public func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
-        let engine = self.engine
+        let engine = settled
         let consumed = engine.pointee.parser.feedUntilBoundary(
             base.assumingMemoryBound(to: UInt8.self), count: bytes.count, into: &engine.pointee.state)
         if engine.pointee.parser.isAtBoundary {
@@ -142,6 +188,7 @@ public final class ScreenModel {
     public func appendRepaint(
         to buffer: OutputBuffer, beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
+        let engine = settled
         engine.pointee.state.repaint(into: buffer)
         beforeLastCharacter(buffer)
         engine.pointee.state.appendLastPrinted(into: buffer)
@@ -159,6 +206,7 @@ public final class ScreenModel {
     /// scroll region: what every terminal keeps in its history) is rendered into a hold of
     /// at most `limit` bytes; past it the oldest lines are dropped and counted.
     public func startHoldingScrollback(limit: Int) {
+        let engine = settled
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.scrollback = ScrollbackHold(limit: limit)
         engine.pointee.state.rowsBeforeStartHeld = 0
@@ -178,6 +226,7 @@ public final class ScreenModel {
     public func appendHeldScrollbackAndRepaint(
         to buffer: OutputBuffer, notice: [UInt8] = [], beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
+        let engine = settled
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil
             engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, into: buffer)
@@ -192,6 +241,7 @@ public final class ScreenModel {
 
     /// Stops holding and discards what was held.
     public func discardHeldScrollback() {
+        let engine = settled
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.scrollback = nil
         engine.pointee.state.rowsBeforeStartHeld = 0
@@ -206,7 +256,7 @@ public final class ScreenModel {
     /// scrolls them away, erases them or moves the cursor onto them; cells of the start
     /// row left of `column` are blank. Call it before the first `feed`.
     public func start(atRow row: Int, column: Int) {
-        engine.pointee.state.start(atRow: row, column: column)
+        settled.pointee.state.start(atRow: row, column: column)
     }
 
     /// How many rows at the top of the main screen are still the terminal's from before the
@@ -221,7 +271,7 @@ public final class ScreenModel {
     /// above the cursor go first (into the history, and into the hold while holding), so
     /// the cursor row stays visible, as xterm and tmux do. Margins are reset.
     public func resize(rows: Int, columns: Int) {
-        engine.pointee.state.resize(
+        settled.pointee.state.resize(
             rows: Self.side(rows, unreported: WindowSize.unreportedRows),
             columns: Self.side(columns, unreported: WindowSize.unreportedColumns))
     }
@@ -254,21 +304,26 @@ public final class ScreenModel {
 
     /// The visible state as a value.
     public func snapshot() -> ScreenSnapshot {
-        ScreenSnapshot(engine.pointee.state)
+        ScreenSnapshot(settled.pointee.state)
     }
 
     /// The text of visible row `row`, blanks as spaces, trailing blanks kept.
     public func text(row: Int) -> String {
-        ScreenSnapshot.rowText(engine.pointee.state.grid, row: row, state: engine.pointee.state)
+        let state = settled.pointee.state
+        return ScreenSnapshot.rowText(state.grid, row: row, state: state)
     }
 
     /// The cursor: 0-based row and column, and whether a wrap is pending.
     public var cursor: (row: Int, column: Int, pendingWrap: Bool) {
-        (engine.pointee.state.y, engine.pointee.state.x, engine.pointee.state.pendingWrap)
+        let state = settled.pointee.state
+        return (state.y, state.x, state.pendingWrap)
     }
 
     /// Whether the alternate screen is shown.
     public var isAlternateScreen: Bool { engine.pointee.state.onAlternate }
 
-    var state: ScreenState { engine.pointee.state }
+    var state: ScreenState { settled.pointee.state }
+
+    /// How many bytes of plain text are kept back now.
+    var deferredTextCount: Int { engine.pointee.deferred.count }
 }

@@ -24,45 +24,61 @@ extension ScreenState {
     /// Feeds not walked after one that would not have scrolled enough.
     static let scrollAheadPauseAfterMiss = 16
 
+    /// What a skip left: where feeding the read goes on, and, when the rest of it is all
+    /// plain text (which the next read may scroll away in turn, so the model keeps it
+    /// back), where the walk leaves the cursor after it.
+    struct ScrollAhead {
+        var resume: Int
+        var plainToTheEnd: Bool
+        /// From the cursor after the skip: the rows the rest enters, and the cursor then.
+        var end: PlainTextWalk
+    }
+
     /// Skips the start of `count` bytes (the parser in ground, nothing half-read) that
-    /// cannot change what is shown at their end, and returns where feeding should go on
-    /// (0 if nothing is skipped).
-    mutating func skipTextThatScrollsAway(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
+    /// cannot change what is shown at their end; nil if nothing is skipped. `kept` is
+    /// where the walk left the cursor after plain text fed before these bytes but kept back
+    /// (not yet written): a skip then drops that text too, and there is none unless the
+    /// first row shown at the end begins in these bytes.
+    mutating func skipTextThatScrollsAway(
+        _ base: UnsafePointer<UInt8>, count: Int, after kept: PlainTextWalk? = nil
+    ) -> ScrollAhead? {
         // What the walk assumes: a line feed at the bottom scrolls the whole screen and
         // nothing keeps what leaves it; text goes to the last column, wraps and inserts
         // nothing.
         guard
             top == 0 && bottom == rows &- 1 && !leftRightMarginMode && autowrap && !insertMode
                 && scrollback == nil && rowsBeforeStart == 0
-        else { return 0 }
+        else { return nil }
+        let start = kept ?? PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap)
         // The first row shown at the end must be one the text entered below the rows
         // shown now (the cursor's row and any below it keep what they hold until then).
         // The walk costs about a third of feeding, so it pays off once half a screen of
         // rows more than that is skipped.
         let needed = 2 &* rows &- 1 &- y
         let worthwhile = needed &+ rows &>> 1
-        guard count >= worthwhile else { return 0 }
-        // Most text scrolls less than that a chunk (a wide window, a slow writer): after
-        // a chunk that would not, the next few are not walked at all, and a quarter of the
+        guard start.rowsEntered &+ count >= worthwhile else { return nil }
+        // Most text scrolls less than that a read (a wide window, a slow writer): after
+        // a read that would not, the next few are not walked at all, and a quarter of the
         // way into one, one that will not is left.
         guard scrollAheadPause == 0 else {
             scrollAheadPause &-= 1
-            return 0
+            return nil
         }
-        var walk = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap)
+        var walk = PlainTextWalk(offset: 0, x: start.x, pendingWrap: start.pendingWrap, rowsEntered: start.rowsEntered)
         let quarter = count &>> 2
         walkPlainText(base, to: quarter, stoppingAtRow: .max, &walk)
         if walk.offset == quarter {
-            guard walk.rowsEntered &* 4 >= worthwhile else {
+            guard start.rowsEntered &+ (walk.rowsEntered &- start.rowsEntered) &* 4 >= worthwhile else {
                 scrollAheadPause = Self.scrollAheadPauseAfterMiss
-                return 0
+                return nil
             }
             walkPlainText(base, to: count, stoppingAtRow: .max, &walk)
         }
-        guard walk.rowsEntered >= worthwhile else { return 0 }
         // The rows shown at the end are the last `rows` entered: from this one on.
-        var first = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap)
-        walkPlainText(base, to: walk.offset, stoppingAtRow: walk.rowsEntered &- rows &+ 1, &first)
+        let firstShown = walk.rowsEntered &- rows &+ 1
+        guard walk.rowsEntered >= worthwhile && firstShown > start.rowsEntered else { return nil }
+        var first = PlainTextWalk(offset: 0, x: start.x, pendingWrap: start.pendingWrap, rowsEntered: start.rowsEntered)
+        walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first)
         // Every row scrolled in blank, in the erase style of a pen that plain text does
         // not change.
         let style = erasePenId()
@@ -71,7 +87,9 @@ extension ScreenState {
         x = first.x
         pendingWrap = false
         lastPrinted = nil
-        return first.offset
+        return ScrollAhead(
+            resume: first.offset, plainToTheEnd: walk.offset == count,
+            end: PlainTextWalk(offset: 0, x: walk.x, pendingWrap: walk.pendingWrap, rowsEntered: rows &- 1))
     }
 
     /// Walks plain text from `walk` up to `end` or the first byte that is not plain text,

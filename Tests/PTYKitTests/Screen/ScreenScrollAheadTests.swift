@@ -22,7 +22,7 @@ struct ScreenScrollAheadTests {
             state.pendingWrap = pendingWrap
             let input = bytes(text)
             let offset = input.withUnsafeBufferPointer {
-                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
             }
             results.append((offset, state.x, state.y))
         }
@@ -45,6 +45,18 @@ struct ScreenScrollAheadTests {
         #expect(skip(String(repeating: "x", count: 40), x: 9, pendingWrap: true) == (10, 0, 0))
         // Without one, the second character wraps.
         #expect(skip(String(repeating: "x", count: 40), x: 9) == (11, 0, 0))
+    }
+
+    @Test func whatIsLeftIsPlainTextToTheEndOrNot() {
+        var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
+        defer { state.deallocate() }
+        for (text, plain) in [(#"a\nb\nc\nd\ne\nf\ng\nh\n"#, true), (#"a\nb\nc\nd\ne\nf\ng\nh\n\e[m"#, false)] {
+            state.y = 2
+            let result = bytes(text).withUnsafeBufferPointer {
+                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+            }
+            #expect(result?.resume == 12 && result?.plainToTheEnd == plain, "\(text)")
+        }
     }
 
     @Test func tooFewRowsOrAnotherByteEarlySkipNothing() {
@@ -108,14 +120,114 @@ struct ScreenScrollAheadTests {
             defer { state.deallocate() }
             state.y = 2
             let before = input.withUnsafeBufferPointer {
-                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
             }
             #expect(before > 0)
             state.y = 2
             change(&state)
             #expect(
-                input.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+                input.withUnsafeBufferPointer {
+                    (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
+                }
+                    == 0)
         }
+    }
+
+    /// 40 lines of 3 rows' worth each at 3x10: a flood at a small window.
+    static let flood = (1...40).map { "line \($0) and more\r\n" }.joined()
+
+    /// A model fed `reads`, and one fed the same byte by byte (where nothing is skipped or
+    /// kept back).
+    private func fed(_ reads: [String]) -> (model: ScreenModel, expected: ScreenModel) {
+        let model = ScreenModel(rows: 3, columns: 10)
+        let expected = ScreenModel(rows: 3, columns: 10)
+        for read in reads {
+            model.feed(read)
+            for byte in bytes(read) { expected.feed([byte]) }
+        }
+        return (model, expected)
+    }
+
+    @Test func whatIsLeftOfAReadIsKeptBackUntilTheScreenIsRead() {
+        let (model, expected) = fed([Self.flood])
+        #expect(model.deferredTextCount > 0)
+        // What plain text cannot change is read without feeding it.
+        _ = (model.modes, model.title, model.titleSets, model.isAtBoundary, model.heldScrollback, model.openSequence)
+        #expect(model.deferredTextCount > 0)
+        // The next read scrolls it away: what is kept back is what is left of both.
+        model.feed(Self.flood)
+        for byte in bytes(Self.flood) { expected.feed([byte]) }
+        #expect(model.deferredTextCount > 0 && model.deferredTextCount < bytes(Self.flood).count)
+        #expect(model.cursor == expected.cursor)
+        #expect(model.deferredTextCount == 0)
+        #expect(model.snapshot() == expected.snapshot())
+    }
+
+    @Test func everythingThatReadsOrChangesTheScreenFeedsWhatIsKeptBack() {
+        typealias Use = (ScreenModel) -> String
+        let uses: [(String, Use)] = [
+            ("snapshot", { "\($0.snapshot())" }),
+            ("text", { $0.text(row: 1) }),
+            ("cursor", { "\($0.cursor)" }),
+            (
+                "repaint",
+                { model in
+                    let buffer = OutputBuffer()
+                    model.appendRepaint(to: buffer)
+                    return "\(buffer.bytes)"
+                }
+            ),
+            (
+                "resize",
+                { model in
+                    model.resize(rows: 5, columns: 7)
+                    return "\(model.snapshot())"
+                }
+            ),
+            (
+                "hold",
+                { model in
+                    // Lines that scrolled off before the hold began are not held.
+                    model.startHoldingScrollback(limit: 1 << 16)
+                    model.feed(#"one\r\ntwo\r\nthree\r\nfour\r\n"#)
+                    return "\(model.heldScrollback) \(model.snapshot())"
+                }
+            ),
+            (
+                "feedUntilBoundary",
+                { model in
+                    _ = bytes(#"\e[31"#).withUnsafeBytes { model.feedUntilBoundary($0) }
+                    return "\(model.snapshot())"
+                }
+            ),
+            (
+                "a sequence next",
+                { model in
+                    model.feed(#"\e[7mx\e[m"#)
+                    return "\(model.snapshot())"
+                }
+            ),
+        ]
+        for (name, use) in uses {
+            let (model, expected) = fed([Self.flood, Self.flood])
+            #expect(model.deferredTextCount > 0, "\(name)")
+            #expect(use(model) == use(expected), "\(name)")
+            #expect(model.snapshot() == expected.snapshot(), "\(name)")
+        }
+    }
+
+    @Test func whatIsLeftOfAReadIsFedWhenItIsTooLongToKeepBack() {
+        // Returns make a row's bytes as many as they like: the last row, rewritten 7000
+        // times, is more than DeferredText keeps.
+        let rewritten = Self.flood + String(repeating: "ab\r", count: 7000)
+        #expect(bytes(rewritten).count > DeferredText.capacity)
+        let (model, expected) = fed([Self.flood, rewritten])
+        #expect(model.deferredTextCount == 0)
+        #expect(model.snapshot() == expected.snapshot())
+        // A read after text kept back that does not scroll it all away: both are fed.
+        let (short, shortExpected) = fed([Self.flood, #"one\r\ntwo"#])
+        #expect(short.deferredTextCount == 0)
+        #expect(short.snapshot() == shortExpected.snapshot())
     }
 
     @Test func heldScrollbackGetsEveryLine() {
@@ -131,13 +243,24 @@ struct ScreenScrollAheadTests {
         state.y = 2
         // A quarter in, no row entered: fewer than a quarter of the 4 that make it worthwhile.
         let slow = bytes(String(repeating: "y", count: 120) + #"\r\n"#)
-        #expect(slow.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+        #expect(
+            slow.withUnsafeBufferPointer {
+                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
+            } == 0
+        )
         state.x = 0
         let fast = bytes(String(repeating: #"a\r\n"#, count: 12))
         for _ in 0..<ScreenState.scrollAheadPauseAfterMiss {
             #expect(
-                fast.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 0)
+                fast.withUnsafeBufferPointer {
+                    (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
+                }
+                    == 0)
         }
-        #expect(fast.withUnsafeBufferPointer { state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count) } == 30)
+        #expect(
+            fast.withUnsafeBufferPointer {
+                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
+            }
+                == 30)
     }
 }
