@@ -230,6 +230,34 @@ struct ScreenScrollAheadTests {
         #expect(short.snapshot() == shortExpected.snapshot())
     }
 
+    /// A log of lines 0 to 130 long at 80x24, with and without returns (a staircase), read
+    /// 4 KiB at a time as from a pty: the same screen as fed byte by byte, at the end and
+    /// wherever it is looked at.
+    @Test(arguments: [#"\r\n"#, #"\n"#]) func aFloodReadAsFromAPtyEndsOnTheSameScreen(_ newline: String) {
+        var text: [UInt8] = []
+        var state: UInt32 = 7
+        for line in 0..<2000 {
+            state = state &* 1_103_515_245 &+ 12345
+            let length = Int(state >> 16) % 131
+            text += (0..<length).map { UInt8(0x21 + ($0 + line) % 90) } + bytes(newline)
+        }
+        let model = ScreenModel(rows: 24, columns: 80)
+        let expected = ScreenModel(rows: 24, columns: 80)
+        for byte in text { expected.feed([byte]) }
+        var kept = 0
+        for (index, start) in stride(from: 0, to: text.count, by: 4096).enumerated() {
+            model.feed(text[start..<min(start + 4096, text.count)])
+            if model.deferredTextCount > 0 { kept += 1 }
+            if index == 20 {
+                let partial = ScreenModel(rows: 24, columns: 80)
+                for byte in text[..<min(start + 4096, text.count)] { partial.feed([byte]) }
+                #expect(model.snapshot() == partial.snapshot())
+            }
+        }
+        #expect(kept > 10)
+        #expect(model.snapshot() == expected.snapshot())
+    }
+
     @Test func heldScrollbackGetsEveryLine() {
         let model = ScreenModel(rows: 3, columns: 10)
         model.startHoldingScrollback(limit: 1 << 20)
