@@ -252,12 +252,8 @@ public final class Relay {
         slots[slot.rawValue].revents
     }
 
-    /// Asked every round: two optionals compared in place (`MonotonicInstant.earliest`
-    /// takes an array, which would be made and released each time).
     private var nextWake: MonotonicInstant? {
-        guard isReadingOutput && !outputEnded, let quiet = quietUntil else { return deadline }
-        guard let deadline else { return quiet }
-        return min(deadline, quiet)
+        MonotonicInstant.earliest(deadline, isReadingOutput && !outputEnded ? quietUntil : nil)
     }
 
     /// Milliseconds to the next deadline, rounded up so the loop never wakes

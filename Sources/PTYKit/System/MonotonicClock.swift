@@ -36,9 +36,12 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
         .nanoseconds(a.nanoseconds &- b.nanoseconds)
     }
 
-    /// The earliest of some optional deadlines; nil (never) only when all are.
-    public static func earliest(_ deadlines: MonotonicInstant?...) -> MonotonicInstant? {
-        earliest(of: deadlines)
+    /// The earlier of two optional deadlines; nil (never) only when both are. Compared in
+    /// place: the relay asks it every round, and a list would be made and freed each time.
+    public static func earliest(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// The earliest of `deadlines`; nil (never) only when all are nil. (An array, not any

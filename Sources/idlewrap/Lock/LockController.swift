@@ -53,7 +53,7 @@ final class LockController {
         switch state {
         case .active: return watch.deadline(now: clock.now())
         case .locking(let giveUpAt): return giveUpAt
-        case .locked(.waiting(let until)): return .earliest(of: [until, refresh.due])
+        case .locked(.waiting(let until)): return .earliest(until, refresh.due)
         case .locked: return refresh.due
         case .abandoned: return nil
         }
