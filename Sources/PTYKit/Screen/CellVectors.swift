@@ -1,7 +1,6 @@
 import CCellStores
 
-/// The widest vectors the screen model's C loops (CCellStores) may use on this CPU: asked
-/// once per model, since cpuid and xgetbv trap to the hypervisor in a virtual machine.
+/// The widest vectors the screen model's C loops (CCellStores) may use on this CPU.
 enum CellVectors: Sendable {
     /// Every x86-64 has SSE2 (elsewhere, the C loops are plain and the compiler vectorizes
     /// them).
@@ -11,9 +10,10 @@ enum CellVectors: Sendable {
     /// Runs stored 8 cells a step (searched as with AVX2).
     case avx512
 
-    static func available() -> CellVectors {
+    /// Asked once a process, not at every model: the CPU does not change, and cpuid and
+    /// xgetbv trap to the hypervisor in a virtual machine.
+    static let available: CellVectors =
         ccell_avx512_available() ? .avx512 : ccell_avx2_available() ? .avx2 : .sse2
-    }
 
     var searchesWithAVX2: Bool { self != .sse2 }
 

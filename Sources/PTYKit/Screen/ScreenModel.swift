@@ -26,7 +26,7 @@ public final class ScreenModel {
     /// columns, as the programs in it and tmux take it; a 1-cell screen would wrap every
     /// character and repaint nothing of what they drew.
     public init(rows: Int, columns: Int) {
-        let vectors = CellVectors.available()
+        let vectors = CellVectors.available
         stringStorage = .allocate(capacity: ControlString.capacity)
         engine = .allocate(capacity: 1)
         engine.initialize(

@@ -33,19 +33,19 @@ struct CellStoresTests {
     // (`.ci/run` fails on a skipped test).
 
     @Test func avx2StoresEveryLength() {
-        guard ccell_avx2_available() else { return #expect(CellVectors.available() == .sse2, "no AVX2") }
+        guard ccell_avx2_available() else { return #expect(CellVectors.available == .sse2, "no AVX2") }
         Self.expectStores({ ccell_store_ascii_avx2($0, $1, $2, $3) }, "AVX2")
     }
 
     @Test func avx512StoresEveryLength() {
         guard ccell_avx512_available() else {
-            return #expect(CellVectors.available() != .avx512, "no AVX-512 with VBMI2")
+            return #expect(CellVectors.available != .avx512, "no AVX-512 with VBMI2")
         }
         Self.expectStores({ ccell_store_ascii_avx512($0, $1, $2, $3) }, "AVX-512")
     }
 
     @Test func avx2SearchStopsWhereTheRunEnds() {
-        guard ccell_avx2_available() else { return #expect(!CellVectors.available().searchesWithAVX2, "no AVX2") }
+        guard ccell_avx2_available() else { return #expect(!CellVectors.available.searchesWithAVX2, "no AVX2") }
         for stop in 0...255 where !(0x20...0x7E).contains(stop) {
             for position in 0..<80 {
                 var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 96)

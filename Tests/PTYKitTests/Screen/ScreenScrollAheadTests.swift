@@ -14,7 +14,7 @@ struct ScreenScrollAheadTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> (offset: Int, x: Int, y: Int) {
         var results: [(Int, Int, Int)] = []
-        for vectors in [CellVectors.sse2, CellVectors.available()] {
+        for vectors in [CellVectors.sse2, CellVectors.available] {
             var state = ScreenState(rows: 3, columns: 10, vectors: vectors)
             defer { state.deallocate() }
             state.x = x
@@ -26,7 +26,7 @@ struct ScreenScrollAheadTests {
             }
             results.append((offset, state.x, state.y))
         }
-        #expect(results[0] == results[1], "with SSE2 and \(CellVectors.available())", sourceLocation: sourceLocation)
+        #expect(results[0] == results[1], "with SSE2 and \(CellVectors.available)", sourceLocation: sourceLocation)
         return results[0]
     }
 
