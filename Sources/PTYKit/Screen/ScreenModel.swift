@@ -309,14 +309,14 @@ public final class ScreenModel {
 
     /// The text of visible row `row`, blanks as spaces, trailing blanks kept.
     public func text(row: Int) -> String {
-        let state = settled.pointee.state
-        return ScreenSnapshot.rowText(state.grid, row: row, state: state)
+        let engine = settled
+        return ScreenSnapshot.rowText(engine.pointee.state.grid, row: row, state: engine.pointee.state)
     }
 
     /// The cursor: 0-based row and column, and whether a wrap is pending.
     public var cursor: (row: Int, column: Int, pendingWrap: Bool) {
-        let state = settled.pointee.state
-        return (state.y, state.x, state.pendingWrap)
+        let engine = settled
+        return (engine.pointee.state.y, engine.pointee.state.x, engine.pointee.state.pendingWrap)
     }
 
     /// Whether the alternate screen is shown.

@@ -1,5 +1,3 @@
-import CCellStores
-
 /// Text that scrolls off before a chunk ends, skipped.
 ///
 /// A flood of plain text (a build log, `cat` of a file) arrives in chunks of several screens
@@ -37,8 +35,8 @@ extension ScreenState {
     /// Skips the start of `count` bytes (the parser in ground, nothing half-read) that
     /// cannot change what is shown at their end; nil if nothing is skipped. `kept` is
     /// where the walk left the cursor after plain text fed before these bytes but kept back
-    /// (not yet written): a skip then drops that text too, and there is none unless the
-    /// first row shown at the end begins in these bytes.
+    /// (not yet written), at offset 0: a skip then drops that text too, and there is none
+    /// unless the first row shown at the end begins in these bytes.
     mutating func skipTextThatScrollsAway(
         _ base: UnsafePointer<UInt8>, count: Int, after kept: PlainTextWalk? = nil
     ) -> ScrollAhead? {
@@ -64,7 +62,7 @@ extension ScreenState {
             scrollAheadPause &-= 1
             return nil
         }
-        var walk = PlainTextWalk(offset: 0, x: start.x, pendingWrap: start.pendingWrap, rowsEntered: start.rowsEntered)
+        var walk = start
         let quarter = count &>> 2
         walkPlainText(base, to: quarter, stoppingAtRow: .max, &walk)
         if walk.offset == quarter {
@@ -77,7 +75,7 @@ extension ScreenState {
         // The rows shown at the end are the last `rows` entered: from this one on.
         let firstShown = walk.rowsEntered &- rows &+ 1
         guard walk.rowsEntered >= worthwhile && firstShown > start.rowsEntered else { return nil }
-        var first = PlainTextWalk(offset: 0, x: start.x, pendingWrap: start.pendingWrap, rowsEntered: start.rowsEntered)
+        var first = start
         walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first)
         // Every row scrolled in blank, in the erase style of a pen that plain text does
         // not change.
@@ -106,10 +104,8 @@ extension ScreenState {
         while offset < end {
             let byte = base[offset]
             if byte &- 0x20 < 0x5F {
-                let runEnd =
-                    vectors.searchesWithAVX2
-                    ? ccell_printable_run_end_avx2(base, offset &+ 1, end)
-                    : ScreenParser.printableRunEnd(base, from: offset &+ 1, to: end, withAVX2: false)
+                let runEnd = ScreenParser.printableRunEnd(
+                    base, from: offset &+ 1, to: end, withAVX2: vectors.searchesWithAVX2)
                 if pendingWrap {
                     entered &+= 1
                     x = 0
