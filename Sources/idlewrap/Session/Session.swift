@@ -242,10 +242,11 @@ final class Session: RelayDelegate {
         // flood takes: the update, which asks every source, is left to the rest. A lock
         // engaging at a boundary, output held while locked, the start position still
         // awaited, and a terminal that failed (the hang-up abandons the lock) all update.
-        let steady = startPosition == nil && lock.state == .active
-        if startPosition != nil { noteOutputBeforeStartPosition() }
+        // (Output never unlocks: a lock that is active after it was active before.)
+        let awaitsStartPosition = startPosition != nil
+        if awaitsStartPosition { noteOutputBeforeStartPosition() }
         lock.handleOutput(output)
-        if !steady || lock.state != .active || !ending.isRunning { sources.update() }
+        if awaitsStartPosition || lock.state != .active || !ending.isRunning { sources.update() }
     }
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
