@@ -204,7 +204,7 @@ extension EndToEnd {
             func shown(_ bytes: ArraySlice<UInt8>) -> [String] {
                 let model = ScreenModel(rows: 24, columns: 80)
                 bytes.withUnsafeBytes { model.feed($0) }
-                let rows = (0..<24).map { String(model.text(row: $0).reversed().drop { $0 == " " }.reversed()) }
+                let rows = (0..<24).map { model.text(row: $0).trimmingSuffix(" ") }
                 return rows + ["cursor \(model.cursor)"]
             }
             // What the terminal showed up to the lock screen, which begins on the alternate screen.

@@ -1,6 +1,6 @@
 import Glibc
-@testable import PTYKit
 
+@testable import PTYKit
 @testable import idlewrap
 
 /// A real terminal emulator for tests that must see the screen as a person
@@ -22,10 +22,9 @@ final class TmuxDriver {
     }
 
     deinit {
-        let socketPath = try? format("#{socket_path}")
         _ = try? tmux(["kill-server"])
         // tmux leaves the socket file behind.
-        if let socketPath, !socketPath.isEmpty { unlink(socketPath) }
+        unlink("\(Self.socketDirectory)/\(socket)")
     }
 
     /// What the pane shows now, one line per row; with `attributes`, with the escape
@@ -146,7 +145,7 @@ final class TmuxDriver {
     /// (often locked) idlewrap in them, would run on. The first driver of the next run
     /// ends the servers whose test process is gone.
     private static let staleServersEnded: Void = {
-        let directory = (getenv("TMUX_TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tmux-\(getuid())"
+        let directory = socketDirectory
         for name in directoryEntries(directory) where name.hasPrefix("idlewrap-test-") {
             // idlewrap-test-PID-N
             let fields = name.split(separator: "-")
@@ -157,6 +156,10 @@ final class TmuxDriver {
             unlink("\(directory)/\(name)")
         }
     }()
+
+    /// Where tmux puts the sockets of this user's servers.
+    private static let socketDirectory =
+        (getenv("TMUX_TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tmux-\(getuid())"
 
     nonisolated(unsafe) private static var counter = 0
     private static func nextSocket() -> Int {
