@@ -1,12 +1,12 @@
 import PTYKit
 
 // The screen model must not depend on how the stream is cut into reads, and its repaint
-// must be exact: fed whole, one byte at a time, or in fuzzer-chosen chunks, the same state
-// (cells of both screens, cursor, pen, margins, modes, tab stops, saved cursors, the
-// character REP repeats), holding the scrollback or not; the repaint, fed to a fresh model of the same size, and to one
-// left in a messy state, gives that state again (but for the input modes, which the
-// repaint leaves to ScreenModes' on and off bytes); the unlock bytes with held scrollback
-// too. And no crash or trap.
+// must be exact: fed whole (holding the scrollback or not), one byte at a time, or in
+// fuzzer-chosen chunks, the same state (cells of both screens, cursor, pen, margins,
+// modes, tab stops, saved cursors, the character REP repeats); the repaint, fed to a fresh
+// model of the same size, and to one left in a messy state, gives that state again (but
+// for the input modes, which the repaint leaves to ScreenModes' on and off bytes); the
+// unlock bytes with held scrollback too. And no crash or trap.
 //
 // Input: a byte for the rows (1-12), one for the columns (1-40), one byte N (number of
 // chunk lengths, up to 15), N chunk lengths, then the stream.
