@@ -5,12 +5,27 @@
 // `--model-only` measures only the model; `--passes N` feeds the model N whole
 // passes and no more (for callgrind, which counts instructions, not time), with
 // `--hold` holding what scrolls off for the scrollback as a locked session does
-// (8 MiB, idlewrap's default --hold-limit).
+// (8 MiB, idlewrap's default --hold-limit). `--reads FILE` feeds the model in chunks of the
+// sizes in FILE (one a line, taken in turn), such as the reads of a relay traced in a flood
+// (`perf record -e syscalls:sys_exit_read`): a real pty master returns short reads too.
 import Glibc
 import PTYKit
 
 let chunkSize = 4096
 let repetitions = 5
+
+/// The sizes the model is fed in, taken in turn.
+struct ReadSizes {
+    var sizes = [chunkSize]
+    private var index = 0
+
+    mutating func next() -> Int {
+        let size = sizes[index]
+        index = index + 1 == sizes.count ? 0 : index + 1
+        return size
+    }
+}
+var readSizes = ReadSizes()
 
 func printError(_ message: String) {
     var text = message
@@ -61,7 +76,9 @@ func measure(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: I
 }
 
 /// The same for the screen model: every byte through the grid.
-func measureModel(_ corpus: [UInt8], size: (rows: Int, columns: Int), seconds: Double) -> (
+func measureModel(
+    _ corpus: [UInt8], size: (rows: Int, columns: Int), seconds: Double, reads: inout ReadSizes
+) -> (
     mbps: Double, boundaries: Int
 ) {
     let model = ScreenModel(rows: size.rows, columns: size.columns)
@@ -73,7 +90,7 @@ func measureModel(_ corpus: [UInt8], size: (rows: Int, columns: Int), seconds: D
         repeat {
             var offset = 0
             while offset < all.count {
-                let end = min(offset + chunkSize, all.count)
+                let end = min(offset + reads.next(), all.count)
                 model.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
                 if model.isAtBoundary { boundaries += 1 }
                 offset = end
@@ -118,7 +135,7 @@ func vfscanfPair(
 
 func usage() -> Never {
     printError(
-        "usage: ParserBench [--seconds S] [--size ROWSxCOLUMNS] [--model-only] [--passes N [--hold]] LABEL=FILE...\n")
+        "usage: ParserBench [--seconds S] [--size ROWSxCOLUMNS] [--model-only] [--passes N [--hold]] [--reads FILE] LABEL=FILE...\n")
     exit(2)
 }
 
@@ -141,6 +158,11 @@ while let argument = arguments.popFirst() {
         let parts = (arguments.popFirst() ?? "").split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { usage() }
         size = (parts[0], parts[1])
+    } else if argument == "--reads" {
+        guard let path = arguments.popFirst(), let text = readFile(path) else { usage() }
+        let sizes = String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else { usage() }
+        readSizes.sizes = sizes
     } else if argument == "--seconds" {
         guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { usage() }
         seconds = value
@@ -165,7 +187,7 @@ for (label, path) in corpora {
             for _ in 0..<passes {
                 var offset = 0
                 while offset < all.count {
-                    let end = min(offset + chunkSize, all.count)
+                    let end = min(offset + readSizes.next(), all.count)
                     model.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
                     offset = end
                 }
@@ -180,7 +202,7 @@ for (label, path) in corpora {
     }
     var modelRates: [Double] = []
     for _ in 0..<repetitions {
-        modelRates.append(measureModel(corpus, size: size, seconds: seconds).mbps)
+        modelRates.append(measureModel(corpus, size: size, seconds: seconds, reads: &readSizes).mbps)
     }
     modelRates.sort()
     let modelMedian = modelRates[modelRates.count / 2]
