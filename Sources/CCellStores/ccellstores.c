@@ -47,6 +47,80 @@ bool ccell_avx512_available(void) {
     return (low & 0xE6) == 0xE6;
 }
 
+/// Bit i set where bytes[i] is not printable ASCII, for fewer than 64 bytes.
+static inline uint64_t unprintable_mask_scalar(const uint8_t *bytes, long count) {
+    uint64_t mask = 0;
+    for (long i = 0; i < count; i++) mask |= (uint64_t)((uint8_t)(bytes[i] - 0x20) >= 0x5F) << i;
+    return mask;
+}
+
+/// ccell_line_stops with `mask_of`, which marks the unprintable bytes of 64: a function
+/// the caller's instruction set inlines. The last block is the last 64 bytes before `end`,
+/// those before the block shifted out, where there are 64.
+__attribute__((always_inline)) static inline long
+line_stops(const uint8_t *bytes, long start, long end, long *stops, long capacity,
+           uint64_t (*mask_of)(const uint8_t *)) {
+    long count = 0;
+    for (long block = start; block < end; block += 64) {
+        long left = end - block;
+        uint64_t mask = left >= 64 ? mask_of(bytes + block)
+                        : end >= 64 ? mask_of(bytes + end - 64) >> (64 - left)
+                                    : unprintable_mask_scalar(bytes + block, left);
+        for (; mask != 0; mask &= mask - 1) {
+            long at = block + __builtin_ctzll(mask);
+            stops[count++] = at;
+            if ((bytes[at] != '\r' && bytes[at] != '\n') || count == capacity) return count;
+        }
+    }
+    return count;
+}
+
+__attribute__((target("avx2"), always_inline)) static inline uint64_t
+unprintable_mask_avx2(const uint8_t *bytes) {
+    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
+    const __m256i controls = _mm256_set1_epi8(0x1F);
+    const __m256i del = _mm256_set1_epi8(0x7F);
+    __m256i low = _mm256_loadu_si256((const __m256i *)bytes);
+    __m256i high = _mm256_loadu_si256((const __m256i *)(bytes + 32));
+    __m256i printableLow = _mm256_andnot_si256(_mm256_cmpeq_epi8(low, del), _mm256_cmpgt_epi8(low, controls));
+    __m256i printableHigh = _mm256_andnot_si256(_mm256_cmpeq_epi8(high, del), _mm256_cmpgt_epi8(high, controls));
+    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(printableLow)
+             | (uint64_t)(uint32_t)_mm256_movemask_epi8(printableHigh) << 32);
+}
+
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline uint64_t
+unprintable_mask_avx512(const uint8_t *bytes) {
+    // Printable bytes, less 0x20, are those below 0x5F.
+    __m512i shifted = _mm512_sub_epi8(_mm512_loadu_si512(bytes), _mm512_set1_epi8(0x20));
+    return _mm512_cmpge_epu8_mask(shifted, _mm512_set1_epi8(0x5F));
+}
+
+__attribute__((always_inline)) static inline uint64_t unprintable_mask_sse2(const uint8_t *bytes) {
+    const __m128i controls = _mm_set1_epi8(0x1F);
+    const __m128i del = _mm_set1_epi8(0x7F);
+    uint64_t printable = 0;
+    for (int i = 0; i < 4; i++) {
+        __m128i chunk = _mm_loadu_si128((const __m128i *)(bytes + 16 * i));
+        __m128i lanes = _mm_andnot_si128(_mm_cmpeq_epi8(chunk, del), _mm_cmpgt_epi8(chunk, controls));
+        printable |= (uint64_t)(uint16_t)_mm_movemask_epi8(lanes) << (16 * i);
+    }
+    return ~printable;
+}
+
+__attribute__((target("avx2")))
+long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    return line_stops(bytes, start, end, stops, capacity, unprintable_mask_avx2);
+}
+
+__attribute__((target("avx512f,avx512bw")))
+long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    return line_stops(bytes, start, end, stops, capacity, unprintable_mask_avx512);
+}
+
+long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    return line_stops(bytes, start, end, stops, capacity, unprintable_mask_sse2);
+}
+
 __attribute__((target("avx2")))
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
     // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
@@ -148,6 +222,24 @@ void ccell_store_ascii_avx512(const uint8_t *bytes, long count, uint64_t style, 
 
 void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells) {
     for (long i = 0; i < count; i++) cells[i] = style | bytes[i];
+}
+
+long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    long count = 0;
+    for (long at = start; at < end; at++) {
+        if ((uint8_t)(bytes[at] - 0x20) < 0x5F) continue;
+        stops[count++] = at;
+        if ((bytes[at] != '\r' && bytes[at] != '\n') || count == capacity) break;
+    }
+    return count;
+}
+
+long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    return ccell_line_stops_sse2(bytes, start, end, stops, capacity);
+}
+
+long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
+    return ccell_line_stops_sse2(bytes, start, end, stops, capacity);
 }
 
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {

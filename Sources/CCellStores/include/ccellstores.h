@@ -1,13 +1,15 @@
-// The screen model's two loops over plain text, with the widest vectors the
-// CPU has: finding where a run of printable ASCII ends, and writing it into
-// cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step, and
-// widening a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32
-// bytes a step and widens in one instruction. The stores are C in every form:
-// Swift's SIMD conversions are generic functions that the optimizer leaves as
-// calls once the parser's loop they are inlined into grows. AVX-512 stores 8
-// cells at a time. The AVX2 and AVX-512 code is compiled for them alone (a
-// function attribute, no build flag) and only called where the CPU and the
-// kernel have them, so the binary still runs on every x86-64.
+// The screen model's loops over plain text, with the widest vectors the CPU
+// has: finding where a run of printable ASCII ends, finding the returns and
+// line feeds between runs (the walk over text that scrolls away), and writing
+// runs into cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step,
+// it has no way to turn a vector comparison into a mask of bits, and widening
+// a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32 bytes a
+// step and widens in one instruction. The stores are C in every form: Swift's
+// SIMD conversions are generic functions that the optimizer leaves as calls
+// once the parser's loop they are inlined into grows. AVX-512 stores 8 cells at
+// a time. The AVX2 and AVX-512 code is compiled for them alone (a function
+// attribute, no build flag) and only called where the CPU and the kernel have
+// them, so the binary still runs on every x86-64.
 #ifndef CCELLSTORES_H
 #define CCELLSTORES_H
 
@@ -20,7 +22,7 @@
 /// kernel saves the YMM registers. False on other architectures.
 bool ccell_avx2_available(void);
 
-/// Whether ccell_store_ascii_avx512 may be called: AVX-512 F, BW and VL, on a CPU
+/// Whether the _avx512 functions may be called: AVX-512 F, BW and VL, on a CPU
 /// that also has VBMI2 (Ice Lake, Zen 4 and later: Skylake-SP lowers its clock
 /// for 512-bit instructions, as glibc's Prefer_No_AVX512 says), the kernel
 /// saving the ZMM and mask registers. False on other architectures.
@@ -29,6 +31,16 @@ bool ccell_avx512_available(void);
 /// The end of the run of printable ASCII (0x20-0x7E) from `start`: the offset
 /// of the first other byte, or `end`. Needs ccell_avx2_available().
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
+
+/// Writes to `stops` the offsets of the bytes from `start` on that are not
+/// printable ASCII (0x20-0x7E), and returns how many: up to `end`, to the
+/// first that is neither CR nor LF (included), or `capacity` (at least 1) of
+/// them. 64 bytes are looked at a step, with SSE2 (every x86-64; elsewhere a
+/// plain loop), AVX2 or AVX-512 BW, which need ccell_avx2_available() and
+/// ccell_avx512_available().
+long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *stops, long capacity);
+long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *stops, long capacity);
+long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity);
 
 /// Writes `count` (at least 4) cells: cell i is `style` | bytes[i], where the low 32 bits
 /// of `style` are 0.

@@ -17,6 +17,22 @@ enum CellVectors: Sendable {
 
     var searchesWithAVX2: Bool { self != .sse2 }
 
+    /// Writes the offsets from `start` to `end` of the bytes that are not printable ASCII
+    /// to the buffer, up to the first that is neither CR nor LF or `capacity` of them;
+    /// returns how many.
+    typealias LineStops =
+        @convention(c) (
+            _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ stops: UnsafeMutablePointer<Int>, _ capacity: Int
+        ) -> Int
+
+    var lineStops: LineStops {
+        switch self {
+        case .sse2: ccell_line_stops_sse2
+        case .avx2: ccell_line_stops_avx2
+        case .avx512: ccell_line_stops_avx512
+        }
+    }
+
     /// Writes `count` (at least 4) cells, `style | bytes[i]`.
     typealias Store = @convention(c) (UnsafePointer<UInt8>, Int, UInt64, UnsafeMutablePointer<UInt64>) -> Void
 

@@ -59,13 +59,18 @@ public final class ScreenModel {
         // Plain text is kept back only at a boundary (ground, nothing half-read).
         guard engine.pointee.parser.isAtBoundary else { return apply(base, count: bytes.count) }
         if engine.pointee.deferred.count > 0 {
-            // In a flood each read scrolls away what was kept back from the one before.
+            // In a flood each read scrolls away what was kept back from the one before; a
+            // short one is kept back after it.
             let kept = engine.pointee.deferred.end
-            if let ahead = engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count, after: kept) {
+            switch engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count, after: kept) {
+            case .skipped(let ahead):
                 engine.pointee.deferred.count = 0
                 return keepBackOrApply(base, count: bytes.count, ahead)
+            case .scrolledTooLittle(let end) where engine.pointee.deferred.count &+ bytes.count <= DeferredText.capacity:
+                return engine.pointee.deferred.append(base, count: bytes.count, end: end)
+            case .scrolledTooLittle, .notPlain:
+                applyDeferredText()
             }
-            applyDeferredText()
         }
         guard let ahead = engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count) else {
             return apply(base, count: bytes.count)

@@ -95,16 +95,18 @@ struct ScreenState {
     /// Feeds left before skipping text that scrolls away is tried again
     /// (ScreenStateScrollAhead.swift).
     var scrollAheadPause = 0
+    var walkScratch = WalkScratch()
 
-    /// What long runs are searched with, and runs of 4 characters or more stored by.
-    let vectors: CellVectors
+    /// What runs of 4 characters or more are stored by, and text that may scroll away
+    /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
+    let lineStops: CellVectors.LineStops
 
     static let titleStackLimit = 10
 
     init(rows: Int, columns: Int, vectors: CellVectors) {
-        self.vectors = vectors
         storeASCII = vectors.storeASCII
+        lineStops = vectors.lineStops
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
@@ -118,6 +120,7 @@ struct ScreenState {
         grid.deallocate()
         otherGrid.deallocate()
         styleCache.deallocate()
+        walkScratch.deallocate()
     }
 
     static func defaultTabStops(_ columns: Int) -> [Bool] {

@@ -55,4 +55,70 @@ struct CellStoresTests {
             }
         }
     }
+
+    /// The plain definition of ccell_line_stops.
+    static func lineStops(_ bytes: [UInt8], from start: Int, to end: Int, capacity: Int) -> [Int] {
+        var stops: [Int] = []
+        for offset in start..<end where !(0x20...0x7E).contains(bytes[offset]) {
+            stops.append(offset)
+            if ![0x0D, 0x0A].contains(bytes[offset]) || stops.count == capacity { break }
+        }
+        return stops
+    }
+
+    /// Every byte value at every position of a text shorter and longer than the 64 bytes
+    /// looked at a step; then texts of returns, line feeds and now and then something
+    /// else, from and to any offset, in batches of any size.
+    static func expectLineStops(_ find: CellVectors.LineStops, _ name: String) {
+        func found(_ bytes: [UInt8], from start: Int, to end: Int, capacity: Int) -> [Int] {
+            var stops = [Int](repeating: -1, count: capacity)
+            let count = stops.withUnsafeMutableBufferPointer { find(bytes, start, end, $0.baseAddress!, capacity) }
+            return Array(stops[..<count])
+        }
+        for length in [40, 150] {
+            for value in 0...255 {
+                for position in 0..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    bytes[position] = UInt8(value)
+                    let expected = (0x20...0x7E).contains(value) ? [] : [position]
+                    let stops = found(bytes, from: 0, to: length, capacity: 128)
+                    #expect(stops == expected, "\(name): \(value) at \(position)")
+                }
+            }
+        }
+        var random = SplitMix64(seed: 0x5709)
+        for _ in 0..<3000 {
+            let bytes = (0..<Int(random.next() % 400)).map { _ -> UInt8 in
+                switch random.next() % 400 {
+                case 0..<12: 0x0A
+                case 12..<24: 0x0D
+                case 24: [0x1B, 0x00, 0x7F, 0x80, 0xFF][Int(random.next() % 5)]
+                default: UInt8(0x20 + random.next() % 0x5F)
+                }
+            }
+            let start = Int(random.next() % UInt64(bytes.count + 1))
+            let end = start + Int(random.next() % UInt64(bytes.count - start + 1))
+            let capacity = [1, 2, 5, 128][Int(random.next() % 4)]
+            #expect(
+                found(bytes, from: start, to: end, capacity: capacity)
+                    == lineStops(bytes, from: start, to: end, capacity: capacity),
+                "\(name): \(bytes.count) bytes, \(start)..<\(end), \(capacity) a batch")
+        }
+    }
+
+    @Test func sse2FindsTheReturnsAndLineFeeds() {
+        Self.expectLineStops(ccell_line_stops_sse2, "SSE2")
+    }
+
+    @Test func avx2FindsTheReturnsAndLineFeeds() {
+        guard ccell_avx2_available() else { return #expect(CellVectors.available == .sse2, "no AVX2") }
+        Self.expectLineStops(ccell_line_stops_avx2, "AVX2")
+    }
+
+    @Test func avx512FindsTheReturnsAndLineFeeds() {
+        guard ccell_avx512_available() else {
+            return #expect(CellVectors.available != .avx512, "no AVX-512 with VBMI2")
+        }
+        Self.expectLineStops(ccell_line_stops_avx512, "AVX-512")
+    }
 }

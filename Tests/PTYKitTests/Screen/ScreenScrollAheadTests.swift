@@ -224,10 +224,29 @@ struct ScreenScrollAheadTests {
         let (model, expected) = fed([Self.flood, rewritten])
         #expect(model.deferredTextCount == 0)
         #expect(model.snapshot() == expected.snapshot())
-        // A read after text kept back that does not scroll it all away: both are fed.
+    }
+
+    @Test func aShortReadAfterTextKeptBackIsKeptBackAfterIt() {
+        let flood = bytes(Self.flood)
         let (short, shortExpected) = fed([Self.flood, #"one\r\ntwo"#])
-        #expect(short.deferredTextCount == 0)
+        #expect(short.deferredTextCount > bytes(#"one\r\ntwo"#).count)
         #expect(short.snapshot() == shortExpected.snapshot())
+        // A flood after both scrolls them away: what is kept back is the last one's rest.
+        let (scrolled, scrolledExpected) = fed([Self.flood, #"one\r\ntwo"#, Self.flood])
+        #expect(scrolled.deferredTextCount > 0 && scrolled.deferredTextCount < flood.count)
+        #expect(scrolled.snapshot() == scrolledExpected.snapshot())
+        // Short reads are kept back until DeferredText is full: then all of it is fed,
+        // and what comes after (too short to walk) too.
+        let (few, fewExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 2000))
+        #expect(few.deferredTextCount > 10_000)
+        #expect(few.snapshot() == fewExpected.snapshot())
+        let (many, manyExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 4000))
+        #expect(many.deferredTextCount == 0)
+        #expect(many.snapshot() == manyExpected.snapshot())
+        // A read with more than plain text in it: both are fed.
+        let (sequence, sequenceExpected) = fed([Self.flood, #"one\r\n\e[1mtwo"#])
+        #expect(sequence.deferredTextCount == 0)
+        #expect(sequence.snapshot() == sequenceExpected.snapshot())
     }
 
     /// A log of lines 0 to 130 long at 80x24, with and without returns (a staircase), read
@@ -256,6 +275,21 @@ struct ScreenScrollAheadTests {
         }
         #expect(kept > 10)
         #expect(model.snapshot() == expected.snapshot())
+    }
+
+    /// The walk to the first row shown goes on from the last line feed before it
+    /// (ScreenState.LineStarts), or from the start where that is more rows back than it
+    /// keeps: a line wrapping 150 rows at 3x10.
+    @Test func aRowBegunFarIntoALongLineIsFoundFromTheStart() {
+        for text in [
+            #"ab\n"# + String(repeating: "0123456789", count: 150) + #"\r\ncd"#,
+            #"ab\n"# + String(repeating: "0123456789", count: 150) + "efg",
+            String(repeating: #"1\n22\n"#, count: 100) + String(repeating: "x", count: 45),
+        ] {
+            let (model, expected) = fed([text])
+            #expect(model.deferredTextCount > 0)
+            #expect(model.snapshot() == expected.snapshot())
+        }
     }
 
     @Test func heldScrollbackGetsEveryLine() {

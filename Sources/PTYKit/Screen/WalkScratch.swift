@@ -1,0 +1,54 @@
+/// What the walks over plain text that may scroll away (ScreenStateScrollAhead.swift) write
+/// as they go, allocated once with the screen: the returns and line feeds found in a batch,
+/// and where the walk was just after each line feed, by the row the feed entered, for the
+/// last rows. The walk to the first row shown at the end of a read goes on from the last
+/// line feed before it instead of from the start of the read (what wrapping enters after
+/// a line feed is one line's text).
+struct WalkScratch {
+    /// Returns and line feeds found at a time: a read of 4 KiB has some 80.
+    static let lineStopsABatch = 128
+    /// Rows whose line feeds are kept: a power of two, above the rows of a screen the
+    /// walk is worth it for plus the rows a line wraps to.
+    static let lineStartsKept = 128
+
+    struct LineStart {
+        var walk: ScreenState.PlainTextWalk
+        /// The read it was noted in: what an earlier read noted is not this one's.
+        var generation: UInt
+    }
+
+    let lineStops: UnsafeMutablePointer<Int>
+    private let lineStarts: UnsafeMutablePointer<LineStart>
+    /// Counts the reads walked.
+    var generation: UInt = 0
+
+    init() {
+        lineStops = .allocate(capacity: Self.lineStopsABatch)
+        lineStarts = .allocate(capacity: Self.lineStartsKept)
+        lineStarts.initialize(
+            repeating: LineStart(walk: ScreenState.PlainTextWalk(offset: 0, x: 0, pendingWrap: false), generation: 0),
+            count: Self.lineStartsKept)
+    }
+
+    func deallocate() {
+        lineStops.deallocate()
+        lineStarts.deallocate()
+    }
+
+    @inline(__always) func note(_ walk: ScreenState.PlainTextWalk) {
+        lineStarts[walk.rowsEntered & (Self.lineStartsKept &- 1)] = LineStart(walk: walk, generation: generation)
+    }
+
+    /// The walk noted in this read at row `row` or the nearest row before it that is still
+    /// kept, looking as many rows back as are kept.
+    func latest(atOrBefore row: Int) -> ScreenState.PlainTextWalk? {
+        var row = row
+        let oldest = max(row &- Self.lineStartsKept &+ 1, 0)
+        while row >= oldest {
+            let start = lineStarts[row & (Self.lineStartsKept &- 1)]
+            if start.generation == generation && start.walk.rowsEntered == row { return start.walk }
+            row &-= 1
+        }
+        return nil
+    }
+}
