@@ -78,17 +78,20 @@ line_stops(const uint8_t *bytes, long start, long end, long *stops, long capacit
     return count;
 }
 
+/// Bit i set where bytes[i] (of 32) is printable ASCII.
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+printable_mask_avx2(const uint8_t *bytes) {
+    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
+    __m256i chunk = _mm256_loadu_si256((const __m256i *)bytes);
+    __m256i printable = _mm256_andnot_si256(_mm256_cmpeq_epi8(chunk, _mm256_set1_epi8(0x7F)),
+                                            _mm256_cmpgt_epi8(chunk, _mm256_set1_epi8(0x1F)));
+    return (uint32_t)_mm256_movemask_epi8(printable);
+}
+
 __attribute__((target("avx2"), always_inline)) static inline uint64_t
 unprintable_mask_avx2(const uint8_t *bytes) {
-    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
-    const __m256i controls = _mm256_set1_epi8(0x1F);
-    const __m256i del = _mm256_set1_epi8(0x7F);
-    __m256i low = _mm256_loadu_si256((const __m256i *)bytes);
-    __m256i high = _mm256_loadu_si256((const __m256i *)(bytes + 32));
-    __m256i printableLow = _mm256_andnot_si256(_mm256_cmpeq_epi8(low, del), _mm256_cmpgt_epi8(low, controls));
-    __m256i printableHigh = _mm256_andnot_si256(_mm256_cmpeq_epi8(high, del), _mm256_cmpgt_epi8(high, controls));
-    return ~((uint64_t)(uint32_t)_mm256_movemask_epi8(printableLow)
-             | (uint64_t)(uint32_t)_mm256_movemask_epi8(printableHigh) << 32);
+    uint64_t printable = printable_mask_avx2(bytes) | (uint64_t)printable_mask_avx2(bytes + 32) << 32;
+    return ~printable;
 }
 
 __attribute__((target("avx512f,avx512bw"), always_inline)) static inline uint64_t
@@ -126,15 +129,9 @@ long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *sto
 
 __attribute__((target("avx2")))
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
-    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
-    const __m256i controls = _mm256_set1_epi8(0x1F);
-    const __m256i del = _mm256_set1_epi8(0x7F);
     long offset = start;
     for (; end - offset >= 32; offset += 32) {
-        __m256i chunk = _mm256_loadu_si256((const __m256i *)(bytes + offset));
-        __m256i printable =
-            _mm256_andnot_si256(_mm256_cmpeq_epi8(chunk, del), _mm256_cmpgt_epi8(chunk, controls));
-        unsigned stops = ~(unsigned)_mm256_movemask_epi8(printable);
+        uint32_t stops = ~printable_mask_avx2(bytes + offset);
         if (stops != 0) return offset + __builtin_ctz(stops);
     }
     while (offset < end && (uint8_t)(bytes[offset] - 0x20) < 0x5F) offset++;
