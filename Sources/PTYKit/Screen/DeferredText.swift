@@ -20,8 +20,8 @@ struct DeferredText {
         bytes.deallocate()
     }
 
-    /// Keeps back the plain text of a read that did not scroll this away, which leaves the
-    /// cursor at `end`.
+    /// Keeps back plain text after what is kept (the rest of a read after a skip, or a read
+    /// that did not scroll the kept text away), which leaves the cursor at `end`.
     mutating func append(_ base: UnsafePointer<UInt8>, count: Int, end: ScreenState.PlainTextWalk) {
         (bytes + self.count).update(from: base, count: count)
         self.count &+= count

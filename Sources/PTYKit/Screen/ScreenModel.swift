@@ -85,9 +85,8 @@ public final class ScreenModel {
         guard ahead.plainToTheEnd && rest <= DeferredText.capacity else {
             return apply(base + ahead.resume, count: rest)
         }
-        engine.pointee.deferred.bytes.update(from: base + ahead.resume, count: rest)
-        engine.pointee.deferred.count = rest
-        engine.pointee.deferred.end = ahead.end
+        engine.pointee.deferred.count = 0
+        engine.pointee.deferred.append(base + ahead.resume, count: rest, end: ahead.end)
         engine.pointee.open.reset()
     }
 
