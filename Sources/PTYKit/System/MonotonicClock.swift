@@ -47,11 +47,7 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
     /// The earliest of `deadlines`; nil (never) only when all are nil. (An array, not any
     /// sequence: a generic call across modules would look up its types at run time.)
     public static func earliest(of deadlines: [MonotonicInstant?]) -> MonotonicInstant? {
-        var earliest: MonotonicInstant?
-        for case let deadline? in deadlines where earliest.map({ deadline < $0 }) ?? true {
-            earliest = deadline
-        }
-        return earliest
+        deadlines.reduce(nil, earliest)
     }
 }
 
