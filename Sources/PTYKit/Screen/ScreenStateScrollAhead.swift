@@ -39,8 +39,8 @@ extension ScreenState {
         let start = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap)
         // The first row shown at the end must be one the text entered below the rows
         // shown now (the cursor's row and any below it keep what they hold until then).
-        // The walk costs about a third of feeding, so it pays off once half a screen of
-        // rows more than that is skipped.
+        // The walk is not free (a read that scrolls less is fed whole anyway), so it is
+        // taken only where half a screen of rows more than that would be skipped.
         let needed = 2 &* rows &- 1 &- y
         let worthwhile = needed &+ rows &>> 1
         guard count >= worthwhile else { return nil }
