@@ -55,38 +55,84 @@ public final class ScreenModel {
     /// Follows `bytes`; the fast path. Queries in it are held while `isHoldingQueries`.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        let engine = self.engine
         // Plain text is kept back only at a boundary (ground, nothing half-read).
         guard engine.pointee.parser.isAtBoundary else { return apply(base, count: bytes.count) }
         if engine.pointee.deferred.count > 0 {
-            // In a flood each read scrolls away what was kept back from the one before; a
-            // short one is kept back after it.
-            let kept = engine.pointee.deferred.end
-            switch engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count, after: kept) {
-            case .skipped(let ahead):
-                engine.pointee.deferred.count = 0
-                return keepBackOrApply(base, count: bytes.count, ahead)
-            case .scrolledTooLittle(let end) where engine.pointee.deferred.count &+ bytes.count <= DeferredText.capacity:
-                return engine.pointee.deferred.append(base, count: bytes.count, end: end)
-            case .scrolledTooLittle, .notPlain:
-                applyDeferredText()
-            }
+            followKeptText(base, count: bytes.count)
+        } else {
+            walkAndKeepBack(base, count: bytes.count)
         }
-        guard let ahead = engine.pointee.state.skipTextThatScrollsAway(base, count: bytes.count) else {
-            return apply(base, count: bytes.count)
-        }
-        keepBackOrApply(base, count: bytes.count, ahead)
     }
 
-    /// After a skip, keeps back the rest of the read if it is all plain text (the next read
-    /// may scroll it away), else feeds it.
-    private func keepBackOrApply(_ base: UnsafePointer<UInt8>, count: Int, _ ahead: ScreenState.ScrollAhead) {
-        let rest = count &- ahead.resume
-        guard ahead.plainToTheEnd && rest <= DeferredText.capacity else {
-            return apply(base + ahead.resume, count: rest)
+    /// A read when nothing is kept back: the text in it that scrolls away skipped, and
+    /// plain text kept back.
+    private func walkAndKeepBack(_ base: UnsafePointer<UInt8>, count: Int) {
+        let engine = self.engine
+        let start = ScreenState.PlainTextWalk(
+            offset: 0, x: engine.pointee.state.x, pendingWrap: engine.pointee.state.pendingWrap,
+            row: engine.pointee.state.y)
+        switch engine.pointee.state.walkRead(base, count: count) {
+        case .skipped(let ahead):
+            keepBackOrApply(base, count: count, ahead, streamOffset: 0)
+        case .scrolledTooLittle(let end) where count <= DeferredText.capacity:
+            engine.pointee.deferred.keep(base, count: count, start: start, end: end, topRow: 0, streamStart: 0)
+            engine.pointee.open.reset()
+        default:
+            apply(base, count: count)
         }
-        engine.pointee.deferred.count = 0
-        engine.pointee.deferred.append(base + ahead.resume, count: rest, end: ahead.end)
+    }
+
+    /// A read after text kept back: in a flood each read scrolls away some of it.
+    private func followKeptText(_ base: UnsafePointer<UInt8>, count: Int) {
+        let engine = self.engine
+        switch engine.pointee.state.walkRead(base, count: count, after: engine.pointee.deferred) {
+        case .skipped(let ahead):
+            keepBackOrApply(base, count: count, ahead, streamOffset: engine.pointee.deferred.streamEnd)
+        case .scrolledKeptText(let row, let end):
+            let first = engine.pointee.state.scrollAway(keptText: engine.pointee.deferred, toRow: row)
+            engine.pointee.deferred.drop(before: first)
+            keepBackAfterKeptText(base, count: count, end: end)
+        case .scrolledTooLittle(let end):
+            keepBackAfterKeptText(base, count: count, end: end)
+        case .notPlain:
+            // Text before the first byte that is not plain scrolls no less from the cursor
+            // after the kept text: nothing to walk for.
+            applyDeferredText()
+            apply(base, count: count)
+        }
+    }
+
+    /// Keeps back a read after the text kept back, which leaves the cursor at `end` if it
+    /// is plain text to its end, if there is room; else feeds both (a read that fits alone
+    /// may then be kept back in its place).
+    private func keepBackAfterKeptText(_ base: UnsafePointer<UInt8>, count: Int, end: ScreenState.PlainTextWalk?) {
+        guard let end else {
+            applyDeferredText()
+            return apply(base, count: count)
+        }
+        guard engine.pointee.deferred.count &+ count <= DeferredText.capacity else {
+            applyDeferredText()
+            return walkAndKeepBack(base, count: count)
+        }
+        engine.pointee.deferred.append(base, count: count, end: end)
+    }
+
+    /// After a skip, keeps back the rest of the read, its first byte at `streamOffset` of
+    /// the text walked, in place of what was kept if it is all plain text (the next read
+    /// may scroll it away); else feeds it.
+    private func keepBackOrApply(
+        _ base: UnsafePointer<UInt8>, count: Int, _ ahead: ScreenState.ScrollAhead, streamOffset: Int
+    ) {
+        let first = ahead.first
+        let rest = count &- first.offset
+        guard let end = ahead.end, rest <= DeferredText.capacity else {
+            engine.pointee.deferred.count = 0
+            return apply(base + first.offset, count: rest)
+        }
+        engine.pointee.deferred.keep(
+            base + first.offset, count: rest,
+            start: ScreenState.PlainTextWalk(offset: 0, x: first.x, pendingWrap: false, row: first.row), end: end,
+            topRow: first.row, streamStart: streamOffset &+ first.offset)
         engine.pointee.open.reset()
     }
 

@@ -1,87 +1,97 @@
-/// Text that scrolls off before a chunk ends, skipped.
+/// Text that scrolls off before it could be seen, skipped.
 ///
-/// A flood of plain text (a build log, `cat` of a file) arrives in chunks of several screens
-/// at a small window: at 80x24 a 4 KiB read holds some 50 rows, and the first half of them
-/// scroll away before the read ends. Their cells would be written and blanked again for
-/// nothing. Plain text (printable ASCII, CR and LF) only ever moves the cursor right and
-/// down, so where each byte lands can be worked out without writing it, and when the rows
-/// shown at the end of the text all begin inside it, the screen they replace, and the rows
-/// before them, cannot be seen any more: the screen is blanked and only the text from the
-/// first of those rows on is fed. The grid is the same as if every byte had been (the fuzz
-/// target's "any chunking gives the same grid" holds it to that).
+/// A flood of plain text (a build log, `cat` of a file) scrolls the screen many times over
+/// between two looks at it: at 80x24 a 4 KiB read holds some 50 rows, at 200x60 two reads
+/// hold more than a screen. The cells of rows that scroll away would be written and
+/// blanked again for nothing. Plain text (printable ASCII, CR and LF) only ever moves the
+/// cursor right and down, so where each byte lands can be worked out without writing it:
+/// the model keeps plain text back (DeferredText) and walks each read on from where it
+/// leaves the cursor; when the rows shown at the end of the walk were all scrolled in, the
+/// screen and the text before the first of them cannot be seen any more: the screen is
+/// blanked, and only the text from that row on is kept. The grid is the same as if every
+/// byte had been fed (the fuzz target's "any chunking gives the same grid" holds it to that).
 extension ScreenState {
-    /// Where the cursor goes through plain text: how many rows it entered (by a line feed,
-    /// or by a character that wrapped), and where it is.
+    /// Where the cursor goes through plain text.
     struct PlainTextWalk {
         var offset: Int
         var x: Int
         var pendingWrap: Bool
-        var rowsEntered = 0
+        /// The row it is in, numbered on from the top row of the screen when the text
+        /// kept back was begun (row 0) and on past the bottom: rows `rows` and after
+        /// scrolled in.
+        var row = 0
     }
 
-    /// Feeds not walked after one that would not have scrolled enough.
+    /// Feeds not walked after one that held more than plain text before it scrolled enough.
     static let scrollAheadPauseAfterMiss = 16
 
-    /// What a skip left: where feeding the read goes on, and, when the rest of it is all
-    /// plain text (which the next read may scroll away in turn, so the model keeps it
-    /// back), where the walk leaves the cursor after it.
+    /// What a skip left: where the first row shown at the end of the read begins in it (the
+    /// top row of the screen now), and where the read leaves the cursor when the rest of it
+    /// is plain text (which the next read may scroll away in turn, so the model keeps it
+    /// back).
     struct ScrollAhead {
-        var resume: Int
-        var plainToTheEnd: Bool
-        /// From the cursor after the skip: the rows the rest enters, and the cursor then.
-        var end: PlainTextWalk
+        var first: PlainTextWalk
+        var end: PlainTextWalk?
+        var resume: Int { first.offset }
     }
 
-    /// Skips the start of `count` bytes (the parser in ground, nothing half-read) that
-    /// cannot change what is shown at their end; nil if nothing is skipped.
-    mutating func skipTextThatScrollsAway(_ base: UnsafePointer<UInt8>, count: Int) -> ScrollAhead? {
-        guard isWalkable else { return nil }
-        let start = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap)
-        // The first row shown at the end must be one the text entered below the rows
-        // shown now (the cursor's row and any below it keep what they hold until then).
-        // The walk is not free (a read that scrolls less is fed whole anyway), so it is
-        // taken only where half a screen of rows more than that would be skipped.
-        let needed = 2 &* rows &- 1 &- y
-        let worthwhile = needed &+ rows &>> 1
-        guard count >= worthwhile else { return nil }
-        // Most text scrolls less than that a read (a wide window, a slow writer): after
-        // a read that would not, the next few are not walked at all, and a quarter of the
-        // way into one, one that will not is left.
+    /// What a read comes to, walked from the cursor or from where the text kept back
+    /// leaves it.
+    enum ReadWalk {
+        /// The first row shown at its end was scrolled in and begins in the read: the
+        /// screen is blanked, and the text kept back and the read before that row skipped.
+        case skipped(ScrollAhead)
+        /// It was scrolled in and begins in the text kept back, at `row`; `end` is where
+        /// the read leaves the cursor, when it is plain text to its end.
+        case scrolledKeptText(row: Int, end: PlainTextWalk?)
+        /// Plain text to its end that scrolls in no row shown at its end: where it leaves
+        /// the cursor.
+        case scrolledTooLittle(end: PlainTextWalk)
+        /// It holds more than plain text, before any row shown at its end was scrolled in.
+        case notPlain
+    }
+
+    /// Walks a read when nothing is kept back, from the cursor (the parser in ground,
+    /// nothing half-read); nil when it is not walked. A read shorter than a row (an echo,
+    /// a prompt) is not: it is not a flood, and the walk and the copy would cost more than
+    /// they could save.
+    mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int) -> ReadWalk? {
+        guard isWalkable && count >= columns else { return nil }
+        // Most of what is not plain text is not for a while (colour, a full-screen
+        // program): after a read that holds more, the next few are not walked.
         guard scrollAheadPause == 0 else {
             scrollAheadPause &-= 1
             return nil
         }
-        guard let walked = walkToTheFirstRowShown(base, count: count, from: start, worthwhile: worthwhile),
-            let first = walked.first
-        else { return nil }
-        return scrollAway(to: first, end: walked.end, count: count)
+        // What earlier walks noted is not this text's.
+        walkScratch.generation &+= 1
+        let start = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y)
+        let walked = walk(base, count: count, from: start, topRow: 0, streamOffset: 0)
+        if case .notPlain = walked { scrollAheadPause = Self.scrollAheadPauseAfterMiss }
+        return walked
     }
 
-    /// What a read after text kept back comes to.
-    enum AfterKeptText {
-        /// The first row shown at its end begins in it: the kept text is dropped too.
-        case skipped(ScrollAhead)
-        /// Plain text to its end that scrolls less than a screen: where it leaves the
-        /// cursor after the kept text, at offset 0 (of the read after it).
-        case scrolledTooLittle(end: PlainTextWalk)
-        /// It holds something other than plain text.
-        case notPlain
+    /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
+    mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, after kept: DeferredText) -> ReadWalk {
+        guard isWalkable else { return .notPlain }
+        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd)
     }
 
-    /// The same for a read after plain text kept back (fed but not yet written), which
-    /// left the cursor at `kept`, at offset 0: walked on from there whatever it scrolls,
-    /// since the alternative is writing the kept text as well.
-    mutating func skipTextThatScrollsAway(
-        _ base: UnsafePointer<UInt8>, count: Int, after kept: PlainTextWalk
-    ) -> AfterKeptText {
-        guard isWalkable, let walked = walkToTheFirstRowShown(base, count: count, from: kept, worthwhile: 0) else {
-            return .notPlain
+    /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now;
+    /// returns where that row begins in it, found from the last line feed before it the
+    /// walks noted.
+    mutating func scrollAway(keptText kept: DeferredText, toRow row: Int) -> PlainTextWalk {
+        var first = kept.start
+        if var noted = walkScratch.latest(atOrBefore: row), noted.offset >= kept.streamStart {
+            noted.offset &-= kept.streamStart
+            first = noted
         }
-        if let first = walked.first { return .skipped(scrollAway(to: first, end: walked.end, count: count)) }
-        guard walked.end.offset == count else { return .notPlain }
-        let end = walked.end
-        return .scrolledTooLittle(
-            end: PlainTextWalk(offset: 0, x: end.x, pendingWrap: end.pendingWrap, rowsEntered: end.rowsEntered))
+        if first.row < row {
+            walkScratch.streamOffset = kept.streamStart
+            walkPlainText(kept.bytes, to: kept.count, stoppingAtRow: row, &first, walkScratch)
+        }
+        blankScreen(to: first)
+        return first
     }
 
     /// What the walk assumes: a line feed at the bottom scrolls the whole screen and
@@ -92,8 +102,40 @@ extension ScreenState {
             && rowsBeforeStart == 0
     }
 
-    /// Blanks the screen for text that goes on at `first` and ends at `end`.
-    private mutating func scrollAway(to first: PlainTextWalk, end: PlainTextWalk, count: Int) -> ScrollAhead {
+    /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's
+    /// first byte at `streamOffset` of the text walked since the kept text was begun (what
+    /// the line feeds noted count in).
+    private mutating func walk(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int
+    ) -> ReadWalk {
+        walkScratch.streamOffset = streamOffset
+        let scratch = walkScratch
+        var walk = start
+        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
+        // The rows shown at the end are the last `rows` the walk entered: from this one on.
+        let firstShown = walk.row &- rows &+ 1
+        // Where plain text to the end leaves the cursor, at offset 0 of the read after it.
+        let end =
+            walk.offset == count
+            ? PlainTextWalk(offset: 0, x: walk.x, pendingWrap: walk.pendingWrap, row: walk.row) : nil
+        guard firstShown >= topRow &+ rows else { return end.map { .scrolledTooLittle(end: $0) } ?? .notPlain }
+        guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
+        // It goes on from the last line feed before it in the read (a line wraps to a few
+        // rows at most).
+        var first = start
+        if var noted = scratch.latest(atOrBefore: firstShown), noted.offset >= streamOffset {
+            noted.offset &-= streamOffset
+            first = noted
+        }
+        if first.row < firstShown {
+            walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first, scratch)
+        }
+        blankScreen(to: first)
+        return .skipped(ScrollAhead(first: first, end: end))
+    }
+
+    /// Blanks the screen for text that goes on at `first`, the top row from then on.
+    private mutating func blankScreen(to first: PlainTextWalk) {
         // Every row scrolled in blank, in the erase style of a pen that plain text does
         // not change.
         let style = erasePenId()
@@ -102,38 +144,6 @@ extension ScreenState {
         x = first.x
         pendingWrap = false
         lastPrinted = nil
-        return ScrollAhead(
-            resume: first.offset, plainToTheEnd: end.offset == count,
-            end: PlainTextWalk(offset: 0, x: end.x, pendingWrap: end.pendingWrap, rowsEntered: rows &- 1))
-    }
-
-    /// Walks `count` bytes from `start`, noting where lines begin: where the walk ends,
-    /// and where the first row shown then begins if that is in these bytes, the walk
-    /// having entered `worthwhile` rows; nil if a quarter of the way in it would not.
-    private mutating func walkToTheFirstRowShown(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, worthwhile: Int
-    ) -> (first: PlainTextWalk?, end: PlainTextWalk)? {
-        walkScratch.generation &+= 1
-        let scratch = walkScratch
-        scratch.note(start)
-        var walk = start
-        let quarter = count &>> 2
-        walkPlainText(base, to: quarter, stoppingAtRow: .max, &walk, scratch)
-        if walk.offset == quarter {
-            guard start.rowsEntered &+ (walk.rowsEntered &- start.rowsEntered) &* 4 >= worthwhile else {
-                scrollAheadPause = Self.scrollAheadPauseAfterMiss
-                return nil
-            }
-            walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
-        }
-        // The rows shown at the end are the last `rows` entered: from this one on.
-        let firstShown = walk.rowsEntered &- rows &+ 1
-        guard walk.rowsEntered >= worthwhile && firstShown > start.rowsEntered else { return (nil, walk) }
-        var first = scratch.latest(atOrBefore: firstShown) ?? start
-        if first.rowsEntered < firstShown {
-            walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first, scratch)
-        }
-        return (first, walk)
     }
 
     /// Walks plain text from `walk` up to `end` or the first byte that is not plain text,
@@ -169,14 +179,14 @@ extension ScreenState {
                 case 0x0A:
                     cursor.pendingWrap = false
                     if newlineMode { cursor.x = 0 }
-                    cursor.rowsEntered &+= 1
-                    if cursor.rowsEntered == stop {
+                    cursor.row &+= 1
+                    if cursor.row == stop {
                         cursor.offset = stopByte &+ 1
                         return
                     }
                     scratch.note(
                         PlainTextWalk(
-                            offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, rowsEntered: cursor.rowsEntered))
+                            offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
                 default:
                     cursor.offset = stopByte
                     return
@@ -200,10 +210,10 @@ extension ScreenState.PlainTextWalk {
     @inline(__always)
     mutating func moveOver(run start: Int, count: Int, columns: Int, stop: Int) -> Bool {
         if pendingWrap {
-            rowsEntered &+= 1
+            row &+= 1
             x = 0
             pendingWrap = false
-            if rowsEntered == stop {
+            if row == stop {
                 offset = start
                 return true
             }
@@ -214,14 +224,14 @@ extension ScreenState.PlainTextWalk {
         if last >= columns {
             // A line of text wraps once at most windows; a division costs more.
             let wraps = last < columns &<< 1 ? 1 : last / columns
-            if stop &- rowsEntered <= wraps {
+            if stop &- row <= wraps {
                 // The row is entered by the character at the start of its wrap.
-                offset = start &+ (stop &- rowsEntered) &* columns &- x
+                offset = start &+ (stop &- row) &* columns &- x
                 x = 0
-                rowsEntered = stop
+                row = stop
                 return true
             }
-            rowsEntered &+= wraps
+            row &+= wraps
             column = last &- wraps &* columns
         }
         pendingWrap = column == columns &- 1

@@ -2,8 +2,8 @@
 /// as they go, allocated once with the screen: the returns and line feeds found in a batch,
 /// and where the walk was just after each line feed, by the row the feed entered, for the
 /// last rows. The walk to the first row shown at the end of a read goes on from the last
-/// line feed before it instead of from the start of the read (what wrapping enters after
-/// a line feed is one line's text).
+/// line feed before it, in the read or in the text kept back, instead of from the start of
+/// either (what wrapping enters after a line feed is one line's text).
 struct WalkScratch {
     /// Returns and line feeds found at a time: a read of 4 KiB has some 80.
     static let lineStopsABatch = 128
@@ -13,14 +13,18 @@ struct WalkScratch {
 
     struct LineStart {
         var walk: ScreenState.PlainTextWalk
-        /// The read it was noted in: what an earlier read noted is not this one's.
+        /// The text it was noted in.
         var generation: UInt
     }
 
     let lineStops: UnsafeMutablePointer<Int>
     private let lineStarts: UnsafeMutablePointer<LineStart>
-    /// Counts the reads walked.
+    /// Counts the texts kept back (and reads walked alone): what an earlier one noted is
+    /// not this one's.
     var generation: UInt = 0
+    /// Where the bytes being walked begin in the text walked since the kept text was
+    /// begun: the offsets noted count from there, so that they hold across reads.
+    var streamOffset = 0
 
     init() {
         lineStops = .allocate(capacity: Self.lineStopsABatch)
@@ -36,17 +40,19 @@ struct WalkScratch {
     }
 
     @inline(__always) func note(_ walk: ScreenState.PlainTextWalk) {
-        lineStarts[walk.rowsEntered & (Self.lineStartsKept &- 1)] = LineStart(walk: walk, generation: generation)
+        var walk = walk
+        walk.offset &+= streamOffset
+        lineStarts[walk.row & (Self.lineStartsKept &- 1)] = LineStart(walk: walk, generation: generation)
     }
 
-    /// The walk noted in this read at row `row` or the nearest row before it that is still
-    /// kept, looking as many rows back as are kept.
+    /// The walk noted in this text at row `row` or the nearest row before it that is still
+    /// kept, looking as many rows back as are kept; its offset counts from the text's start.
     func latest(atOrBefore row: Int) -> ScreenState.PlainTextWalk? {
         var row = row
         let oldest = max(row &- Self.lineStartsKept &+ 1, 0)
         while row >= oldest {
             let start = lineStarts[row & (Self.lineStartsKept &- 1)]
-            if start.generation == generation && start.walk.rowsEntered == row { return start.walk }
+            if start.generation == generation && start.walk.row == row { return start.walk }
             row &-= 1
         }
         return nil

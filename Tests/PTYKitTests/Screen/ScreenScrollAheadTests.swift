@@ -20,10 +20,7 @@ struct ScreenScrollAheadTests {
             state.x = x
             state.y = y
             state.pendingWrap = pendingWrap
-            let input = bytes(text)
-            let offset = input.withUnsafeBufferPointer {
-                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-            }
+            let offset = state.resumeAfterSkipping(bytes(text))
             results.append((offset, state.x, state.y))
         }
         #expect(results[0] == results[1], "with SSE2 and \(CellVectors.available)", sourceLocation: sourceLocation)
@@ -52,22 +49,26 @@ struct ScreenScrollAheadTests {
         defer { state.deallocate() }
         for (text, plain) in [(#"a\nb\nc\nd\ne\nf\ng\nh\n"#, true), (#"a\nb\nc\nd\ne\nf\ng\nh\n\e[m"#, false)] {
             state.y = 2
-            let result = bytes(text).withUnsafeBufferPointer {
-                state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)
+            let result = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count) }
+            guard case .skipped(let ahead)? = result else {
+                Issue.record("\(text): \(String(describing: result))")
+                continue
             }
-            #expect(result?.resume == 12 && result?.plainToTheEnd == plain, "\(text)")
+            #expect(ahead.resume == 12 && (ahead.end != nil) == plain, "\(text)")
         }
     }
 
     @Test func tooFewRowsOrAnotherByteEarlySkipNothing() {
-        #expect(skip(#"a\nb\nc\n"#).offset == 0)
+        // Shorter than a row: not walked.
+        #expect(skip(#"a\nb\nc\nd\n"#).offset == 0)
         // The walk stops at the escape: two rows before it are not enough.
         #expect(skip(#"a\nb\nc\e[mf\ng\nh\ni\nj\nk\n"#).offset == 0)
         // Five rows entered: from the bottom row, the last three are the 3rd to the 5th;
-        // from the top, the rows below the cursor are shown until the 5th, and skipping
-        // one row is not worth the walk.
+        // from the top, the rows below the cursor are shown until the 5th: two rows enter
+        // from below it, and the first shown is the 3rd.
         #expect(skip(#"\n\n\n\n\nabcdefg"#, y: 2) == (3, 0, 0))
-        #expect(skip(#"\n\n\n\n\nabcdefg"#, y: 0).offset == 0)
+        #expect(skip(#"\n\n\n\n\nabcdefg"#, y: 0) == (3, 0, 0))
+        #expect(skip(#"\n\n\n\nabcdefghi"#, y: 0).offset == 0)
     }
 
     @Test func whatIsSkippedChangesNothingShown() {
@@ -119,17 +120,10 @@ struct ScreenScrollAheadTests {
             var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
             defer { state.deallocate() }
             state.y = 2
-            let before = input.withUnsafeBufferPointer {
-                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-            }
-            #expect(before > 0)
+            #expect(state.resumeAfterSkipping(input) > 0)
             state.y = 2
             change(&state)
-            #expect(
-                input.withUnsafeBufferPointer {
-                    (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-                }
-                    == 0)
+            #expect(state.resumeAfterSkipping(input) == 0)
         }
     }
 
@@ -235,12 +229,17 @@ struct ScreenScrollAheadTests {
         let (scrolled, scrolledExpected) = fed([Self.flood, #"one\r\ntwo"#, Self.flood])
         #expect(scrolled.deferredTextCount > 0 && scrolled.deferredTextCount < flood.count)
         #expect(scrolled.snapshot() == scrolledExpected.snapshot())
-        // Short reads are kept back until DeferredText is full: then all of it is fed,
-        // and what comes after (too short to walk) too.
-        let (few, fewExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 2000))
-        #expect(few.deferredTextCount > 10_000)
+        // Each short read that scrolls a row in drops the kept text of the row that
+        // scrolls out: what is kept back stays a screen's worth.
+        let (lines, linesExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 4000))
+        #expect(lines.deferredTextCount > 0 && lines.deferredTextCount <= 3 * bytes(#"one\r\n"#).count)
+        #expect(lines.snapshot() == linesExpected.snapshot())
+        // Reads that scroll nothing are kept back until DeferredText is full: then all of
+        // it is fed, and what comes after (too short to walk) too.
+        let (few, fewExpected) = fed([Self.flood] + Array(repeating: #"ab\r"#, count: 4000))
+        #expect(few.deferredTextCount > 12_000)
         #expect(few.snapshot() == fewExpected.snapshot())
-        let (many, manyExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 4000))
+        let (many, manyExpected) = fed([Self.flood] + Array(repeating: #"ab\r"#, count: 6000))
         #expect(many.deferredTextCount == 0)
         #expect(many.snapshot() == manyExpected.snapshot())
         // A read with more than plain text in it: both are fed.
@@ -249,32 +248,64 @@ struct ScreenScrollAheadTests {
         #expect(sequence.snapshot() == sequenceExpected.snapshot())
     }
 
-    /// A log of lines 0 to 130 long at 80x24, with and without returns (a staircase), read
-    /// 4 KiB at a time as from a pty: the same screen as fed byte by byte, at the end and
-    /// wherever it is looked at.
-    @Test(arguments: [#"\r\n"#, #"\n"#]) func aFloodReadAsFromAPtyEndsOnTheSameScreen(_ newline: String) {
+    /// A log of lines up to one and a half rows long, with and without returns (a
+    /// staircase), read 4 KiB at a time as from a pty: the same screen as fed byte by
+    /// byte, at the end and wherever it is looked at. At 80x24 a read scrolls more than a
+    /// screen; at 200x60 it takes two, and what the first keeps back, the second scrolls
+    /// away.
+    @Test(arguments: [#"\r\n"#, #"\n"#], [(24, 80), (60, 200)])
+    func aFloodReadAsFromAPtyEndsOnTheSameScreen(_ newline: String, size: (rows: Int, columns: Int)) {
         var text: [UInt8] = []
         var state: UInt32 = 7
         for line in 0..<2000 {
             state = state &* 1_103_515_245 &+ 12345
-            let length = Int(state >> 16) % 131
+            let length = Int(state >> 16) % (size.columns * 3 / 2 + 11)
             text += (0..<length).map { UInt8(0x21 + ($0 + line) % 90) } + bytes(newline)
         }
-        let model = ScreenModel(rows: 24, columns: 80)
-        let expected = ScreenModel(rows: 24, columns: 80)
+        let model = ScreenModel(rows: size.rows, columns: size.columns)
+        let expected = ScreenModel(rows: size.rows, columns: size.columns)
         for byte in text { expected.feed([byte]) }
         var kept = 0
-        for (index, start) in stride(from: 0, to: text.count, by: 4096).enumerated() {
+        let starts = stride(from: 0, to: text.count, by: 4096)
+        for (index, start) in starts.enumerated() {
             model.feed(text[start..<min(start + 4096, text.count)])
             if model.deferredTextCount > 0 { kept += 1 }
             if index == 20 {
-                let partial = ScreenModel(rows: 24, columns: 80)
+                let partial = ScreenModel(rows: size.rows, columns: size.columns)
                 for byte in text[..<min(start + 4096, text.count)] { partial.feed([byte]) }
                 #expect(model.snapshot() == partial.snapshot())
             }
         }
-        #expect(kept > 10)
+        // Every read ends with text kept back: none is fed whole.
+        #expect(kept == Array(starts).count && kept > 10)
         #expect(model.snapshot() == expected.snapshot())
+    }
+
+    /// Reads that each scroll in fewer rows than a screen: each drops the kept text of the
+    /// rows that scrolled out, found from the last line feed before the first row shown
+    /// that the walks noted (in an earlier read), or from the start of the kept text where
+    /// that is more rows back than are noted (a screen taller than that).
+    @Test func readsThatScrollLessThanAScreenDropTheKeptTextThatScrolledOut() {
+        let twoRows = (1...20).map { "line \($0)\r\nx\r\n" }
+        let (model, expected) = fed(twoRows)
+        #expect(model.deferredTextCount > 0 && model.deferredTextCount <= 2 * bytes(twoRows[19]).count)
+        #expect(model.snapshot() == expected.snapshot())
+        // The first row shown begins inside a line that wraps, after a line feed in the
+        // read before the read before.
+        let (wrapped, wrappedExpected) = fed(["ab\r\n" + String(repeating: "y", count: 25), "0123456789", "0123456789"])
+        #expect(wrapped.deferredTextCount > 20 && wrapped.deferredTextCount < 40)
+        #expect(wrapped.snapshot() == wrappedExpected.snapshot())
+        for rows in [100, 200] {
+            let tall = ScreenModel(rows: rows, columns: 10)
+            let tallExpected = ScreenModel(rows: rows, columns: 10)
+            for read in 0..<12 {
+                let text = bytes((0..<(rows / 3)).map { "\(read) \($0)\r\n" }.joined())
+                tall.feed(text)
+                for byte in text { tallExpected.feed([byte]) }
+                #expect(tall.deferredTextCount > 0)
+            }
+            #expect(tall.snapshot() == tallExpected.snapshot(), "\(rows) rows")
+        }
     }
 
     /// The walk to the first row shown goes on from the last line feed before it
@@ -299,30 +330,36 @@ struct ScreenScrollAheadTests {
         #expect(model.heldScrollback.lines == 10)
     }
 
-    @Test func afterAChunkThatScrollsTooLittleTheNextFewAreNotWalked() {
-        var state = ScreenState(rows: 3, columns: 80, vectors: .sse2)
+    @Test func afterAReadWithMoreThanPlainTextTheNextFewAreNotWalked() {
+        var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
         defer { state.deallocate() }
         state.y = 2
-        // A quarter in, no row entered: fewer than a quarter of the 4 that make it worthwhile.
-        let slow = bytes(String(repeating: "y", count: 120) + #"\r\n"#)
-        #expect(
-            slow.withUnsafeBufferPointer {
-                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-            } == 0
-        )
-        state.x = 0
         let fast = bytes(String(repeating: #"a\r\n"#, count: 12))
-        for _ in 0..<ScreenState.scrollAheadPauseAfterMiss {
-            #expect(
-                fast.withUnsafeBufferPointer {
-                    (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-                }
-                    == 0)
+        // Plain text that scrolls too little is kept back, and pauses nothing.
+        let slow = bytes(String(repeating: "y", count: 15) + #"\r\n"#)
+        let kept = slow.withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count) }
+        guard case .scrolledTooLittle(let end)? = kept else {
+            Issue.record("\(String(describing: kept))")
+            return
         }
-        #expect(
-            fast.withUnsafeBufferPointer {
-                (state.skipTextThatScrollsAway($0.baseAddress!, count: $0.count)?.resume ?? 0)
-            }
-                == 30)
+        #expect(end.row == 4 && end.x == 0 && !end.pendingWrap)
+        #expect(state.resumeAfterSkipping(fast) == 30)
+        // Colour two rows in: no row shown at the end was scrolled in before it.
+        state.y = 2
+        state.x = 0
+        #expect(state.resumeAfterSkipping(bytes(#"a\r\nb\r\n\e[31mc\r\nd\r\ne\r\nf\r\n"#)) == 0)
+        for _ in 0..<ScreenState.scrollAheadPauseAfterMiss {
+            #expect(state.resumeAfterSkipping(fast) == 0)
+        }
+        #expect(state.resumeAfterSkipping(fast) == 30)
+    }
+}
+
+extension ScreenState {
+    /// Where feeding goes on in `input` walked from the cursor: after the text skipped, or 0.
+    fileprivate mutating func resumeAfterSkipping(_ input: [UInt8]) -> Int {
+        let walked = input.withUnsafeBufferPointer { walkRead($0.baseAddress!, count: $0.count) }
+        guard case .skipped(let ahead)? = walked else { return 0 }
+        return ahead.resume
     }
 }
