@@ -1,10 +1,15 @@
+// memrchr is a GNU extension (glibc and musl have it).
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "ccellstores.h"
+
+#include <string.h>
 
 #if defined(__x86_64__)
 
 #include <cpuid.h>
 #include <immintrin.h>
-#include <string.h>
 
 /// Stores `count` (at least 4) cells in blocks of 16, or of 4 below 16, with SIXTEEN and
 /// FOUR; the last block overlaps the one before (those cells are written twice) instead of
@@ -72,7 +77,7 @@ line_stops(const uint8_t *bytes, long start, long end, long *stops, long capacit
         for (; mask != 0; mask &= mask - 1) {
             long at = block + __builtin_ctzll(mask);
             stops[count++] = at;
-            if ((bytes[at] != '\r' && bytes[at] != '\n') || count == capacity) return count;
+            if ((bytes[at] != '\r' && bytes[at] != '\n' && bytes[at] != 0x1B) || count == capacity) return count;
         }
     }
     return count;
@@ -229,7 +234,7 @@ long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *sto
     for (long at = start; at < end; at++) {
         if ((uint8_t)(bytes[at] - 0x20) < 0x5F) continue;
         stops[count++] = at;
-        if ((bytes[at] != '\r' && bytes[at] != '\n') || count == capacity) break;
+        if ((bytes[at] != '\r' && bytes[at] != '\n' && bytes[at] != 0x1B) || count == capacity) break;
     }
     return count;
 }
@@ -252,3 +257,8 @@ void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, ui
 }
 
 #endif
+
+long ccell_last_escape(const uint8_t *bytes, long count) {
+    const uint8_t *found = memrchr(bytes, 0x1B, (size_t)count);
+    return found ? found - bytes : -1;
+}

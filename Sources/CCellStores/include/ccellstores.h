@@ -1,6 +1,6 @@
 // The screen model's loops over plain text, with the widest vectors the CPU
-// has: finding where a run of printable ASCII ends, finding the returns and
-// line feeds between runs (the walk over text that scrolls away), and writing
+// has: finding where a run of printable ASCII ends, finding the returns, line
+// feeds and escapes between runs (the walk over text that scrolls away), and writing
 // runs into cells. Swift builds for baseline x86-64 (SSE2): 16 bytes a step,
 // it has no way to turn a vector comparison into a mask of bits, and widening
 // a byte to a 64-bit cell takes a chain of shuffles; AVX2 looks at 32 bytes a
@@ -34,7 +34,7 @@ long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
 
 /// Writes to `stops` the offsets of the bytes from `start` on that are not
 /// printable ASCII (0x20-0x7E), and returns how many: up to `end`, to the
-/// first that is neither CR nor LF (included), or `capacity` (at least 1) of
+/// first that is neither CR, LF nor ESC (included), or `capacity` (at least 1) of
 /// them. 64 bytes are looked at a step, with SSE2 (every x86-64; elsewhere a
 /// plain loop), AVX2 or AVX-512 BW, which need ccell_avx2_available() and
 /// ccell_avx512_available().
@@ -51,6 +51,10 @@ void ccell_store_ascii_avx512(const uint8_t *bytes, long count, uint64_t style, 
 
 /// The same with SSE2, which every x86-64 has (elsewhere, a loop the compiler vectorizes).
 void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
+
+/// The offset of the last ESC in the `count` bytes at `bytes`, or -1: glibc's
+/// memrchr, which Swift's Glibc module leaves out.
+long ccell_last_escape(const uint8_t *bytes, long count);
 
 #pragma clang assume_nonnull end
 

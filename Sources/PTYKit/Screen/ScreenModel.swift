@@ -54,13 +54,21 @@ public final class ScreenModel {
 
     /// Follows `bytes`; the fast path. Queries in it are held while `isHoldingQueries`.
     public func feed(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        // Plain text is kept back only at a boundary (ground, nothing half-read).
-        guard engine.pointee.parser.isAtBoundary else { return apply(base, count: bytes.count) }
+        guard var base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var count = bytes.count
+        // Plain text is walked only from a boundary (ground, nothing half-read): the rest
+        // of a sequence the last read cut (in a coloured flood, one read in a few) is fed
+        // first.
+        if !engine.pointee.parser.isAtBoundary {
+            let consumed = feedUntilBoundary(bytes)
+            guard consumed < count else { return }
+            base += consumed
+            count &-= consumed
+        }
         if engine.pointee.deferred.count > 0 {
-            followKeptText(base, count: bytes.count)
+            followKeptText(base, count: count)
         } else {
-            walkAndKeepBack(base, count: bytes.count)
+            walkAndKeepBack(base, count: count)
         }
     }
 

@@ -92,9 +92,6 @@ struct ScreenState {
     /// Of those, how many scrolled off the top while the scrollback was held.
     var rowsBeforeStartHeld = 0
 
-    /// Feeds left before skipping text that scrolls away is tried again
-    /// (ScreenStateScrollAhead.swift).
-    var scrollAheadPause = 0
     var walkScratch = WalkScratch()
 
     /// What runs of 4 characters or more are stored by, and text that may scroll away

@@ -20,10 +20,10 @@ extension ScreenState {
         /// kept back was begun (row 0) and on past the bottom: rows `rows` and after
         /// scrolled in.
         var row = 0
+        /// The SGRs walked over left a background other than the default one: the walk
+        /// ends before the next row.
+        var tinted = false
     }
-
-    /// Feeds not walked after one that held more than plain text before it scrolled enough.
-    static let scrollAheadPauseAfterMiss = 16
 
     /// What a skip left: where the first row shown at the end of the read begins in it (the
     /// top row of the screen now), and where the read leaves the cursor when the rest of it
@@ -54,27 +54,21 @@ extension ScreenState {
     /// Walks a read when nothing is kept back, from the cursor (the parser in ground,
     /// nothing half-read); nil when it is not walked. A read shorter than a row (an echo,
     /// a prompt) is not: it is not a flood, and the walk and the copy would cost more than
-    /// they could save.
+    /// they could save. A read that is not plain text costs the walk up to the first
+    /// sequence it does not go over: at once for a full-screen program, which begins its
+    /// reads with one; most of the read where one comes late (a background in `ls`).
     mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int) -> ReadWalk? {
         guard isWalkable && count >= columns else { return nil }
-        // Most of what is not plain text is not for a while (colour, a full-screen
-        // program): after a read that holds more, the next few are not walked.
-        guard scrollAheadPause == 0 else {
-            scrollAheadPause &-= 1
-            return nil
-        }
         // What earlier walks noted is not this text's.
         walkScratch.generation &+= 1
         let start = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y)
-        let walked = walk(base, count: count, from: start, topRow: 0, streamOffset: 0)
-        if case .notPlain = walked { scrollAheadPause = Self.scrollAheadPauseAfterMiss }
-        return walked
+        return walk(base, count: count, from: start, topRow: 0, streamOffset: 0, after: nil)
     }
 
     /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
     mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, after kept: DeferredText) -> ReadWalk {
         guard isWalkable else { return .notPlain }
-        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd)
+        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd, after: kept)
     }
 
     /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now;
@@ -90,6 +84,7 @@ extension ScreenState {
             walkScratch.streamOffset = kept.streamStart
             walkPlainText(kept.bytes, to: kept.count, stoppingAtRow: row, &first, walkScratch)
         }
+        applyGraphicRenditions(kept.bytes, count: first.offset)
         blankScreen(to: first)
         return first
     }
@@ -102,11 +97,12 @@ extension ScreenState {
             && rowsBeforeStart == 0
     }
 
-    /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's
-    /// first byte at `streamOffset` of the text walked since the kept text was begun (what
-    /// the line feeds noted count in).
+    /// Walks `count` bytes from `start`, after the text `kept` back if any, the screen's top
+    /// row numbered `topRow`, the read's first byte at `streamOffset` of the text walked
+    /// since the kept text was begun (what the line feeds noted count in).
     private mutating func walk(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int
+        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int,
+        after kept: DeferredText?
     ) -> ReadWalk {
         walkScratch.streamOffset = streamOffset
         let scratch = walkScratch
@@ -130,6 +126,8 @@ extension ScreenState {
         if first.row < firstShown {
             walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first, scratch)
         }
+        if let kept { applyGraphicRenditions(kept.bytes, count: kept.count) }
+        applyGraphicRenditions(base, count: first.offset)
         blankScreen(to: first)
         return .skipped(ScrollAhead(first: first, end: end))
     }
@@ -161,22 +159,31 @@ extension ScreenState {
         let columns = self.columns
         let capacity = WalkScratch.lineStopsABatch
         let stops = scratch.lineStops
+        let walksGraphicRenditions = self.walksGraphicRenditions
         var runStart = cursor.offset
         var found = capacity
         while found == capacity {
             found = lineStops(base, runStart, end, stops, capacity)
             for index in 0..<found {
                 let stopByte = stops[index]
-                if stopByte > runStart
-                    && cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop)
-                {
-                    return
+                if stopByte > runStart {
+                    guard !cursor.entersARowTinted(count: stopByte &- runStart, columns: columns) else {
+                        cursor.offset = runStart
+                        return
+                    }
+                    if cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop) {
+                        return
+                    }
                 }
                 switch base[stopByte] {
                 case 0x0D:
                     cursor.x = 0
                     cursor.pendingWrap = false
                 case 0x0A:
+                    guard !cursor.tinted else {
+                        cursor.offset = stopByte
+                        return
+                    }
                     cursor.pendingWrap = false
                     if newlineMode { cursor.x = 0 }
                     cursor.row &+= 1
@@ -187,6 +194,17 @@ extension ScreenState {
                     scratch.note(
                         PlainTextWalk(
                             offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
+                case 0x1B where walksGraphicRenditions:
+                    guard
+                        let length = Self.walkedGraphicRenditionLength(
+                            base, at: stopByte, end: end, tinted: &cursor.tinted)
+                    else {
+                        cursor.offset = stopByte
+                        return
+                    }
+                    // Its bytes are all printable: the next stop is after it.
+                    runStart = stopByte &+ length
+                    continue
                 default:
                     cursor.offset = stopByte
                     return
@@ -194,16 +212,24 @@ extension ScreenState {
                 runStart = stopByte &+ 1
             }
         }
-        if end > runStart
-            && cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop)
-        {
-            return
+        if end > runStart {
+            guard !cursor.entersARowTinted(count: end &- runStart, columns: columns) else {
+                cursor.offset = runStart
+                return
+            }
+            if cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop) { return }
         }
         cursor.offset = end
     }
 }
 
 extension ScreenState.PlainTextWalk {
+    /// Whether `count` characters from the cursor wrap to a row with a background set.
+    @inline(__always)
+    func entersARowTinted(count: Int, columns: Int) -> Bool {
+        tinted && (pendingWrap || x &+ count > columns)
+    }
+
     /// Moves over `count` printable characters from offset `start`, which fill the rows
     /// from the cursor on, `columns` to a row. True when they enter row `stop`: then
     /// `offset` is where that row's characters begin, at column 0.
