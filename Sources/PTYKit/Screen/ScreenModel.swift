@@ -103,8 +103,8 @@ public final class ScreenModel {
         case .scrolledTooLittle(let end):
             keepBackAfterKeptText(base, count: count, end: end)
         case .notPlain:
-            // Text before the first byte that is not plain scrolls no less from the cursor
-            // after the kept text: nothing to walk for.
+            // Walked again from the cursor after the kept text, the read would scroll no
+            // more before that byte: it is fed after the kept text.
             applyDeferredText()
             apply(base, count: count)
         }

@@ -32,7 +32,6 @@ extension ScreenState {
     struct ScrollAhead {
         var first: PlainTextWalk
         var end: PlainTextWalk?
-        var resume: Int { first.offset }
     }
 
     /// What a read comes to, walked from the cursor or from where the text kept back
@@ -144,12 +143,13 @@ extension ScreenState {
         lastPrinted = nil
     }
 
-    /// Walks plain text from `walk` up to `end` or the first byte that is not plain text,
-    /// or until the cursor enters row number `stop` (counting from 1): then `walk` is where
-    /// that row's own bytes begin, the cursor at its column there. The moves printASCII,
-    /// carriageReturn and lineFeed make without margins, the runs of text between returns
-    /// and line feeds moved over whole; those are found with the CPU's widest vectors
-    /// (CCellStores), up to a batch at a time.
+    /// Walks plain text from `walk` up to `end` or the first byte that is neither plain
+    /// text nor in an SGR it goes over (ScreenStateWalkedRendition.swift), or until the
+    /// cursor enters row number `stop`: then `walk` is where that row's own bytes begin,
+    /// the cursor at its column there. The moves printASCII, carriageReturn and lineFeed
+    /// make without margins, the runs of text between returns, line feeds and escapes moved
+    /// over whole; those are found with the CPU's widest vectors (CCellStores), up to a
+    /// batch at a time.
     private func walkPlainText(
         _ base: UnsafePointer<UInt8>, to end: Int, stoppingAtRow stop: Int, _ walk: inout PlainTextWalk,
         _ scratch: WalkScratch

@@ -5,7 +5,8 @@
 /// line feed before it, in the read or in the text kept back, instead of from the start of
 /// either (what wrapping enters after a line feed is one line's text).
 struct WalkScratch {
-    /// Returns and line feeds found at a time: a read of 4 KiB has some 80.
+    /// Returns, line feeds and escapes found at a time: a read of 4 KiB of a log has some
+    /// 80, of coloured `ls` some 200.
     static let lineStopsABatch = 128
     /// Rows whose line feeds are kept: a power of two, above the rows of a screen the
     /// walk is worth it for plus the rows a line wraps to.

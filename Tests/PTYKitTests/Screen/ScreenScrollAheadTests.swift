@@ -58,7 +58,7 @@ struct ScreenScrollAheadTests {
                 Issue.record("\(text): \(String(describing: result))")
                 continue
             }
-            #expect(ahead.resume == 12 && (ahead.end != nil) == plain, "\(text)")
+            #expect(ahead.first.offset == 12 && (ahead.end != nil) == plain, "\(text)")
         }
     }
 
@@ -413,6 +413,6 @@ extension ScreenState {
     fileprivate mutating func resumeAfterSkipping(_ input: [UInt8]) -> Int {
         let walked = input.withUnsafeBufferPointer { walkRead($0.baseAddress!, count: $0.count) }
         guard case .skipped(let ahead)? = walked else { return 0 }
-        return ahead.resume
+        return ahead.first.offset
     }
 }
