@@ -109,10 +109,13 @@ extension ScreenState {
         walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
         // The rows shown at the end are the last `rows` the walk entered: from this one on.
         let firstShown = walk.row &- rows &+ 1
-        // Where plain text to the end leaves the cursor, at offset 0 of the read after it.
-        let end =
-            walk.offset == count
-            ? PlainTextWalk(offset: 0, x: walk.x, pendingWrap: walk.pendingWrap, row: walk.row) : nil
+        // Where plain text to the end leaves the cursor (and the background the SGRs in it
+        // left), at offset 0 of the read after it.
+        var end: PlainTextWalk? = nil
+        if walk.offset == count {
+            end = walk
+            end?.offset = 0
+        }
         guard firstShown >= topRow &+ rows else { return end.map { .scrolledTooLittle(end: $0) } ?? .notPlain }
         guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
         // It goes on from the last line feed before it in the read (a line wraps to a few

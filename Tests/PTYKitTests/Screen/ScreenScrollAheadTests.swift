@@ -324,6 +324,14 @@ struct ScreenScrollAheadTests {
         #expect(model.snapshot() == expected.snapshot(), sourceLocation: sourceLocation)
     }
 
+    /// A read that ends with a background set is kept back with it: the line feed in the
+    /// next read scrolls in a row of that background, which a skip would blank in the
+    /// default one.
+    @Test func aBackgroundLeftSetAtTheEndOfAReadEndsTheWalkAtTheNextLineFeed() {
+        let (model, expected) = fed(["a\r\nb\r\nc", #"\e[42mgreen"#, #"\r\n\e[mx\r\ny\r\nz"#])
+        #expect(model.snapshot() == expected.snapshot())
+    }
+
     /// Reads that each scroll in fewer rows than a screen: each drops the kept text of the
     /// rows that scrolled out, found from the last line feed before the first row shown
     /// that the walks noted (in an earlier read), or from the start of the kept text where
