@@ -1,3 +1,5 @@
+import Glibc
+
 /// A model of the screen a program draws on through its terminal: feed it every byte the
 /// program writes and it keeps the grid of cells of the main and alternate screens, the
 /// cursor, the pen, margins, modes, character sets, tab stops and titles, and can render
@@ -76,11 +78,10 @@ public final class ScreenModel {
     /// plain text kept back.
     private func walkAndKeepBack(_ base: UnsafePointer<UInt8>, count: Int) {
         let engine = self.engine
-        let start = ScreenState.PlainTextWalk(
-            offset: 0, x: engine.pointee.state.x, pendingWrap: engine.pointee.state.pendingWrap,
-            row: engine.pointee.state.y)
+        let start = engine.pointee.state.cursorWalk
         switch engine.pointee.state.walkRead(base, count: count) {
         case .skipped(let ahead):
+            applyPenChanges(base, count: ahead.first.offset)
             keepBackOrApply(base, count: count, ahead, streamOffset: 0)
         case .scrolledTooLittle(let end) where count <= DeferredText.capacity:
             engine.pointee.deferred.keep(base, count: count, start: start, end: end, topRow: 0, streamStart: 0)
@@ -95,9 +96,12 @@ public final class ScreenModel {
         let engine = self.engine
         switch engine.pointee.state.walkRead(base, count: count, after: engine.pointee.deferred) {
         case .skipped(let ahead):
+            applyPenChanges(engine.pointee.deferred.bytes, count: engine.pointee.deferred.count)
+            applyPenChanges(base, count: ahead.first.offset)
             keepBackOrApply(base, count: count, ahead, streamOffset: engine.pointee.deferred.streamEnd)
         case .scrolledKeptText(let row, let end):
             let first = engine.pointee.state.scrollAway(keptText: engine.pointee.deferred, toRow: row)
+            applyPenChanges(engine.pointee.deferred.bytes, count: first.offset)
             engine.pointee.deferred.drop(before: first)
             keepBackAfterKeptText(base, count: count, end: end)
         case .scrolledTooLittle(let end):
@@ -142,6 +146,21 @@ public final class ScreenModel {
             start: ScreenState.PlainTextWalk(offset: 0, x: first.x, pendingWrap: false, row: first.row), end: end,
             topRow: first.row, streamStart: streamOffset &+ first.offset)
         engine.pointee.open.reset()
+    }
+
+    /// Feeds the parser the SGRs in `count` bytes of walked text that will not be fed
+    /// (skipped, or kept text dropped): all that text no one will see still changes is the
+    /// pen. Only those from the last that begins with a reset.
+    private func applyPenChanges(_ base: UnsafePointer<UInt8>, count: Int) {
+        var offset = ScreenState.lastPenReset(in: base, count: count)
+        while offset < count, let escape = memchr(base + offset, 0x1B, count &- offset) {
+            let start = UnsafePointer<UInt8>(escape.assumingMemoryBound(to: UInt8.self)) - base
+            // A walked SGR ends at its `m`, before `count`.
+            var end = start &+ 2
+            while base[end] != UInt8(ascii: "m") { end &+= 1 }
+            apply(base + start, count: end &+ 1 &- start)
+            offset = end &+ 1
+        }
     }
 
     /// Feeds `count` bytes to the parser and the grid.

@@ -60,31 +60,43 @@ extension ScreenState {
         guard isWalkable && count >= columns else { return nil }
         // What earlier walks noted is not this text's.
         walkScratch.generation &+= 1
-        let start = PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y)
-        return walk(base, count: count, from: start, topRow: 0, streamOffset: 0, after: nil)
+        return walk(base, count: count, from: cursorWalk, topRow: 0, streamOffset: 0)
     }
+
+    /// The cursor as a walk begins from it when nothing is kept back: its row numbered as
+    /// the screen's.
+    var cursorWalk: PlainTextWalk { PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y) }
 
     /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
     mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, after kept: DeferredText) -> ReadWalk {
         guard isWalkable else { return .notPlain }
-        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd, after: kept)
+        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd)
     }
 
     /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now;
-    /// returns where that row begins in it, found from the last line feed before it the
-    /// walks noted.
+    /// returns where that row begins in it.
     mutating func scrollAway(keptText kept: DeferredText, toRow row: Int) -> PlainTextWalk {
-        var first = kept.start
-        if var noted = walkScratch.latest(atOrBefore: row), noted.offset >= kept.streamStart {
-            noted.offset &-= kept.streamStart
+        let first = start(
+            ofRow: row, in: kept.bytes, count: kept.count, from: kept.start, streamOffset: kept.streamStart)
+        blankScreen(to: first)
+        return first
+    }
+
+    /// Where row `row` begins in `count` bytes walked from `start`, the first at
+    /// `streamOffset` of the text walked: from the last line feed before it the walks
+    /// noted in these bytes (a line wraps to a few rows at most), else from `start`.
+    private mutating func start(
+        ofRow row: Int, in base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, streamOffset: Int
+    ) -> PlainTextWalk {
+        var first = start
+        if var noted = walkScratch.latest(atOrBefore: row), noted.offset >= streamOffset {
+            noted.offset &-= streamOffset
             first = noted
         }
         if first.row < row {
-            walkScratch.streamOffset = kept.streamStart
-            walkPlainText(kept.bytes, to: kept.count, stoppingAtRow: row, &first, walkScratch)
+            walkScratch.streamOffset = streamOffset
+            walkPlainText(base, to: count, stoppingAtRow: row, &first, walkScratch)
         }
-        applyGraphicRenditions(kept.bytes, count: first.offset)
-        blankScreen(to: first)
         return first
     }
 
@@ -96,17 +108,15 @@ extension ScreenState {
             && rowsBeforeStart == 0
     }
 
-    /// Walks `count` bytes from `start`, after the text `kept` back if any, the screen's top
-    /// row numbered `topRow`, the read's first byte at `streamOffset` of the text walked
-    /// since the kept text was begun (what the line feeds noted count in).
+    /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's
+    /// first byte at `streamOffset` of the text walked since the kept text was begun (what
+    /// the line feeds noted count in).
     private mutating func walk(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int,
-        after kept: DeferredText?
+        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int
     ) -> ReadWalk {
         walkScratch.streamOffset = streamOffset
-        let scratch = walkScratch
         var walk = start
-        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
+        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, walkScratch)
         // The rows shown at the end are the last `rows` the walk entered: from this one on.
         let firstShown = walk.row &- rows &+ 1
         // Where plain text to the end leaves the cursor (and the background the SGRs in it
@@ -118,18 +128,7 @@ extension ScreenState {
         }
         guard firstShown >= topRow &+ rows else { return end.map { .scrolledTooLittle(end: $0) } ?? .notPlain }
         guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
-        // It goes on from the last line feed before it in the read (a line wraps to a few
-        // rows at most).
-        var first = start
-        if var noted = scratch.latest(atOrBefore: firstShown), noted.offset >= streamOffset {
-            noted.offset &-= streamOffset
-            first = noted
-        }
-        if first.row < firstShown {
-            walkPlainText(base, to: walk.offset, stoppingAtRow: firstShown, &first, scratch)
-        }
-        if let kept { applyGraphicRenditions(kept.bytes, count: kept.count) }
-        applyGraphicRenditions(base, count: first.offset)
+        let first = self.start(ofRow: firstShown, in: base, count: walk.offset, from: start, streamOffset: streamOffset)
         blankScreen(to: first)
         return .skipped(ScrollAhead(first: first, end: end))
     }
@@ -169,14 +168,10 @@ extension ScreenState {
             found = lineStops(base, runStart, end, stops, capacity)
             for index in 0..<found {
                 let stopByte = stops[index]
-                if stopByte > runStart {
-                    guard !cursor.entersARowTinted(count: stopByte &- runStart, columns: columns) else {
-                        cursor.offset = runStart
-                        return
-                    }
-                    if cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop) {
-                        return
-                    }
+                if stopByte > runStart
+                    && cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop)
+                {
+                    return
                 }
                 switch base[stopByte] {
                 case 0x0D:
@@ -215,29 +210,26 @@ extension ScreenState {
                 runStart = stopByte &+ 1
             }
         }
-        if end > runStart {
-            guard !cursor.entersARowTinted(count: end &- runStart, columns: columns) else {
-                cursor.offset = runStart
-                return
-            }
-            if cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop) { return }
+        if end > runStart
+            && cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop)
+        {
+            return
         }
         cursor.offset = end
     }
 }
 
 extension ScreenState.PlainTextWalk {
-    /// Whether `count` characters from the cursor wrap to a row with a background set.
-    @inline(__always)
-    func entersARowTinted(count: Int, columns: Int) -> Bool {
-        tinted && (pendingWrap || x &+ count > columns)
-    }
-
     /// Moves over `count` printable characters from offset `start`, which fill the rows
-    /// from the cursor on, `columns` to a row. True when they enter row `stop`: then
-    /// `offset` is where that row's characters begin, at column 0.
+    /// from the cursor on, `columns` to a row. True when the walk ends in them: they enter
+    /// row `stop` (then `offset` is where that row's characters begin, at column 0), or
+    /// they would wrap to a row with a background set (then `offset` is `start`).
     @inline(__always)
     mutating func moveOver(run start: Int, count: Int, columns: Int, stop: Int) -> Bool {
+        if tinted && (pendingWrap || x &+ count > columns) {
+            offset = start
+            return true
+        }
         if pendingWrap {
             row &+= 1
             x = 0
