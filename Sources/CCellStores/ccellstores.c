@@ -262,3 +262,129 @@ long ccell_last_escape(const uint8_t *bytes, long count) {
     const uint8_t *found = memrchr(bytes, 0x1B, (size_t)count);
     return found ? found - bytes : -1;
 }
+
+/// Whether the sequence whose bytes after ESC [ ? begin at `params` (ending before `end`)
+/// names mode 47, 1047 or 1049: a private-mode list that may switch screens, whatever its
+/// final byte (set, reset, XTRESTORE).
+static bool names_screen_switch(const uint8_t *params, const uint8_t *end) {
+    unsigned long value = 0;
+    for (; params < end; params++) {
+        uint8_t byte = *params;
+        if (byte >= '0' && byte <= '9') {
+            value = value < 100000 ? value * 10 + (byte - '0') : value;
+            continue;
+        }
+        if (value == 47 || value == 1047 || value == 1049) return true;
+        if (byte != ';' && byte != ':') return false;
+        value = 0;
+    }
+    return value == 47 || value == 1047 || value == 1049;
+}
+
+/// Whether the ESC at bytes[at] (before `end`) may keep text printed before it from being
+/// blanked by a later ED 2: a DCS (whose string takes ESC [ 2 J as payload), RIS or a
+/// screen switch.
+static bool is_erase_hazard(const uint8_t *bytes, long at, long end) {
+    if (at + 1 >= end) return false;
+    uint8_t next = bytes[at + 1];
+    if (next == 'P' || next == 'c') return true;
+    return next == '[' && at + 2 < end && bytes[at + 2] == '?' &&
+           names_screen_switch(bytes + at + 3, bytes + end);
+}
+
+/// ccell_text_erased_before with masks of `width` bytes a step (0: none, bytes looked at
+/// one by one): `erase_mask` marks where ESC [ 2 J begins (3 more bytes read),
+/// `hazard_mask` the escapes is_erase_hazard must look at (2 more read).
+__attribute__((always_inline)) static inline long
+text_erased_before(const uint8_t *bytes, long count, long width, uint32_t (*erase_mask)(const uint8_t *),
+                   uint32_t (*hazard_mask)(const uint8_t *)) {
+    // The last ESC [ 2 J, searched from the end.
+    long erase = -1, at = count - 4;
+    for (; width > 0 && at >= width - 1; at -= width) {
+        uint32_t mask = erase_mask(bytes + at - (width - 1));
+        if (mask != 0) {
+            erase = at - (width - 1) + 31 - __builtin_clz(mask);
+            break;
+        }
+    }
+    for (; erase < 0 && at >= 0; at--) {
+        if (bytes[at] == 0x1B && bytes[at + 1] == '[' && bytes[at + 2] == '2' && bytes[at + 3] == 'J') erase = at;
+    }
+    if (erase <= 0) return 0;
+    // Nothing before it may keep what is printed from being blanked by it.
+    long offset = 0;
+    for (; width > 0 && offset + width <= erase; offset += width) {
+        for (uint32_t mask = hazard_mask(bytes + offset); mask != 0; mask &= mask - 1) {
+            if (is_erase_hazard(bytes, offset + __builtin_ctz(mask), erase)) return 0;
+        }
+    }
+    for (; offset < erase; offset++) {
+        if (bytes[offset] == 0x1B && is_erase_hazard(bytes, offset, erase)) return 0;
+    }
+    return erase;
+}
+
+#if defined(__x86_64__)
+
+/// Bit i set where ESC [ 2 J begins at bytes[i], of the 16 from `bytes`.
+static inline uint32_t full_erase_mask_sse2(const uint8_t *bytes) {
+    __m128i escapes = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)bytes), _mm_set1_epi8(0x1B));
+    __m128i brackets = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 1)), _mm_set1_epi8('['));
+    __m128i twos = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 2)), _mm_set1_epi8('2'));
+    __m128i finals = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 3)), _mm_set1_epi8('J'));
+    __m128i all = _mm_and_si128(_mm_and_si128(escapes, brackets), _mm_and_si128(twos, finals));
+    return (uint32_t)_mm_movemask_epi8(all);
+}
+
+/// Bit i set where bytes[i] begins ESC P, ESC c or ESC [ ?, of the 16 from `bytes`.
+static inline uint32_t erase_hazard_mask_sse2(const uint8_t *bytes) {
+    __m128i escapes = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)bytes), _mm_set1_epi8(0x1B));
+    __m128i next = _mm_loadu_si128((const __m128i *)(bytes + 1));
+    __m128i private = _mm_and_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('[')),
+                                    _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 2)), _mm_set1_epi8('?')));
+    __m128i wanted = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('P')), _mm_cmpeq_epi8(next, _mm_set1_epi8('c'))), private);
+    return (uint32_t)_mm_movemask_epi8(_mm_and_si128(escapes, wanted));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256i equal_avx2(const uint8_t *bytes, char byte) {
+    return _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)bytes), _mm256_set1_epi8(byte));
+}
+
+/// The same for the 32 from `bytes`.
+__attribute__((target("avx2"), always_inline)) static inline uint32_t full_erase_mask_avx2(const uint8_t *bytes) {
+    __m256i all = _mm256_and_si256(_mm256_and_si256(equal_avx2(bytes, 0x1B), equal_avx2(bytes + 1, '[')),
+                                   _mm256_and_si256(equal_avx2(bytes + 2, '2'), equal_avx2(bytes + 3, 'J')));
+    return (uint32_t)_mm256_movemask_epi8(all);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline uint32_t erase_hazard_mask_avx2(const uint8_t *bytes) {
+    __m256i next = _mm256_loadu_si256((const __m256i *)(bytes + 1));
+    __m256i private = _mm256_and_si256(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('[')), equal_avx2(bytes + 2, '?'));
+    __m256i wanted =
+        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('P')),
+                                        _mm256_cmpeq_epi8(next, _mm256_set1_epi8('c'))),
+                        private);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(equal_avx2(bytes, 0x1B), wanted));
+}
+
+long ccell_text_erased_before_sse2(const uint8_t *bytes, long count) {
+    return text_erased_before(bytes, count, 16, full_erase_mask_sse2, erase_hazard_mask_sse2);
+}
+
+__attribute__((target("avx2")))
+long ccell_text_erased_before_avx2(const uint8_t *bytes, long count) {
+    return text_erased_before(bytes, count, 32, full_erase_mask_avx2, erase_hazard_mask_avx2);
+}
+
+#else
+
+long ccell_text_erased_before_sse2(const uint8_t *bytes, long count) {
+    return text_erased_before(bytes, count, 0, NULL, NULL);
+}
+
+long ccell_text_erased_before_avx2(const uint8_t *bytes, long count) {
+    return ccell_text_erased_before_sse2(bytes, count);
+}
+
+#endif

@@ -56,6 +56,14 @@ void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, ui
 /// memrchr, which Swift's Glibc module leaves out.
 long ccell_last_escape(const uint8_t *bytes, long count);
 
+/// Where the text printed from `bytes` stops mattering: the offset of the last ESC [ 2 J
+/// (ED 2, which blanks every cell of the screen) in the `count` bytes, if nothing before
+/// it may switch screens (47, 1047, 1049, RIS) or begin a DCS (whose string would take
+/// the ESC [ 2 J as payload); else 0. The bytes must begin outside any sequence. 16 bytes
+/// a step with SSE2 (elsewhere one), 32 with AVX2, which needs ccell_avx2_available().
+long ccell_text_erased_before_sse2(const uint8_t *bytes, long count);
+long ccell_text_erased_before_avx2(const uint8_t *bytes, long count);
+
 #pragma clang assume_nonnull end
 
 #endif

@@ -33,6 +33,13 @@ enum CellVectors: Sendable {
         }
     }
 
+    /// The offset of the last ED 2 in the bytes that blanks all text printed before it, or 0.
+    typealias TextErasedBefore = @convention(c) (_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int
+
+    var textErasedBefore: TextErasedBefore {
+        self == .sse2 ? ccell_text_erased_before_sse2 : ccell_text_erased_before_avx2
+    }
+
     /// Writes `count` (at least 4) cells, `style | bytes[i]`.
     typealias Store = @convention(c) (UnsafePointer<UInt8>, Int, UInt64, UnsafeMutablePointer<UInt64>) -> Void
 

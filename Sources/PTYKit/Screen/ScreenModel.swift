@@ -18,6 +18,8 @@ public final class ScreenModel {
         var state: ScreenState
         var open = OpenSequence()
         var deferred = DeferredText()
+        /// How many bytes of reads were fed without storing their text (`applyRead`).
+        var erasedBeforeRedraw = 0
     }
 
     private let engine: UnsafeMutablePointer<Engine>
@@ -87,7 +89,7 @@ public final class ScreenModel {
             engine.pointee.deferred.keep(base, count: count, start: start, end: end, topRow: 0, streamStart: 0)
             engine.pointee.open.reset()
         default:
-            apply(base, count: count)
+            applyRead(base, count: count)
         }
     }
 
@@ -110,7 +112,7 @@ public final class ScreenModel {
             // Walked again from the cursor after the kept text, the read would scroll no
             // more before that byte: it is fed after the kept text.
             applyDeferredText()
-            apply(base, count: count)
+            applyRead(base, count: count)
         }
     }
 
@@ -120,7 +122,7 @@ public final class ScreenModel {
     private func keepBackAfterKeptText(_ base: UnsafePointer<UInt8>, count: Int, end: ScreenState.PlainTextWalk?) {
         guard let end else {
             applyDeferredText()
-            return apply(base, count: count)
+            return applyRead(base, count: count)
         }
         guard engine.pointee.deferred.count &+ count <= DeferredText.capacity else {
             applyDeferredText()
@@ -139,7 +141,7 @@ public final class ScreenModel {
         let rest = count &- first.offset
         guard let end = ahead.end, rest <= DeferredText.capacity else {
             engine.pointee.deferred.count = 0
-            return apply(base + first.offset, count: rest)
+            return applyRead(base + first.offset, count: rest)
         }
         engine.pointee.deferred.keep(
             base + first.offset, count: rest,
@@ -161,6 +163,25 @@ public final class ScreenModel {
             apply(base + start, count: end &+ 1 &- start)
             offset = end &+ 1
         }
+    }
+
+    /// Feeds a read, or what is left of it, to the parser and the grid. A program that
+    /// redraws whole screens (ED 2 in the last read: vim, top, a dashboard) draws several
+    /// in a read; the text of all but the last is not stored, only followed by the cursor,
+    /// as the last ED 2 blanks it. Not while the scrollback is held: text that scrolls off
+    /// before it goes there.
+    private func applyRead(_ base: UnsafePointer<UInt8>, count: Int) {
+        let engine = self.engine
+        guard engine.pointee.state.erasedFully && engine.pointee.state.scrollback == nil else {
+            return apply(base, count: count)
+        }
+        engine.pointee.state.erasedFully = false
+        engine.pointee.state.erasedTextStart = UInt(bitPattern: base)
+        let erased = engine.pointee.state.textErasedBefore(base, count)
+        engine.pointee.state.erasedTextLength = UInt(erased)
+        engine.pointee.erasedBeforeRedraw &+= erased
+        apply(base, count: count)
+        engine.pointee.state.erasedTextLength = 0
     }
 
     /// Feeds `count` bytes to the parser and the grid.
@@ -403,4 +424,8 @@ public final class ScreenModel {
 
     /// How many bytes of plain text are kept back now.
     var deferredTextCount: Int { engine.pointee.deferred.count }
+
+    /// How many bytes of reads were fed without storing their text, as a later full erase
+    /// in the same read blanks it.
+    var bytesErasedBeforeRedraw: Int { engine.pointee.erasedBeforeRedraw }
 }
