@@ -56,13 +56,26 @@ void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, ui
 /// memrchr, which Swift's Glibc module leaves out.
 long ccell_last_escape(const uint8_t *bytes, long count);
 
-/// Where the text printed from `bytes` stops mattering: the offset of the last ESC [ 2 J
-/// (ED 2, which blanks every cell of the screen) in the `count` bytes, if nothing before
-/// it may switch screens (47, 1047, 1049, RIS) or begin a DCS (whose string would take
-/// the ESC [ 2 J as payload); else 0. The bytes must begin outside any sequence. 16 bytes
-/// a step with SSE2 (elsewhere one), 32 with AVX2, which needs ccell_avx2_available().
-long ccell_text_erased_before_sse2(const uint8_t *bytes, long count);
-long ccell_text_erased_before_avx2(const uint8_t *bytes, long count);
+/// What of a read that redraws the screen the screen model may leave out.
+typedef struct {
+    /// The offset of the read's last ESC [ 2 J (ED 2, which blanks every cell), 0 if none.
+    long erase;
+    /// Where feeding may begin instead of at 0: after it, a CUP with only SGRs between it
+    /// and the erase, and an SGR that resets the pen; before it, only what the erase, the
+    /// CUP and the reset undo (text, cursor moves, erases, SGRs) but for the items in
+    /// `fed`. 0 where anything else comes before the erase (a saved cursor, a screen
+    /// switch, a DCS, a cut sequence).
+    long resume;
+    /// How many sequences and controls before `resume` must still be fed, alone and in
+    /// order (modes, titles, character sets, queries): their offsets and lengths, in pairs.
+    long fed;
+} ccell_redraw;
+
+/// Looks for the last full erase in the `count` bytes, which begin outside any sequence;
+/// `fed` has room for `capacity` pairs. With SSE2 (elsewhere plain loops), an item at a
+/// time; with AVX2, which needs ccell_avx2_available(), 64 bytes at a time.
+ccell_redraw ccell_find_redraw_sse2(const uint8_t *bytes, long count, long *fed, long capacity);
+ccell_redraw ccell_find_redraw_avx2(const uint8_t *bytes, long count, long *fed, long capacity);
 
 #pragma clang assume_nonnull end
 

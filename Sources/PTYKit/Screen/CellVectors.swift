@@ -33,11 +33,14 @@ enum CellVectors: Sendable {
         }
     }
 
-    /// The offset of the last ED 2 in the bytes that blanks all text printed before it, or 0.
-    typealias TextErasedBefore = @convention(c) (_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int
+    /// What of a read that redraws the screen need not be fed (CCellStores' ccell_redraw).
+    typealias FindRedraw =
+        @convention(c) (
+            _ bytes: UnsafePointer<UInt8>, _ count: Int, _ fed: UnsafeMutablePointer<Int>, _ capacity: Int
+        ) -> ccell_redraw
 
-    var textErasedBefore: TextErasedBefore {
-        self == .sse2 ? ccell_text_erased_before_sse2 : ccell_text_erased_before_avx2
+    var findRedraw: FindRedraw {
+        self == .sse2 ? ccell_find_redraw_sse2 : ccell_find_redraw_avx2
     }
 
     /// Writes `count` (at least 4) cells, `style | bytes[i]`.

@@ -18,8 +18,8 @@ public final class ScreenModel {
         var state: ScreenState
         var open = OpenSequence()
         var deferred = DeferredText()
-        /// How many bytes of reads were fed without storing their text (`applyRead`).
-        var erasedBeforeRedraw = 0
+        /// How many bytes of reads were left out before a redraw (`applyRead`).
+        var leftOutOfRedraws = 0
     }
 
     private let engine: UnsafeMutablePointer<Engine>
@@ -166,22 +166,23 @@ public final class ScreenModel {
     }
 
     /// Feeds a read, or what is left of it, to the parser and the grid. A program that
-    /// redraws whole screens (ED 2 in the last read: vim, top, a dashboard) draws several
-    /// in a read; the text of all but the last is not stored, only followed by the cursor,
-    /// as the last ED 2 blanks it. Not while the scrollback is held: text that scrolls off
-    /// before it goes there.
+    /// redraws whole screens (vim, a dashboard: ED 2 in the last read) draws several in a
+    /// read, and only the last is seen: what comes before the last redraw's CUP and pen
+    /// reset is left out where the ED 2, CUP and reset undo all of it, but for the modes,
+    /// titles and the like in it, fed alone (CCellStores' ccell_find_redraw). Not while
+    /// the scrollback is held: text that scrolls off before the erase goes there.
     private func applyRead(_ base: UnsafePointer<UInt8>, count: Int) {
         let engine = self.engine
         guard engine.pointee.state.erasedFully && engine.pointee.state.scrollback == nil else {
             return apply(base, count: count)
         }
         engine.pointee.state.erasedFully = false
-        engine.pointee.state.erasedTextStart = UInt(bitPattern: base)
-        let erased = engine.pointee.state.textErasedBefore(base, count)
-        engine.pointee.state.erasedTextLength = UInt(erased)
-        engine.pointee.erasedBeforeRedraw &+= erased
-        apply(base, count: count)
-        engine.pointee.state.erasedTextLength = 0
+        let items = engine.pointee.state.walkScratch.lineStops
+        let redraw = engine.pointee.state.findRedraw(base, count, items, WalkScratch.lineStopsABatch / 2)
+        guard redraw.resume > 0 else { return apply(base, count: count) }
+        for index in 0..<redraw.fed { apply(base + items[2 &* index], count: items[2 &* index &+ 1]) }
+        engine.pointee.leftOutOfRedraws &+= redraw.resume
+        apply(base + redraw.resume, count: count &- redraw.resume)
     }
 
     /// Feeds `count` bytes to the parser and the grid.
@@ -425,7 +426,6 @@ public final class ScreenModel {
     /// How many bytes of plain text are kept back now.
     var deferredTextCount: Int { engine.pointee.deferred.count }
 
-    /// How many bytes of reads were fed without storing their text, as a later full erase
-    /// in the same read blanks it.
-    var bytesErasedBeforeRedraw: Int { engine.pointee.erasedBeforeRedraw }
+    /// How many bytes of reads were left out before a redraw.
+    var bytesLeftOutOfRedraws: Int { engine.pointee.leftOutOfRedraws }
 }

@@ -94,26 +94,22 @@ struct ScreenState {
 
     var walkScratch = WalkScratch()
 
-    /// Text printed from `erasedTextStart` for `erasedTextLength` bytes of the read being
-    /// fed lies before an ED 2 of that read that blanks it (ScreenModel.applyRead): it only
-    /// moves the cursor. Addresses, so that printASCII tells it by one comparison.
-    var erasedTextStart: UInt = 0
-    var erasedTextLength: UInt = 0
-    /// An ED 2 was followed since the model last looked: the program redraws whole screens.
+    /// An ED 2 was followed since the model last looked: the program may redraw whole
+    /// screens (ScreenModel.applyRead).
     var erasedFully = false
 
     /// What runs of 4 characters or more are stored by, and text that may scroll away
     /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
     let lineStops: CellVectors.LineStops
-    let textErasedBefore: CellVectors.TextErasedBefore
+    let findRedraw: CellVectors.FindRedraw
 
     static let titleStackLimit = 10
 
     init(rows: Int, columns: Int, vectors: CellVectors) {
         storeASCII = vectors.storeASCII
         lineStops = vectors.lineStops
-        textErasedBefore = vectors.textErasedBefore
+        findRedraw = vectors.findRedraw
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)

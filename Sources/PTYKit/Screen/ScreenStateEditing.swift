@@ -16,36 +16,29 @@ extension ScreenState {
             lastPrinted = bytes[count &- 1]
             return
         }
-        let erased = UInt(bitPattern: bytes) &- erasedTextStart < erasedTextLength
+        let style = UInt64(currentPenId()) &<< 32
         // Most runs end before the edge of the row they start in: written without the loop.
         if !pendingWrap && x &+ count <= rightEdge {
-            if !erased {
-                let style = UInt64(currentPenId()) &<< 32
-                let row = grid.prepareWrite(y, at: x, count: count)
-                storeCells(bytes, count: count, style: style, to: row + x)
-            }
+            let row = grid.prepareWrite(y, at: x, count: count)
+            storeCells(bytes, count: count, style: style, to: row + x)
             x &+= count
         } else {
-            printASCIIAcrossEdges(bytes, count: count, stores: !erased)
+            printASCIIAcrossEdges(bytes, count: count, style: style)
         }
     }
 
     /// A run that reaches the edge of its row: wrapped as often as it takes, or, without
-    /// autowrap, its last character left in the last column. Only the cursor moves where
-    /// the text is erased later in the read (`stores` false).
+    /// autowrap, its last character left in the last column.
     @inline(never)
-    private mutating func printASCIIAcrossEdges(_ bytes: UnsafePointer<UInt8>, count: Int, stores: Bool) {
-        let style = stores ? UInt64(currentPenId()) &<< 32 : 0
+    private mutating func printASCIIAcrossEdges(_ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64) {
         var index = 0
         while index < count {
             if pendingWrap { wrap() }
             let edge = rightEdge
             let room = edge &- x &+ 1
             let length = min(count &- index, room)
-            if stores {
-                let row = grid.prepareWrite(y, at: x, count: length)
-                storeCells(bytes + index, count: length, style: style, to: row + x)
-            }
+            let row = grid.prepareWrite(y, at: x, count: length)
+            storeCells(bytes + index, count: length, style: style, to: row + x)
             index &+= length
             if x &+ length > edge {
                 x = edge
@@ -53,7 +46,7 @@ extension ScreenState {
                     pendingWrap = true
                 } else if index < count {
                     // Without autowrap the rest overwrites the last column: the last one stays.
-                    if stores { grid.row(y)[edge] = style | UInt64(bytes[count &- 1]) }
+                    row[edge] = style | UInt64(bytes[count &- 1])
                     index = count
                 }
             } else {

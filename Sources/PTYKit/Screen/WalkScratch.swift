@@ -3,7 +3,8 @@
 /// and where the walk was just after each line feed, by the row the feed entered, for the
 /// last rows. The walk to the first row shown at the end of a read goes on from the last
 /// line feed before it, in the read or in the text kept back, instead of from the start of
-/// either (what wrapping enters after a line feed is one line's text).
+/// either (what wrapping enters after a line feed is one line's text). A read that redraws
+/// the screen has the items it must feed alone written to `lineStops` (ScreenModel.applyRead).
 struct WalkScratch {
     /// Returns, line feeds and escapes found at a time: a read of 4 KiB of a log has some
     /// 80, of coloured `ls` some 200.

@@ -1,0 +1,449 @@
+// A program that redraws whole screens (vim, a dashboard) draws several in one read, each
+// begun by ED 2 (ESC [ 2 J), which blanks every cell: only the last is ever seen.
+// ccell_find_redraw finds the read's last ED 2 and how much of what comes before it the
+// screen model may leave out (see ccellstores.h).
+//
+// The bytes before it fall in three kinds:
+// - those whose effects the ED 2 and the CUP and pen reset that begin the last redraw
+//   undo: text, CR, LF, BS, HT, cursor moves, erases, insertions and deletions (the grid
+//   and the cursor), and SGRs (the pen);
+// - those that change other state but do not read the grid, cursor or pen (modes,
+//   margins, character sets, titles, queries): fed alone, in order;
+// - the rest, where nothing is left out: what reads the cursor or pen (DECSC, SCOSC, tab
+//   stops at the cursor, XTPUSHSGR), switches screens (47, 1047, 1049, RIS: the ED 2 would
+//   blank another one), begins a DCS (its string would take the ESC [ 2 J as payload),
+//   and anything cut, cancelled or not known.
+
+// memrchr is a GNU extension (glibc and musl have it).
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "ccellstores.h"
+
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/// Whether the parameters from `params` to `end` (ESC [ ? ... without the final byte)
+/// name mode `mode`.
+static bool names_mode(const uint8_t *params, const uint8_t *end, unsigned long mode) {
+    unsigned long value = 0;
+    for (; params < end; params++) {
+        uint8_t byte = *params;
+        if (byte >= '0' && byte <= '9') {
+            value = value < 100000 ? value * 10 + (byte - '0') : value;
+            continue;
+        }
+        if (value == mode) return true;
+        value = 0;
+    }
+    return value == mode;
+}
+
+/// Whether a private-mode list may switch screens, whatever its final byte (set, reset,
+/// XTRESTORE).
+static bool names_screen_switch(const uint8_t *params, const uint8_t *end) {
+    return names_mode(params, end, 47) || names_mode(params, end, 1047) || names_mode(params, end, 1049);
+}
+
+/// Whether the bytes from `params` (before `end`) are an SGR's parameters and final.
+static bool begins_with_sgr(const uint8_t *params, const uint8_t *end) {
+    while (params < end && ((*params >= '0' && *params <= '9') || *params == ';' || *params == ':')) params++;
+    return params < end && *params == 'm';
+}
+
+/// Whether the bytes from `escape` (before `end`) are an SGR that resets the pen first.
+static bool is_reset(const uint8_t *escape, const uint8_t *end) {
+    if (escape + 2 >= end || escape[1] != '[') return false;
+    const uint8_t *params = escape + 2;
+    while (params < end && *params == '0') params++;
+    return params < end && (*params == 'm' || *params == ';') && begins_with_sgr(params, end);
+}
+
+/// The masks a scan takes `width` bytes a step with (width 0: none, every byte looked at
+/// alone): where ESC [ 2 J begins (3 more bytes read), and the C0 controls.
+typedef struct {
+    long width;
+    uint32_t (*full_erase)(const uint8_t *);
+    uint32_t (*control)(const uint8_t *);
+} masks;
+
+__attribute__((always_inline)) static inline long last_full_erase(const uint8_t *bytes, long count, masks m) {
+    long at = count - 4;
+    for (; m.width > 0 && at >= m.width - 1; at -= m.width) {
+        uint32_t mask = m.full_erase(bytes + at - (m.width - 1));
+        if (mask != 0) return at - (m.width - 1) + 31 - __builtin_clz(mask);
+    }
+    for (; at >= 0; at--) {
+        if (bytes[at] == 0x1B && bytes[at + 1] == '[' && bytes[at + 2] == '2' && bytes[at + 3] == 'J') return at;
+    }
+    return -1;
+}
+
+/// The first C0 control from `at`, or `end`.
+__attribute__((always_inline)) static inline long next_control(const uint8_t *bytes, long at, long end, masks m) {
+    for (; m.width > 0 && at + m.width <= end; at += m.width) {
+        uint32_t mask = m.control(bytes + at);
+        if (mask != 0) return at + __builtin_ctz(mask);
+    }
+    while (at < end && bytes[at] >= 0x20) at++;
+    return at;
+}
+
+/// What the item of bytes before the last ED 2 from an ESC or control is.
+typedef enum {
+    /// Nothing may be left out.
+    kept,
+    /// Its effects are undone (text, cursor, grid): left out.
+    undone,
+    /// An SGR: left out, its pen set again by a later reset.
+    graphic,
+    /// A CUP: left out, the cursor set again by a later one.
+    moves_to,
+    /// Fed alone.
+    fed_alone,
+} item_kind;
+
+/// The kind of a control sequence without a marker or intermediates by its final byte.
+static const uint8_t final_kinds[128] = {
+    ['@'] = undone, ['A'] = undone, ['B'] = undone, ['C'] = undone, ['D'] = undone, ['E'] = undone,
+    ['F'] = undone, ['G'] = undone, ['H'] = moves_to, ['I'] = undone, ['J'] = undone, ['K'] = undone,
+    ['L'] = undone, ['M'] = undone, ['N'] = fed_alone, ['O'] = fed_alone, ['P'] = undone, ['Q'] = fed_alone,
+    ['R'] = fed_alone, ['S'] = undone, ['T'] = undone, ['U'] = fed_alone, ['V'] = fed_alone, ['W'] = fed_alone,
+    ['X'] = undone, ['Y'] = fed_alone, ['Z'] = undone, ['['] = fed_alone, ['\\'] = fed_alone, [']'] = fed_alone,
+    ['^'] = fed_alone, ['_'] = fed_alone, ['`'] = undone, ['a'] = undone, ['b'] = undone, ['c'] = fed_alone,
+    ['d'] = undone, ['e'] = undone, ['f'] = moves_to, ['g'] = kept, ['h'] = fed_alone, ['i'] = fed_alone,
+    ['j'] = fed_alone, ['k'] = fed_alone, ['l'] = fed_alone, ['m'] = graphic, ['n'] = fed_alone,
+    ['o'] = fed_alone, ['p'] = fed_alone, ['q'] = fed_alone, ['r'] = fed_alone,
+    // SCOSC (or DECSLRM) and SCORC read and set the cursor; TBC (above) clears the tab
+    // stop at it.
+    ['s'] = kept, ['t'] = fed_alone, ['u'] = kept, ['v'] = fed_alone, ['w'] = fed_alone, ['x'] = fed_alone,
+    ['y'] = fed_alone, ['z'] = fed_alone, ['{'] = fed_alone, ['|'] = fed_alone, ['}'] = fed_alone,
+    ['~'] = fed_alone,
+};
+
+/// The kind of the control sequence from the ESC at `at` (before `limit`), its end in
+/// `end`.
+static item_kind control_sequence_kind(const uint8_t *bytes, long at, long limit, long *end) {
+    long p = at + 2;
+    uint8_t marker = p < limit && bytes[p] >= 0x3C && bytes[p] <= 0x3F ? bytes[p++] : 0;
+    const uint8_t *params = bytes + p;
+    while (p < limit && ((bytes[p] >= '0' && bytes[p] <= '9') || bytes[p] == ';' || bytes[p] == ':')) p++;
+    const uint8_t *params_end = bytes + p;
+    long intermediates = p;
+    while (p < limit && bytes[p] >= 0x20 && bytes[p] <= 0x2F) p++;
+    // Cut by the ED 2 (an ESC cancels it) or with a byte the parser goes over: not worth
+    // knowing.
+    if (p >= limit || bytes[p] < 0x40 || bytes[p] > 0x7E) return kept;
+    *end = p + 1;
+    if (marker == '?' && (names_screen_switch(params, params_end) || names_mode(params, params_end, 1048))) return kept;
+    if (marker != 0) return fed_alone;
+    if (p == intermediates) return (item_kind)final_kinds[bytes[p]];
+    // XTPUSHSGR and its kin read the pen.
+    for (long i = intermediates; i < p; i++) {
+        if (bytes[i] == '#') return kept;
+    }
+    return fed_alone;
+}
+
+/// The kind of the escape sequence (not a control sequence) from the ESC at `at` (before
+/// `limit`), its end in `end`.
+static item_kind escape_kind(const uint8_t *bytes, long at, long limit, long *end) {
+    uint8_t next = bytes[at + 1];
+    switch (next) {
+    case 'D': // IND
+    case 'E': // NEL
+    case 'M': // RI
+        *end = at + 2;
+        return undone;
+    case '=': case '>': case '\\': case 'n': case 'o': case '|': case '}': case '~': case 'Z':
+        *end = at + 2;
+        return fed_alone;
+    case ']': case '_': case '^': case 'X': case 'k': {
+        // A string, fed whole with its end: BEL (an OSC's) or ST.
+        long p = at + 2;
+        while (p < limit && bytes[p] != 0x1B && !(next == ']' && bytes[p] == 0x07) && bytes[p] != 0x18 &&
+               bytes[p] != 0x1A)
+            p++;
+        if (p < limit && bytes[p] == 0x07) {
+            *end = p + 1;
+            return fed_alone;
+        }
+        if (p + 1 < limit && bytes[p] == 0x1B && bytes[p + 1] == '\\') {
+            *end = p + 2;
+            return fed_alone;
+        }
+        return kept;
+    }
+    default:
+        if (next >= 0x20 && next <= 0x2F) {
+            // Character sets, DECALN and the like: intermediates, then a final byte.
+            long p = at + 1;
+            while (p < limit && bytes[p] >= 0x20 && bytes[p] <= 0x2F) p++;
+            if (p >= limit || bytes[p] < 0x30 || bytes[p] > 0x7E) return kept;
+            *end = p + 1;
+            return fed_alone;
+        }
+        return kept;
+    }
+}
+
+/// The kind of the item from `at` (before `limit`) that the fast path in find_redraw
+/// leaves: an escape other than a plain control sequence, or a control other than CR or LF.
+__attribute__((noinline)) static item_kind other_item_kind(const uint8_t *bytes, long at, long limit, long *end) {
+    uint8_t byte = bytes[at];
+    *end = at + 1;
+    if (byte == 0x1B) {
+        if (at + 1 >= limit) return kept;
+        return bytes[at + 1] == '[' ? control_sequence_kind(bytes, at, limit, end) : escape_kind(bytes, at, limit, end);
+    }
+    if (byte == '\b' || byte == '\t' || byte == 0x0B || byte == 0x0C) return undone;
+    return byte == 0x18 || byte == 0x1A ? kept : fed_alone;
+}
+
+/// Takes an item the scans found from `at` to `end` of `kind`: false (the scan stops)
+/// where nothing may be left out.
+static inline bool take_item(item_kind kind, long at, long end, long *fed, long capacity, long *items) {
+    if (kind == kept) return false;
+    if (kind == fed_alone) {
+        if (*items == capacity) return false;
+        fed[2 * *items] = at;
+        fed[2 * *items + 1] = end - at;
+        ++*items;
+    }
+    return true;
+}
+
+/// The forward scan over the `erase` bytes before the last ED 2, one item at a time:
+/// `undone` if all of them may be left out or fed alone (those written to `fed`), else
+/// `kept` (also for one too many to feed). The bytes from `erase`
+/// are ESC [ 2 J: the loops over a sequence's bytes stop at its ESC without looking at
+/// `erase`.
+__attribute__((always_inline)) static inline item_kind
+scan_items(const uint8_t *bytes, long erase, long *fed, long capacity, long *items, masks m) {
+    long at = 0;
+    for (;;) {
+        at = next_control(bytes, at, erase, m);
+        if (at >= erase) return undone;
+        uint8_t byte = bytes[at];
+        if (byte == 0x1B && bytes[at + 1] == '[') {
+            // The common case, a control sequence without a marker or intermediates.
+            long p = at + 2;
+            uint8_t next = bytes[p];
+            while ((uint8_t)(next - '0') < 12) next = bytes[++p];
+            item_kind kind = next < 0x80 && p < erase ? (item_kind)final_kinds[next] : kept;
+            if (kind == graphic || kind == moves_to || kind == undone) {
+                at = p + 1;
+                continue;
+            }
+        } else if (byte == '\r' || byte == '\n') {
+            at++;
+            continue;
+        }
+        long end;
+        item_kind kind = other_item_kind(bytes, at, erase, &end);
+        if (!take_item(kind, at, end, fed, capacity, items)) return kept;
+        at = end;
+    }
+}
+
+/// The last CUP before `erase` with nothing but SGRs between them, or -1: looked for
+/// among the last escapes, from the end.
+static long last_cursor_position(const uint8_t *bytes, long erase) {
+    long end = erase;
+    for (int tries = 0; tries < 32; tries++) {
+        const uint8_t *escape = memrchr(bytes, 0x1B, (size_t)end);
+        if (escape == NULL) return -1;
+        long at = escape - bytes;
+        // From it to `end`, exactly one control sequence without a marker or intermediates.
+        if (end - at < 3 || bytes[at + 1] != '[') return -1;
+        long p = at + 2;
+        while (p < end - 1 && (uint8_t)(bytes[p] - '0') < 12) p++;
+        if (p != end - 1) return -1;
+        if (bytes[p] == 'H' || bytes[p] == 'f') return at;
+        if (bytes[p] != 'm') return -1;
+        end = at;
+    }
+    return -1;
+}
+
+/// The last SGR before `erase` that resets the pen first, or -1: looked for among the
+/// last escapes (a redraw begins with one). Every ESC before the erase begins an item the
+/// scan knew, so any that looks like one is one.
+static long last_pen_reset(const uint8_t *bytes, long erase) {
+    long reset = erase;
+    for (int tries = 0; tries < 32; tries++) {
+        const uint8_t *escape = memrchr(bytes, 0x1B, (size_t)reset);
+        if (escape == NULL) return -1;
+        reset = escape - bytes;
+        if (is_reset(bytes + reset, bytes + erase)) return reset;
+    }
+    return -1;
+}
+
+/// ccell_find_redraw, with what the forward scan returned (`undone` or `kept`) and the
+/// items it found in `fed`.
+static ccell_redraw find_redraw(const uint8_t *bytes, long erase, item_kind scan, const long *fed, long items) {
+    ccell_redraw fed_whole = {erase, 0, 0};
+    if (scan != undone) return fed_whole;
+    long cursor = last_cursor_position(bytes, erase);
+    long reset = cursor < 0 ? -1 : last_pen_reset(bytes, erase);
+    if (reset < 0) return fed_whole;
+    long resume = cursor < reset ? cursor : reset;
+    long before = 0;
+    while (before < items && fed[2 * before] < resume) before++;
+    ccell_redraw found = {erase, resume, before};
+    return found;
+}
+
+/// ccell_find_redraw with the forward scan an item at a time.
+__attribute__((always_inline)) static inline ccell_redraw
+find_redraw_by_items(const uint8_t *bytes, long count, long *fed, long capacity, masks m) {
+    long erase = last_full_erase(bytes, count, m), items = 0;
+    if (erase <= 0) return (ccell_redraw){0, 0, 0};
+    item_kind scan = scan_items(bytes, erase, fed, capacity, &items, m);
+    return find_redraw(bytes, erase, scan, fed, items);
+}
+
+#if defined(__x86_64__)
+
+/// Bit i set where ESC [ 2 J begins at bytes[i], of the 16 from `bytes`.
+__attribute__((always_inline)) static inline uint32_t full_erase_mask_sse2(const uint8_t *bytes) {
+    __m128i escapes = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)bytes), _mm_set1_epi8(0x1B));
+    __m128i brackets = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 1)), _mm_set1_epi8('['));
+    __m128i twos = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 2)), _mm_set1_epi8('2'));
+    __m128i finals = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(bytes + 3)), _mm_set1_epi8('J'));
+    __m128i all = _mm_and_si128(_mm_and_si128(escapes, brackets), _mm_and_si128(twos, finals));
+    return (uint32_t)_mm_movemask_epi8(all);
+}
+
+/// Bit i set where bytes[i] is below 0x20, of the 16 from `bytes`.
+__attribute__((always_inline)) static inline uint32_t control_mask_sse2(const uint8_t *bytes) {
+    __m128i chunk = _mm_loadu_si128((const __m128i *)bytes);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(chunk, _mm_set1_epi8(0x1F)), chunk));
+}
+
+__attribute__((target("avx2"), always_inline)) static inline __m256i equal_avx2(const uint8_t *bytes, char byte) {
+    return _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)bytes), _mm256_set1_epi8(byte));
+}
+
+/// The same for the 32 from `bytes`.
+__attribute__((target("avx2"), always_inline)) static inline uint32_t full_erase_mask_avx2(const uint8_t *bytes) {
+    __m256i all = _mm256_and_si256(_mm256_and_si256(equal_avx2(bytes, 0x1B), equal_avx2(bytes + 1, '[')),
+                                   _mm256_and_si256(equal_avx2(bytes + 2, '2'), equal_avx2(bytes + 3, 'J')));
+    return (uint32_t)_mm256_movemask_epi8(all);
+}
+
+__attribute__((target("avx2"), always_inline)) static inline uint32_t control_mask_avx2(const uint8_t *bytes) {
+    __m256i chunk = _mm256_loadu_si256((const __m256i *)bytes);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(chunk, _mm256_set1_epi8(0x1F)), chunk));
+}
+
+/// The same as scan_items for AVX2, 64 bytes a step: the bytes that end a control
+/// sequence are found all at once (the bits after each ESC [ added to the run of
+/// parameter bits they begin carry to the byte after it), and only the items other than
+/// text, CR, LF and control sequences with known final bytes are looked at one by one.
+__attribute__((target("avx2"))) static item_kind
+scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, long *items) {
+    // Final bytes of the control sequences left out (final_kinds undone, graphic and
+    // moves_to): a bit of the high nibble's row (4, 5, 6) set by the low nibble.
+    const __m256i low_table = _mm256_setr_epi8(7, 5, 5, 3, 7, 5, 5, 1, 3, 1, 3, 1, 1, 5, 0, 0, 7, 5, 5, 3, 7, 5, 5,
+                                               1, 3, 1, 3, 1, 1, 5, 0, 0);
+    const __m256i high_table =
+        _mm256_setr_epi8(0, 0, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    uint64_t starts_carried = 0;
+    unsigned char sum_carried = 0;
+    long consumed = 0;
+    uint8_t tail[65 + 32];
+    for (long block = 0; block < erase; block += 64) {
+        long left = erase - block;
+        const uint8_t *p = bytes + block;
+        if (left < 65) {
+            // The last bytes, and blanks after them (read one past the 64).
+            memset(tail, ' ', sizeof tail);
+            memcpy(tail, p, (size_t)left);
+            p = tail;
+        }
+        uint64_t escapes = 0, brackets_next = 0, params = 0, controls = 0, line_ends = 0, known = 0;
+        for (int half = 0; half < 2; half++) {
+            __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32 * half));
+            __m256i next = _mm256_loadu_si256((const __m256i *)(p + 32 * half + 1));
+            __m256i digits = _mm256_sub_epi8(b, _mm256_set1_epi8('0'));
+            __m256i nibbles = _mm256_and_si256(_mm256_srli_epi16(b, 4), _mm256_set1_epi8(0x0F));
+            __m256i rows = _mm256_and_si256(_mm256_shuffle_epi8(low_table, _mm256_and_si256(b, _mm256_set1_epi8(0x0F))),
+                                            _mm256_shuffle_epi8(high_table, nibbles));
+            int shift = 32 * half;
+            escapes |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, _mm256_set1_epi8(0x1B))) << shift;
+            brackets_next |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('[')))
+                             << shift;
+            params |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                          _mm256_cmpeq_epi8(_mm256_min_epu8(digits, _mm256_set1_epi8(0x0B)), digits))
+                      << shift;
+            controls |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                            _mm256_cmpeq_epi8(_mm256_min_epu8(b, _mm256_set1_epi8(0x1F)), b))
+                        << shift;
+            line_ends |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+                             _mm256_cmpeq_epi8(b, _mm256_set1_epi8('\r')), _mm256_cmpeq_epi8(b, _mm256_set1_epi8('\n'))))
+                         << shift;
+            known |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(rows, _mm256_setzero_si256()))
+                     << shift;
+        }
+        uint64_t sequences = escapes & brackets_next;
+        uint64_t starts = sequences << 2 | starts_carried;
+        starts_carried = sequences >> 62;
+        unsigned long long sum;
+        sum_carried = _addcarry_u64(sum_carried, starts, params, &sum);
+        uint64_t finals = sum & ~params;
+        uint64_t unknown = (finals & ~known) | (escapes & ~brackets_next) | (controls & ~escapes & ~line_ends);
+        if (left < 65) {
+            // A sequence cut by the erase: cancelled, but not worth knowing.
+            uint64_t inside = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+            if (((finals | starts) & ~inside) != 0 || starts_carried != 0 || sum_carried != 0) return kept;
+            unknown &= inside;
+        }
+        for (; unknown != 0; unknown &= unknown - 1) {
+            long at = block + __builtin_ctzll(unknown);
+            if (at < consumed) continue;
+            if ((finals >> (at - block)) & 1) {
+                // The byte that ends a control sequence: the item is from its ESC.
+                const uint8_t *escape = memrchr(bytes + consumed, 0x1B, (size_t)(at - consumed));
+                if (escape == NULL) return kept;
+                at = escape - bytes;
+            }
+            long end;
+            item_kind kind = other_item_kind(bytes, at, erase, &end);
+            if (!take_item(kind, at, end, fed, capacity, items)) return kept;
+            consumed = end;
+        }
+    }
+    return undone;
+}
+
+ccell_redraw ccell_find_redraw_sse2(const uint8_t *bytes, long count, long *fed, long capacity) {
+    masks m = {16, full_erase_mask_sse2, control_mask_sse2};
+    return find_redraw_by_items(bytes, count, fed, capacity, m);
+}
+
+__attribute__((target("avx2")))
+ccell_redraw ccell_find_redraw_avx2(const uint8_t *bytes, long count, long *fed, long capacity) {
+    masks m = {32, full_erase_mask_avx2, control_mask_avx2};
+    long erase = last_full_erase(bytes, count, m), items = 0;
+    if (erase <= 0) return (ccell_redraw){0, 0, 0};
+    item_kind scan = scan_blocks_avx2(bytes, erase, fed, capacity, &items);
+    return find_redraw(bytes, erase, scan, fed, items);
+}
+
+#else
+
+ccell_redraw ccell_find_redraw_sse2(const uint8_t *bytes, long count, long *fed, long capacity) {
+    masks m = {0, NULL, NULL};
+    return find_redraw_by_items(bytes, count, fed, capacity, m);
+}
+
+ccell_redraw ccell_find_redraw_avx2(const uint8_t *bytes, long count, long *fed, long capacity) {
+    return ccell_find_redraw_sse2(bytes, count, fed, capacity);
+}
+
+#endif
