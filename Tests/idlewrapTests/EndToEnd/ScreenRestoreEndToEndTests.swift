@@ -146,6 +146,22 @@ extension EndToEnd {
             #expect(directory.read("winch") == nil, "the command heard SIGWINCH though the window never changed")
         }
 
+        /// A program that redraws the whole screen several times in one write (vim while it
+        /// scrolls): the model leaves out all but the last redraw (ScreenModel.applyRead),
+        /// and what it repaints is that one, with the title and modes set in the others.
+        @Test(arguments: alternateScreens) func redrawsInOneWriteComeBackAsTheLast(alternateScreen: Bool) throws {
+            let frame =
+                "\\033[m\\033[H\\033[2J\\033[1;1H\\033[34mFRAME-$i top\\033[m\\r\\n\\033[?25l"
+                + "\\033]0;title $i\\007second \\033[31mline $i\\033[m\\033[5;1H\\033[7mstatus $i\\033[m"
+            let script =
+                "stty -echo; printf '\\033[?1049h'; i=0; printf \"\(frame)\\033[3;1HFIRST-ONLY\"; sleep 0.3; f=; "
+                + "for i in 1 2 3 4 5; do f=\"$f\(frame)\"; done; printf \"$f\"; exec sleep 1000"
+            let screen = try wrapped(["sh", "-c", script], alternateScreen: alternateScreen)
+            #expect(try screen.waitForText("status 5"))
+            try expectBackExactly(screen, hiding: "FRAME-5")
+            #expect(try screen.screen().contains("line 5") && !(try screen.screen()).contains("FIRST-ONLY"))
+        }
+
         /// The cursor waits at the right margin to wrap: after the unlock the next character
         /// still starts the next row instead of overwriting the last column.
         @Test(arguments: alternateScreens) func aPendingWrapSurvivesTheLock(alternateScreen: Bool) throws {
