@@ -9,8 +9,10 @@ import PTYKit
 /// The answer is taken out of the input and never reaches the command nor counts as a
 /// key; what is typed before, around and after it goes on intact and in order. A
 /// possible start of the answer at the end of a read is held at most `keyPatience` (a
-/// lone Escape key typed then arrives that much later): the only deadline, so that an idle
-/// session never wakes for the question. The screen waits `patience` (then it starts at
+/// lone Escape key typed then arrives that much later), or `splitReplyPatience` once it
+/// is `ESC [` and a digit (keys that send that send it whole; an answer cut across reads
+/// on a busy machine or a slow link may take longer than a key to come whole): the only
+/// deadline, so that an idle session never wakes for the question. The screen waits `patience` (then it starts at
 /// the top left, as without an answer); an answer later than that is still taken out of
 /// the input up to `lateReplyWindow` after the question (a terminal answers queries in
 /// order, so the first report is this one's), and so is nothing after it. Both are
@@ -21,6 +23,7 @@ struct StartPositionQuery {
     static let patience: Duration = .seconds(1)
     static let lateReplyWindow: Duration = .seconds(10)
     static let keyPatience: Duration = .milliseconds(50)
+    static let splitReplyPatience: Duration = .milliseconds(500)
 
     /// What one read of input, or a passed deadline, comes to.
     struct Outcome {
@@ -50,7 +53,14 @@ struct StartPositionQuery {
 
     /// When `expire` wants to be called: when a held byte has waited long enough.
     var deadline: MonotonicInstant? {
-        heldSince.map { $0 + Self.keyPatience }
+        heldSince.map { $0 + heldPatience }
+    }
+
+    /// How long what is held waits for the rest of the answer.
+    private var heldPatience: Duration {
+        let held = reply.held
+        let replyBegun = held.count >= 3 && held[1] == UInt8(ascii: "[") && held[2] &- UInt8(ascii: "0") < 10
+        return replyBegun ? Self.splitReplyPatience : Self.keyPatience
     }
 
     /// One read of input.
@@ -78,7 +88,7 @@ struct StartPositionQuery {
     /// stops waiting once it has waited long enough, and listening ends after the window.
     mutating func expire(at now: MonotonicInstant) -> Outcome {
         var outcome = Outcome()
-        if let heldSince, heldSince + Self.keyPatience <= now || now >= stopsListeningAt {
+        if let heldSince, heldSince + heldPatience <= now || now >= stopsListeningAt {
             outcome.keys = reply.flush()
             self.heldSince = nil
         }

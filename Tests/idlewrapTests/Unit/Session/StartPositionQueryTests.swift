@@ -37,6 +37,27 @@ struct StartPositionQueryTests {
         #expect(query.deadline == nil)
     }
 
+    /// Once the held bytes are ESC [ and a digit, the rest of the answer may come later
+    /// than a key would (a busy machine, a slow link): held up to the split-reply patience.
+    @Test func anAnswerCutAfterItsFirstDigitWaitsLongerThanAKey() {
+        var query = StartPositionQuery(askedAt: start)
+        #expect(take(&query, "before-\u{1B}[1", at: 10).keys == Array("before-".utf8))
+        #expect(query.deadline == at(510))
+        #expect(query.expire(at: at(200)).keys.isEmpty)
+        let outcome = take(&query, "2;1Rafter", at: 300)
+        #expect(String(decoding: outcome.keys, as: UTF8.self) == "after")
+        #expect(outcome.position.map { [$0.row, $0.column] } == [11, 0])
+        // Never completed, it goes on as keys.
+        var cut = StartPositionQuery(askedAt: start)
+        _ = take(&cut, "\u{1B}[1", at: 10)
+        #expect(cut.expire(at: at(509)).keys.isEmpty)
+        #expect(cut.expire(at: at(510)).keys == Array("\u{1B}[1".utf8))
+        // ESC [ alone is held as briefly as a lone Escape.
+        var bracket = StartPositionQuery(askedAt: start)
+        _ = take(&bracket, "\u{1B}[", at: 10)
+        #expect(bracket.deadline == at(60))
+    }
+
     @Test func noAnswerTheScreenGivesUpAndALateAnswerIsStillTakenOut() {
         var query = StartPositionQuery(askedAt: start)
         let gaveUp = query.expire(at: at(1000))
