@@ -48,20 +48,6 @@ static bool names_screen_switch(const uint8_t *params, const uint8_t *end) {
     return names_mode(params, end, 47) || names_mode(params, end, 1047) || names_mode(params, end, 1049);
 }
 
-/// Whether the bytes from `params` (before `end`) are an SGR's parameters and final.
-static bool begins_with_sgr(const uint8_t *params, const uint8_t *end) {
-    while (params < end && ((*params >= '0' && *params <= '9') || *params == ';' || *params == ':')) params++;
-    return params < end && *params == 'm';
-}
-
-/// Whether the bytes from `escape` (before `end`) are an SGR that resets the pen first.
-static bool is_reset(const uint8_t *escape, const uint8_t *end) {
-    if (escape + 2 >= end || escape[1] != '[') return false;
-    const uint8_t *params = escape + 2;
-    while (params < end && *params == '0') params++;
-    return params < end && (*params == 'm' || *params == ';') && begins_with_sgr(params, end);
-}
-
 /// The masks a scan takes `width` bytes a step with (width 0: none, every byte looked at
 /// alone): where ESC [ 2 J begins (3 more bytes read), and the C0 controls.
 typedef struct {
@@ -190,8 +176,9 @@ static item_kind escape_kind(const uint8_t *bytes, long at, long limit, long *en
     }
 }
 
-/// The kind of the item from `at` (before `limit`) that the fast path in find_redraw
-/// leaves: an escape other than a plain control sequence, or a control other than CR or LF.
+/// The kind of the item from `at` (before `limit`) that the scans' fast paths leave: an
+/// escape other than a control sequence with a known final byte, or a control other than
+/// CR or LF.
 __attribute__((noinline)) static item_kind other_item_kind(const uint8_t *bytes, long at, long limit, long *end) {
     uint8_t byte = bytes[at];
     *end = at + 1;
@@ -218,9 +205,8 @@ static inline bool take_item(item_kind kind, long at, long end, long *fed, long 
 
 /// The forward scan over the `erase` bytes before the last ED 2, one item at a time:
 /// `undone` if all of them may be left out or fed alone (those written to `fed`), else
-/// `kept` (also for one too many to feed). The bytes from `erase`
-/// are ESC [ 2 J: the loops over a sequence's bytes stop at its ESC without looking at
-/// `erase`.
+/// `kept` (also for one too many to feed). The bytes from `erase` are ESC [ 2 J: the
+/// loops over a sequence's bytes stop at its ESC without looking at `erase`.
 __attribute__((always_inline)) static inline item_kind
 scan_items(const uint8_t *bytes, long erase, long *fed, long capacity, long *items, masks m) {
     long at = 0;
@@ -269,27 +255,15 @@ static long last_cursor_position(const uint8_t *bytes, long erase) {
     return -1;
 }
 
-/// The last SGR before `erase` that resets the pen first, or -1: looked for among the
-/// last escapes (a redraw begins with one). Every ESC before the erase begins an item the
-/// scan knew, so any that looks like one is one.
-static long last_pen_reset(const uint8_t *bytes, long erase) {
-    long reset = erase;
-    for (int tries = 0; tries < 32; tries++) {
-        const uint8_t *escape = memrchr(bytes, 0x1B, (size_t)reset);
-        if (escape == NULL) return -1;
-        reset = escape - bytes;
-        if (is_reset(bytes + reset, bytes + erase)) return reset;
-    }
-    return -1;
-}
-
 /// ccell_find_redraw, with what the forward scan returned (`undone` or `kept`) and the
 /// items it found in `fed`.
 static ccell_redraw find_redraw(const uint8_t *bytes, long erase, item_kind scan, const long *fed, long items) {
     ccell_redraw fed_whole = {erase, 0, 0};
     if (scan != undone) return fed_whole;
     long cursor = last_cursor_position(bytes, erase);
-    long reset = cursor < 0 ? -1 : last_pen_reset(bytes, erase);
+    // The reset begins the redraw: among the last escapes. Every ESC before the erase
+    // begins an item the scan knew.
+    long reset = cursor < 0 ? -1 : ccell_last_pen_reset(bytes, erase, 32);
     if (reset < 0) return fed_whole;
     long resume = cursor < reset ? cursor : reset;
     long before = 0;

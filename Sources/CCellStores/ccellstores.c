@@ -258,7 +258,27 @@ void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, ui
 
 #endif
 
-long ccell_last_escape(const uint8_t *bytes, long count) {
-    const uint8_t *found = memrchr(bytes, 0x1B, (size_t)count);
-    return found ? found - bytes : -1;
+/// Whether the bytes from `params` (before `end`) are an SGR's parameters and final.
+static bool begins_with_sgr(const uint8_t *params, const uint8_t *end) {
+    while (params < end && ((*params >= '0' && *params <= '9') || *params == ';' || *params == ':')) params++;
+    return params < end && *params == 'm';
+}
+
+/// Whether the bytes from `escape` (before `end`) are an SGR that resets the pen first.
+static bool is_reset(const uint8_t *escape, const uint8_t *end) {
+    if (escape + 2 >= end || escape[1] != '[') return false;
+    const uint8_t *params = escape + 2;
+    while (params < end && *params == '0') params++;
+    return params < end && (*params == 'm' || *params == ';') && begins_with_sgr(params, end);
+}
+
+long ccell_last_pen_reset(const uint8_t *bytes, long count, long tries) {
+    long reset = count;
+    for (long tried = 0; tried < tries; tried++) {
+        const uint8_t *escape = memrchr(bytes, 0x1B, (size_t)reset);
+        if (escape == NULL) return tried == 0 ? -1 : -2;
+        reset = escape - bytes;
+        if (is_reset(escape, bytes + count)) return reset;
+    }
+    return -2;
 }

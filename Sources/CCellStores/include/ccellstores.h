@@ -52,9 +52,11 @@ void ccell_store_ascii_avx512(const uint8_t *bytes, long count, uint64_t style, 
 /// The same with SSE2, which every x86-64 has (elsewhere, a loop the compiler vectorizes).
 void ccell_store_ascii_sse2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);
 
-/// The offset of the last ESC in the `count` bytes at `bytes`, or -1: glibc's
-/// memrchr, which Swift's Glibc module leaves out.
-long ccell_last_escape(const uint8_t *bytes, long count);
+/// The offset of the last SGR in the `count` bytes at `bytes` that resets the pen first
+/// (`ESC [ m`, `ESC [ 0 ; 1 m`): the pen before it is gone after it. Looked for among the
+/// last `tries` escapes, each of which must begin an item a scan knew (an escape inside a
+/// string would not); -1 if there is no escape, -2 if none of those is one.
+long ccell_last_pen_reset(const uint8_t *bytes, long count, long tries);
 
 /// What of a read that redraws the screen the screen model may leave out.
 typedef struct {

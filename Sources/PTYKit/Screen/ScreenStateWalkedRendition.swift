@@ -55,22 +55,14 @@ extension ScreenState {
 
     /// Where the SGRs in `count` bytes of walked text that still matter to the pen begin:
     /// at the last that begins with a reset (`ls` ends every colour with one), since the
-    /// pen before a reset is gone after it (but for a hyperlink, which no SGR sets); at
-    /// the first if none does; `count` if there are none.
+    /// pen before a reset is gone after it (but for a hyperlink, which no SGR sets); at the
+    /// start if none does; `count` if there are none. Every escape in walked text begins
+    /// an SGR.
     static func lastPenReset(in base: UnsafePointer<UInt8>, count: Int) -> Int {
-        var from = count
-        while case let last = ccell_last_escape(base, from), last >= 0 {
-            from = last
-            if beginsWithReset(base, at: from) { break }
+        switch ccell_last_pen_reset(base, count, .max) {
+        case -1: count
+        case -2: 0
+        case let reset: reset
         }
-        return from
-    }
-
-    /// Whether the walked SGR at `start` begins with code 0 (`ESC [ m`, `ESC [ ; ...`,
-    /// `ESC [ 0 m`, `ESC [ 0 0 ; ...`).
-    private static func beginsWithReset(_ base: UnsafePointer<UInt8>, at start: Int) -> Bool {
-        var offset = start &+ 2
-        while base[offset] == UInt8(ascii: "0") { offset &+= 1 }
-        return base[offset] == UInt8(ascii: "m") || base[offset] == UInt8(ascii: ";")
     }
 }

@@ -44,6 +44,22 @@ struct CellStoresTests {
         Self.expectStores({ ccell_store_ascii_avx512($0, $1, $2, $3) }, "AVX-512")
     }
 
+    /// The last SGR that resets the pen first; none, or no escape at all, said apart.
+    @Test func theLastPenResetIsFound() {
+        func reset(_ notation: String, tries: Int = .max) -> Int {
+            let text = bytes(notation)
+            return ccell_last_pen_reset(text, text.count, tries)
+        }
+        #expect(reset("plain text") == -1)
+        #expect(reset(#"a\e[31mb\e[1;4mc"#) == -2)
+        #expect(reset(#"a\e[mb\e[0;1mc\e[32md"#) == 5)
+        #expect(reset(#"a\e[0mb\e[;1mc"#) == 6)
+        // Only the last `tries` escapes are looked at; one that is not an SGR is no reset.
+        #expect(reset(#"\e[mb\e[31mc\e[32m"#, tries: 2) == -2)
+        #expect(reset(#"\e[mb\e[31mc\e[32m"#, tries: 3) == 0)
+        #expect(reset(#"x\e[0H\e[0;5H"#) == -2)
+    }
+
     @Test func avx2SearchStopsWhereTheRunEnds() {
         guard ccell_avx2_available() else { return #expect(!CellVectors.available.searchesWithAVX2, "no AVX2") }
         for stop in 0...255 where !(0x20...0x7E).contains(stop) {
