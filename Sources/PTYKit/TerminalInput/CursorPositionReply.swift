@@ -12,6 +12,13 @@
 public struct CursorPositionReply: Sendable {
     /// The bytes at the end of the last read that may begin the reply.
     public private(set) var held: [UInt8] = []
+    /// What is held has got as far as `ESC [` and a digit: no lone Escape key, and keys
+    /// that send such bytes send them whole, so it is the reply's start, whose rest a busy
+    /// machine or a slow link may bring later than a key's.
+    public var holdsBegunReply: Bool {
+        held.count >= 3 && held[2] &- UInt8(ascii: "0") < 10
+    }
+
     /// The reply, once found (1-based, as the terminal sends it).
     public private(set) var position: (row: Int, column: Int)?
 

@@ -10,13 +10,12 @@ import PTYKit
 /// key; what is typed before, around and after it goes on intact and in order. A
 /// possible start of the answer at the end of a read is held at most `keyPatience` (a
 /// lone Escape key typed then arrives that much later), or `splitReplyPatience` once it
-/// is `ESC [` and a digit (keys that send that send it whole; an answer cut across reads
-/// on a busy machine or a slow link may take longer than a key to come whole): the only
-/// deadline, so that an idle session never wakes for the question. The screen waits `patience` (then it starts at
-/// the top left, as without an answer); an answer later than that is still taken out of
-/// the input up to `lateReplyWindow` after the question (a terminal answers queries in
-/// order, so the first report is this one's), and so is nothing after it. Both are
-/// checked when something happens (`expire`), not woken for.
+/// is surely the answer's (`CursorPositionReply.holdsBegunReply`): the only deadline, so
+/// that an idle session never wakes for the question. The screen waits `patience` (then
+/// it starts at the top left, as without an answer); an answer later than that is still
+/// taken out of the input up to `lateReplyWindow` after the question (a terminal answers
+/// queries in order, so the first report is this one's), and so is nothing after it.
+/// Both are checked when something happens (`expire`), not woken for.
 struct StartPositionQuery {
     /// DSR 6: "where is the cursor?"
     static let question: [UInt8] = Array("\u{1B}[6n".utf8)
@@ -58,9 +57,7 @@ struct StartPositionQuery {
 
     /// How long what is held waits for the rest of the answer.
     private var heldPatience: Duration {
-        let held = reply.held
-        let replyBegun = held.count >= 3 && held[1] == UInt8(ascii: "[") && held[2] &- UInt8(ascii: "0") < 10
-        return replyBegun ? Self.splitReplyPatience : Self.keyPatience
+        reply.holdsBegunReply ? Self.splitReplyPatience : Self.keyPatience
     }
 
     /// One read of input.

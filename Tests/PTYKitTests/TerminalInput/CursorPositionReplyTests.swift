@@ -33,6 +33,16 @@ struct CursorPositionReplyTests {
         }
     }
 
+    /// A lone Escape, or ESC [, may be a key typed; ESC [ and a digit on is the reply's start.
+    @Test func whatIsHeldIsABegunReplyOnceADigitFollowsTheBracket() {
+        for (text, begun) in [("\u{1B}", false), ("\u{1B}[", false), ("\u{1B}[1", true), ("\u{1B}[12;4", true)] {
+            var reply = CursorPositionReply()
+            #expect(take(&reply, "x" + text) == "x")
+            #expect(reply.holdsBegunReply == begun, "\(text.debugDescription)")
+        }
+        #expect(!CursorPositionReply().holdsBegunReply)
+    }
+
     @Test func whatOnlyLooksLikeItsStartGoesOnWhenTheNextByteSays() {
         var reply = CursorPositionReply()
         #expect(take(&reply, "x\u{1B}[12") == "x")
