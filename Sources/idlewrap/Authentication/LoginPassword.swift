@@ -72,46 +72,7 @@ enum LoginPassword {
     }
 
     private static func firstLine(of arguments: [String]) -> String? {
-        var ends: [Int32] = [-1, -1]
-        // Ends among 0-2 would be clobbered by the redirections below.
-        guard (try? valueOrErrno { pipe(&ends) }) != nil, ends[0] > STDERR_FILENO, ends[1] > STDERR_FILENO else {
-            return nil
-        }
-        let reader = FileDescriptor(rawValue: ends[0])
-        defer { try? reader.close() }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var pid: pid_t = 0
-        let spawned = withCStrings(arguments) { argv in
-            withCStrings(["LC_ALL=C", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]) { envp in
-                posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-            }
-        }
-        try? FileDescriptor(rawValue: ends[1]).close()
-        guard spawned == 0 else { return nil }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while output.count < 4096 {
-            let count = buffer.withUnsafeMutableBytes { raw in (try? reader.read(into: raw)) ?? 0 }
-            if count <= 0 { break }
-            output += buffer[..<count]
-        }
-        var waitStatus: Int32 = 0
-        // A wait status of 0 is exactly "exited with status 0".
-        guard (try? valueOrErrno { waitpid(pid, &waitStatus, 0) }) != nil, waitStatus == 0 else { return nil }
-        return String(decoding: output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard let output = ProgramOutput.run(arguments, limit: 4096), output.succeeded else { return nil }
+        return String(output.text.prefix { $0 != "\n" })
     }
 }
