@@ -31,11 +31,22 @@ enum SessionCommands {
     }
 
     static func list(_ options: Options, environment: Environment) -> Int32 {
-        let found: (endpoints: [ControlClient.Endpoint], problems: [ControlProblem])
+        let uids: [uid_t]
         switch users(options) {
-        case .success(let uids): found = ControlClient.endpoints(of: uids, environment: environment)
+        case .success(let found): uids = found
         case .failure(let problem): return fail(problem.description)
         }
+        let (sessions, failed) = statuses(of: uids, environment: environment)
+        let text = options.json ? JSONText.array(sessions.map(\.json)) + "\n" : SessionTable.text(sessions)
+        try? FileDescriptor.standardOutput.writeAll(text)
+        if failed { return ExitStatus.failure }
+        return sessions.isEmpty ? noSessions : ExitStatus.success
+    }
+
+    /// What the sessions of `uids` say about themselves (--list, --audit); `failed` when
+    /// a directory or a session could not be reached, each named on stderr.
+    static func statuses(of uids: [uid_t], environment: Environment) -> (sessions: [SessionStatus], failed: Bool) {
+        let found = ControlClient.endpoints(of: uids, environment: environment)
         var failed = report(found.problems)
         var sessions: [SessionStatus] = []
         for (endpoint, outcome) in zip(found.endpoints, ControlClient.ask(.status, found.endpoints)) {
@@ -53,10 +64,7 @@ enum SessionCommands {
             case .failed(let reason): failed = report(endpoint, reason)
             }
         }
-        let text = options.json ? JSONText.array(sessions.map(\.json)) + "\n" : SessionTable.text(sessions)
-        try? FileDescriptor.standardOutput.writeAll(text)
-        if failed { return ExitStatus.failure }
-        return sessions.isEmpty ? noSessions : ExitStatus.success
+        return (sessions, failed)
     }
 
     /// The uids whose sessions to reach: the running user's; with --user a
