@@ -16,6 +16,7 @@ func commandLineArguments(for invocation: Invocation) -> [String] {
     case .showConfig(let settings): commandLineArguments(for: settings.options) + ["--show-config"]
     case .lockAll(let options): commandLineArguments(for: options) + ["--lock-all"]
     case .list(let options): commandLineArguments(for: options) + ["--list"]
+    case .audit(let settings): commandLineArguments(for: settings.options) + ["--audit"]
     case .run(let options): commandLineArguments(for: options) + ["--"] + options.command
     case .setPassword(let file, let options):
         commandLineArguments(for: options) + ["--set-password", "--"] + (file.map { [$0] } ?? [])

@@ -145,16 +145,22 @@ struct CommandLineParser {
                 throw UsageError(
                     message: "extra operand '\(terminalSafe(extra))': \(spelling(of: asked[0])) takes no COMMAND")
             }
-            if options.json && action == .lockAll { throw UsageError(message: "--json goes with --list") }
+            if options.json && action == .lockAll { throw UsageError(message: "--json goes with --list or --audit") }
             if options.user != nil && options.allUsers {
                 throw UsageError(message: "--user and --all-users cannot be used together")
             }
             return action == .lockAll ? .lockAll(options) : .list(options)
         }
-        if options.json { throw UsageError(message: "--json goes with --list") }
         if options.user != nil || options.allUsers {
             throw UsageError(message: "--user and --all-users go with --lock-all or --list")
         }
+        if action == .audit {
+            if let extra = operands.first {
+                throw UsageError(message: "extra operand '\(terminalSafe(extra))': --audit takes no COMMAND")
+            }
+            return .audit(settings)
+        }
+        if options.json { throw UsageError(message: "--json goes with --list or --audit") }
         if action == .showConfig {
             guard operands.isEmpty else {
                 throw UsageError(

@@ -94,8 +94,16 @@ enum OptionTable {
             ],
             action: .list),
         OptionDefinition(
+            long: "audit",
+            help: [
+                "Check this host's logins (root: every account) for",
+                "idle locking against AC-11 and AC-12 and report each",
+                "gap; with -t, the longest lock time to accept.",
+            ],
+            action: .audit),
+        OptionDefinition(
             long: "json",
-            help: ["With --list: print a JSON array instead of columns."],
+            help: ["With --list or --audit: JSON instead of columns."],
             scope: .commandLine, setting: Setting(.switch, get: { $0.json }, set: { $0.json = $1 })),
         OptionDefinition(
             long: "user", valueName: "NAME",
@@ -126,15 +134,8 @@ enum OptionTable {
             help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
             scope: .systemFile,
             setting: Setting(.count, get: { $0.minPasswordLength }, set: { $0.minPasswordLength = $1 })),
-        OptionDefinition(
-            long: "shell", valueName: "PATH",
-            help: ["The real shell in login-shell mode (default: /bin/sh)."],
-            scope: .systemFile, setting: Setting(ValueGrammar.path.optional, get: { $0.shell }, set: { $0.shell = $1 })),
-        OptionDefinition(
-            long: "lock-ssh-commands",
-            help: ["Whether a session started for an ssh command locks too (default: yes)."],
-            scope: .systemFile, setting: Setting(.switch, get: { $0.lockSSHCommands }, set: { $0.lockSSHCommands = $1 })
-        ),
+        shell,
+        lockSSHCommands,
     ]
 
     /// The keys of the configuration files: every setting but those only the command
@@ -172,7 +173,7 @@ enum OptionTable {
 }
 
 /// The options that code outside the table deals with by name: site policy, the rule
-/// that --password-file implies --auth file.
+/// that --password-file implies --auth file, --audit's checks.
 extension OptionTable {
     static let timeout = OptionDefinition(
         long: "timeout", short: "t", valueName: "DURATION",
@@ -227,6 +228,16 @@ extension OptionTable {
         help: ["The only methods that may be used, such as pam, file (default: pam, ask, file)."],
         scope: .systemFile,
         setting: Setting(.methods, get: { $0.authPolicy.allowed }, set: { $0.authPolicy.allowed = $1 }))
+
+    static let shell = OptionDefinition(
+        long: "shell", valueName: "PATH",
+        help: ["The real shell in login-shell mode (default: /bin/sh)."],
+        scope: .systemFile, setting: Setting(ValueGrammar.path.optional, get: { $0.shell }, set: { $0.shell = $1 }))
+
+    static let lockSSHCommands = OptionDefinition(
+        long: "lock-ssh-commands",
+        help: ["Whether a session started for an ssh command locks too (default: yes)."],
+        scope: .systemFile, setting: Setting(.switch, get: { $0.lockSSHCommands }, set: { $0.lockSSHCommands = $1 }))
 
     static let maxKillAfter = OptionDefinition(
         long: "max-kill-after", valueName: "DURATION",

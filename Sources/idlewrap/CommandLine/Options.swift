@@ -23,7 +23,7 @@ struct Options: Equatable, Sendable {
     var nested = false
     var quiet = false
     var verbose = false
-    var json = false  // --list's format
+    var json = false  // --list's and --audit's format
     var user: String? = nil  // --lock-all, --list: whose sessions (nil: the running user's)
     var allUsers = false
     var command: [String] = []  // empty: the user's shell
@@ -48,6 +48,8 @@ enum Invocation: Equatable, Sendable {
     case lockAll(Options)
     /// List those sessions (`options.json`).
     case list(Options)
+    /// `--audit`: check the host's logins; the settings say whether `--timeout` was given.
+    case audit(Settings)
     case help
     case version
     /// `--show-config`: the settings in effect and where each came from.

@@ -8,6 +8,7 @@ enum Usage {
                idlewrap --set-password [FILE]
                idlewrap --lock-all [--user NAME | --all-users]
                idlewrap --list [--json] [--user NAME | --all-users]
+               idlewrap --audit [--json] [--timeout DURATION]
 
         Run COMMAND in a pseudo-terminal and lock the terminal after a time without
         input, until the password is typed. COMMAND defaults to the user's shell
@@ -25,7 +26,8 @@ enum Usage {
               128+N   COMMAND was killed by signal N
               else    COMMAND's exit status
             With --lock-all or --list: 0 when sessions were found, 1 when there were
-            none, 125 when one could not be reached.
+            none, 125 when one could not be reached. With --audit: 0 with no gap, 1 with
+            gaps, 125 when the audit cannot run.
 
             """
 

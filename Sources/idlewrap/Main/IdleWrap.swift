@@ -17,6 +17,11 @@ enum IdleWrap {
         if LoginShell.applies(invokedAs: name, arguments: arguments) {
             return runAsLoginShell(arguments, invokedAs: name, environment: environment)
         }
+        // --audit reads the system file itself, and reports what is wrong with it
+        // rather than stop at it; the user's file and the environment play no part.
+        if case .audit(let settings)? = try? Options.parse(arguments, environment: { _ in nil }) {
+            return Audit.run(settings, environment: environment)
+        }
         let files: Settings
         do {
             files = try ConfigurationFiles.load(environment: { environment[$0] })
@@ -55,6 +60,8 @@ enum IdleWrap {
             return SessionCommands.lockAll(options, environment: environment)
         case .list(let options):
             return SessionCommands.list(options, environment: environment)
+        case .audit(let settings):
+            return Audit.run(settings, environment: environment)
         case .run(let options):
             return wrap(options, environment: environment)
         }

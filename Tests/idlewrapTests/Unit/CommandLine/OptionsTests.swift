@@ -433,6 +433,7 @@ struct OptionsTests {
                        idlewrap --set-password [FILE]
                        idlewrap --lock-all [--user NAME | --all-users]
                        idlewrap --list [--json] [--user NAME | --all-users]
+                       idlewrap --audit [--json] [--timeout DURATION]
 
                 Run COMMAND in a pseudo-terminal and lock the terminal after a time without
                 input, until the password is typed. COMMAND defaults to the user's shell
@@ -474,7 +475,10 @@ struct OptionsTests {
                                           and say how many, then exit.
                   --list                  List the user's wrapped sessions on this host: pid,
                                           terminal, user, command, idle time, state, lock time.
-                  --json                  With --list: print a JSON array instead of columns.
+                  --audit                 Check this host's logins (root: every account) for
+                                          idle locking against AC-11 and AC-12 and report each
+                                          gap; with -t, the longest lock time to accept.
+                  --json                  With --list or --audit: JSON instead of columns.
                   --user NAME             With --lock-all or --list, as root: NAME's sessions.
                   --all-users             With --lock-all or --list, as root: every user's.
                   -h, --help              Show this help and exit.
@@ -489,7 +493,8 @@ struct OptionsTests {
                   128+N   COMMAND was killed by signal N
                   else    COMMAND's exit status
                 With --lock-all or --list: 0 when sessions were found, 1 when there were
-                none, 125 when one could not be reached.
+                none, 125 when one could not be reached. With --audit: 0 with no gap, 1 with
+                gaps, 125 when the audit cannot run.
 
                 """#)
     }

@@ -40,9 +40,9 @@ struct SessionOptionsTests {
         #expect(usageError(["--lock-all", "--list"]) == "--lock-all and --list cannot be used together")
         #expect(
             usageError(["--set-password", "--lock-all"]) == "--set-password and --lock-all cannot be used together")
-        #expect(usageError(["--lock-all", "--json"]) == "--json goes with --list")
-        #expect(usageError(["--json"]) == "--json goes with --list")
-        #expect(usageError(["--json", "--", "ls"]) == "--json goes with --list")
+        #expect(usageError(["--lock-all", "--json"]) == "--json goes with --list or --audit")
+        #expect(usageError(["--json"]) == "--json goes with --list or --audit")
+        #expect(usageError(["--json", "--", "ls"]) == "--json goes with --list or --audit")
         #expect(usageError(["--user", "root"]) == "--user and --all-users go with --lock-all or --list")
         #expect(usageError(["--all-users", "bash"]) == "--user and --all-users go with --lock-all or --list")
         #expect(
@@ -54,9 +54,29 @@ struct SessionOptionsTests {
         #expect(usageError(["--lock-all", "--user"]) == "option '--user' needs a value")
     }
 
+    @Test("--audit: --json and --timeout go with it; where the timeout came from is kept")
+    func audit() throws {
+        guard case .audit(let settings) = try parse(["--audit"]) else {
+            Issue.record("--audit is not an audit")
+            return
+        }
+        #expect(settings.source(of: OptionTable.timeout) == .defaultValue)
+        #expect(!settings.options.json)
+        guard case .audit(let strict) = try parse(["--json", "--audit", "-t", "10m"]) else {
+            Issue.record("--audit with options is not an audit")
+            return
+        }
+        #expect(strict.options.json)
+        #expect(strict.options.timeout == .seconds(600))
+        #expect(strict.source(of: OptionTable.timeout) == .commandLine(spelled: "-t"))
+        #expect(usageError(["--audit", "ls"]) == "extra operand 'ls': --audit takes no COMMAND")
+        #expect(usageError(["--audit", "--all-users"]) == "--user and --all-users go with --lock-all or --list")
+        #expect(usageError(["--list", "--audit"]) == "--list and --audit cannot be used together")
+    }
+
     @Test("configuration files cannot set them")
     func commandLineOnly() throws {
-        for key in ["lock-all", "list", "json", "user", "all-users"] {
+        for key in ["lock-all", "list", "audit", "json", "user", "all-users"] {
             let option = try #require(OptionTable.option(configKey: key))
             #expect(option.scope == .commandLine, "\(key)")
         }
