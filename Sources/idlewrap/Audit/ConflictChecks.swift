@@ -42,7 +42,7 @@ struct ConflictChecks {
         }
         return AuditCheck(
             id: "tmout-conflict", status: .pass, control: .deviceLock, subject: "TMOUT",
-            finding: "the readonly TMOUT\(readonly.seconds.map { "=\($0)" } ?? "") logs out after the lock",
+            finding: "the readonly TMOUT\(readonly.seconds.map { "=\($0)" } ?? "") logs out no sooner than the lock",
             evidence: evidence)
     }
 
@@ -62,7 +62,7 @@ struct ConflictChecks {
         guard tooShort(seconds) else {
             return AuditCheck(
                 id: "logind-idle-conflict", status: .pass, control: .deviceLock, subject: "logind",
-                finding: "logind stops idle sessions after \(seconds)s, after the lock", evidence: evidence)
+                finding: "logind stops idle sessions after \(seconds)s, no sooner than the lock", evidence: evidence)
         }
         return AuditCheck(
             id: "logind-idle-conflict", status: .gap, control: .deviceLock, subject: "logind",
@@ -90,7 +90,7 @@ struct ConflictChecks {
         guard let seconds = sshd.clientAliveLimit, tooShort(seconds) else {
             return AuditCheck(
                 id: "sshd-alive-conflict", status: .pass, control: .deviceLock, subject: "sshd",
-                finding: sshd.clientAliveLimit.map { "sshd drops a silent client after \($0)s, after the lock" }
+                finding: sshd.clientAliveLimit.map { "sshd drops a silent client after \($0)s, no sooner than the lock" }
                     ?? "sshd never drops a silent client", evidence: evidence)
         }
         return AuditCheck(
