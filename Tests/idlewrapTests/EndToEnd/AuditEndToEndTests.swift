@@ -174,6 +174,16 @@ extension EndToEnd {
             #expect(result.gaps == ["config-owner /etc/idlewrap/config gap AC-11"], "\(result.lines)")
         }
 
+        @Test("a system file idlewrap refuses is a gap of its own")
+        func brokenConfiguration() throws {
+            let host = try Host()
+            try host.write(
+                "etc/idlewrap/config",
+                "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\ntimeout = soon\n")
+            let result = try host.audit()
+            #expect(result.gaps == ["policy-file /etc/idlewrap/config gap AC-11"], "\(result.lines)")
+        }
+
         @Test("a PAM stack without account, or with a missing module, is a gap; --pam-confdir is honoured")
         func pamStack() throws {
             let host = try Host()
@@ -313,6 +323,14 @@ extension EndToEnd {
             #expect(table.waitForExit() == .exited(0))
             #expect(table.text.contains("STATUS  CONTROL   CHECK"), "\(table.text)")
             #expect(table.text.contains("0 gaps, "))
+            // The user's own file plays no part: a mistake there does not stop the audit.
+            let broken = try TemporaryDirectory()
+            try #require(mkdir(broken.file("idlewrap"), 0o700) == 0)
+            try broken.write("idlewrap/config", "no such key = 1\n")
+            let despite = try TerminalDriver(
+                idlewrap: ["--audit"],
+                environment: [AuditHost.rootVariable: host.root.path, "XDG_CONFIG_HOME": broken.path])
+            #expect(despite.waitForExit() == .exited(0), "\(despite.text)")
             let missing = try TerminalDriver(
                 idlewrap: ["--audit"], environment: [AuditHost.rootVariable: host.root.file("nowhere")])
             #expect(missing.waitForExit() == .exited(125))
