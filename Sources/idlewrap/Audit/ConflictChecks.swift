@@ -88,10 +88,12 @@ struct ConflictChecks {
             ["clientaliveinterval", "clientalivecountmax"].map { "\(sshd.command): \($0) \(sshd.value($0) ?? "?")" }
             + [lockEvidence]
         guard let seconds = sshd.clientAliveLimit, tooShort(seconds) else {
+            let finding =
+                sshd.clientAliveLimit.map { "sshd drops a silent client after \($0)s, no sooner than the lock" }
+                ?? "sshd never drops a silent client"
             return AuditCheck(
-                id: "sshd-alive-conflict", status: .pass, control: .deviceLock, subject: "sshd",
-                finding: sshd.clientAliveLimit.map { "sshd drops a silent client after \($0)s, no sooner than the lock" }
-                    ?? "sshd never drops a silent client", evidence: evidence)
+                id: "sshd-alive-conflict", status: .pass, control: .deviceLock, subject: "sshd", finding: finding,
+                evidence: evidence)
         }
         return AuditCheck(
             id: "sshd-alive-conflict", status: .gap, control: .deviceLock, subject: "sshd",
