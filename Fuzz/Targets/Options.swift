@@ -34,8 +34,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let rendered = commandLineArguments(for: invocation)
     do {
         let again = try Options.parse(rendered, environment: { _ in nil })
-        // --show-config carries where each value came from, which the spelling changes.
-        if case .showConfig(let settings) = invocation, case .showConfig(let settingsAgain) = again {
+        // --show-config and --audit carry where each value came from, which the spelling changes.
+        if let settings = invocation.settings, let settingsAgain = again.settings {
             require(
                 settingsAgain.options == settings.options,
                 "\(words) → \(settings.options), but written out as \(rendered) → \(settingsAgain.options)")
@@ -46,4 +46,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         fatalError("property violated: \(words) accepted, but written out as \(rendered) it fails: \(error)")
     }
     return 0
+}
+
+extension Invocation {
+    /// The settings, with their sources, of an invocation that carries them.
+    fileprivate var settings: Settings? {
+        switch self {
+        case .showConfig(let settings), .audit(let settings): settings
+        default: nil
+        }
+    }
 }

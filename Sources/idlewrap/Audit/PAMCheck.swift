@@ -11,10 +11,11 @@ struct PAMCheck {
     func run() -> AuditCheck {
         let subject = host.shown(host.pamConfigDirectory + "/" + host.pamService)
         guard policy.options.authPolicy.allows(.pam) else {
+            let allowed = policy.options.authPolicy.allowed.map(\.rawValue).joined(separator: ", ")
             return AuditCheck(
                 id: "pam-unlock", status: .notApplicable, control: .deviceLock, subject: subject,
                 finding: "the site does not allow pam",
-                evidence: [policy.describe(OptionTable.authMethods, "")])
+                evidence: [policy.describe(OptionTable.authMethods, allowed)])
         }
         var file = host.pamConfigDirectory + "/" + host.pamService
         var evidence: [String] = []

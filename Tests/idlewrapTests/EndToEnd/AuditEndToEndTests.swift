@@ -196,6 +196,14 @@ extension EndToEnd {
             let result = try host.audit(["--pam-confdir", other.path, "--pam-service", "unlock"])
             #expect(result.status == .exited(0), "\(result.lines)")
             #expect(result.status(of: "pam-unlock", other.file("unlock")) == "pass", "\(result.lines)")
+            // Where the site does not allow pam, the stack does not matter.
+            try host.write("etc/pam.d/idlewrap", "auth required pam_unix.so\n")
+            try host.write(
+                "etc/idlewrap/config",
+                "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\nauth-methods = file\n")
+            let filesOnly = try host.audit()
+            #expect(filesOnly.status(of: "pam-unlock", "/etc/pam.d/idlewrap") == "n/a", "\(filesOnly.lines)")
+            #expect(filesOnly.gaps.isEmpty, "\(filesOnly.lines)")
         }
 
         @Test("a readonly TMOUT=60 is a gap; so are logind and sshd ending sessions before the lock")
