@@ -49,9 +49,18 @@ struct AccountChecks {
     static func interactiveAccounts(of host: AuditHost) -> [Account]? {
         guard let passwd = AuditHost.lines(of: host.path("/etc/passwd")) else { return nil }
         let shells = Self.shells(AuditHost.lines(of: host.path("/etc/shells")) ?? [])
-        return accounts(passwd: passwd, file: "/etc/passwd").filter {
-            isInteractive($0, shells: shells) && (host.onlyUser == nil || $0.name == host.onlyUser)
+        var all = accounts(passwd: passwd, file: "/etc/passwd")
+        if let user = host.onlyUser {
+            all = all.filter { $0.name == user }
+            // A user of a directory service (LDAP, SSSD) has no line there.
+            if all.isEmpty, let entry = getpwnam(user), let shell = entry.pointee.pw_shell {
+                let path = String(cString: shell)
+                all = [
+                    Account(name: user, shell: path.isEmpty ? "/bin/sh" : path, evidence: "getpwnam(\(user)): \(path)")
+                ]
+            }
         }
+        return all.filter { isInteractive($0, shells: shells) }
     }
 
     func run(_ accounts: [Account]?) -> [AuditCheck] {
