@@ -165,13 +165,16 @@ extension EndToEnd {
             #expect(result.gaps == ["account-wrapped \(host.bob.name) gap AC-11"], "\(result.lines)")
         }
 
-        @Test("a world-writable system file is a gap")
+        @Test("a world-writable system file, or a group-writable idlewrap, is a gap")
         func worldWritableConfiguration() throws {
             let host = try Host()
             chmod(host.root.file("etc/idlewrap/config"), 0o666)
             let result = try host.audit()
             #expect(result.status == .exited(1))
             #expect(result.gaps == ["config-owner /etc/idlewrap/config gap AC-11"], "\(result.lines)")
+            chmod(host.root.file("etc/idlewrap/config"), 0o644)
+            chmod(host.alice.idlewrap, 0o775)
+            #expect(try host.audit().gaps == ["binary-owner \(host.alice.idlewrap) gap AC-11"])
         }
 
         @Test("a system file idlewrap refuses is a gap of its own")
