@@ -78,6 +78,18 @@ public struct FileDescriptor: Hashable, Sendable {
         _ = try result.get()
     }
 
+    /// Waits until a read would not block, at most `milliseconds`; false when the time ran
+    /// out first.
+    package func waitUntilReadable(milliseconds: Int32) throws(Errno) -> Bool {
+        var slot = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        let result = withUnsafeMutablePointer(to: &slot) { slot in
+            Result { () throws(Errno) in
+                try poll(UnsafeMutableBufferPointer(start: slot, count: 1), timeout: milliseconds)
+            }
+        }
+        return try result.get() > 0
+    }
+
     /// Closes the descriptor. Never retried: after EINTR Linux has closed it.
     public func close() throws(Errno) {
         _ = try valueOrErrno(retryOnInterrupt: false) { Glibc.close(rawValue) }

@@ -127,6 +127,8 @@ final class Session: RelayDelegate {
             lock.appendRestoreAtExit(to: restore)
             _ = restore.withUnsafeBytes { bytes in Result { () throws(PTYError) in try relay.sendToTerminal(bytes) } }
         }
+        // Still raw: the answer must not echo.
+        takeStartPositionAtExit()
         rawMode.restore(draining: !(terminalIsGone || ending.isSignalled))
     }
 

@@ -34,6 +34,33 @@ extension Session {
         startPositionDeadlinePassed(at: clock.now())
     }
 
+    /// At exit: an answer that has not come yet is still idlewrap's to take. Waits for it
+    /// at most `StartPositionQuery.exitPatience`, not at all when it came, nor when idlewrap
+    /// was asked to go; keys typed meanwhile have no command left to reach, and are dropped.
+    func takeStartPositionAtExit() {
+        guard var query = startPosition, !terminalIsGone, !ending.isSignalled else { return }
+        startPosition = nil
+        let giveUpAt = clock.now() + StartPositionQuery.exitPatience
+        var input = [UInt8](repeating: 0, count: 256)
+        // Typed bytes: a password, maybe.
+        defer { for index in input.indices { input[index] = 0 } }
+        while true {
+            let now = clock.now()
+            _ = query.expire(at: now)
+            guard query.awaitsAnswer, now < giveUpAt else { return }
+            let milliseconds = Int32(clamping: ((giveUpAt - now).wholeNanoseconds + 999_999) / 1_000_000)
+            let count = input.withUnsafeMutableBytes { buffer in
+                Result { () throws(Errno) in
+                    guard try terminal.waitUntilReadable(milliseconds: milliseconds) else { return 0 }
+                    return try terminal.read(into: buffer)
+                }
+            }
+            guard case .success(let read) = count, read > 0 else { return }
+            var keys = input.withUnsafeBytes { query.take(UnsafeRawBufferPointer(rebasing: $0[..<read]), at: now).keys }
+            for index in keys.indices { keys[index] = 0 }
+        }
+    }
+
     private func carryOut(_ outcome: StartPositionQuery.Outcome, of query: StartPositionQuery) {
         startPosition = query.isOver ? nil : query
         if let position = outcome.position {

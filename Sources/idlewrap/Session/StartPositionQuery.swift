@@ -15,7 +15,8 @@ import PTYKit
 /// it starts at the top left, as without an answer); an answer later than that is still
 /// taken out of the input up to `lateReplyWindow` after the question (a terminal answers
 /// queries in order, so the first report is this one's), and so is nothing after it.
-/// Both are checked when something happens (`expire`), not woken for.
+/// Both are checked when something happens (`expire`), not woken for. At exit an answer
+/// still awaited is waited for, at most `exitPatience` (`awaitsAnswer`).
 struct StartPositionQuery {
     /// DSR 6: "where is the cursor?"
     static let question: [UInt8] = Array("\u{1B}[6n".utf8)
@@ -23,6 +24,9 @@ struct StartPositionQuery {
     static let lateReplyWindow: Duration = .seconds(10)
     static let keyPatience: Duration = .milliseconds(50)
     static let splitReplyPatience: Duration = .milliseconds(500)
+    /// How long idlewrap waits at exit for an answer that has not come: left in the
+    /// terminal's input, it would reach the next program (a shell reads `ESC[3;1R` as keys).
+    static let exitPatience: Duration = .milliseconds(500)
 
     /// What one read of input, or a passed deadline, comes to.
     struct Outcome {
@@ -49,6 +53,9 @@ struct StartPositionQuery {
     /// The answer came, or it is too late for it, and nothing is held: input no longer goes
     /// through `take`.
     var isOver: Bool { (reply.position != nil || stoppedListening) && reply.held.isEmpty }
+
+    /// The answer may still come and be taken out of the input.
+    var awaitsAnswer: Bool { reply.position == nil && !stoppedListening }
 
     /// When `expire` wants to be called: when a held byte has waited long enough.
     var deadline: MonotonicInstant? {

@@ -125,6 +125,25 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        /// A command that ends before the terminal answers (`idlewrap -- true` over a slow
+        /// link): the answer idlewrap asked for is still idlewrap's, and never reaches the
+        /// program that reads the terminal next (a shell would run `3;1R` as keys).
+        @Test func anAnswerLaterThanTheCommandsEndIsTakenAtExit() throws {
+            let password = try makePasswordFile(in: directory)
+            let script =
+                "\"$0\" --password-file \"$1\" -t 0 -- true; stty -echo -icanon min 0 time 10; "
+                + "left=$(dd bs=64 count=1 2>/dev/null | od -An -c | tr -d ' \\n'); echo \"LEFT[$left]\""
+            let terminal = try TerminalDriver(["sh", "-c", script, TerminalDriver.idlewrap, password])
+            #expect(terminal.expect("\u{1b}[6n"))
+            // The terminal answers 150 ms late: `true` is over by then.
+            #expect(terminal.waitUntil(timeout: 0.15) { false } == false)
+            try terminal.type("\u{1b}[3;1R")
+            #expect(terminal.expect("LEFT["))
+            #expect(terminal.waitForExit() == .exited(0))
+            #expect(terminal.hasShown("LEFT[]"), "\(terminal.text.debugDescription)")
+            #expect(!terminal.hasShown("3;1R"))
+        }
+
         @Test func aTerminalThatNeverAnswersLocksAndUnlocks() throws {
             let terminal = try session(["sh", "-c", "stty -echo; echo READY; read line; echo \"GOT[$line]\""])
             #expect(terminal.expect("READY"))
