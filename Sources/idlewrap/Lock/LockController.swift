@@ -32,7 +32,7 @@ final class LockController {
         self.host = host
         self.screen = screen
         watch = IdleWatch(timeout: settings.timeout, warn: settings.warn, now: clock.now())
-        dialog = UnlockDialog(authenticator: authenticator)
+        dialog = UnlockDialog(authenticator: authenticator, firstPrompt: passwordPrompt(for: settings.user.value))
         refresh = LockScreenRefresh(program: settings.program, host: settings.host, message: settings.message)
     }
 

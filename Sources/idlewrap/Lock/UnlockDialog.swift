@@ -3,6 +3,13 @@ import PTYKit
 /// The conversation at the lock screen: the authenticator's questions, the line typed in
 /// answer (never echoed, never forwarded), and the pause after a failure, which doubles
 /// with each failure in a row.
+///
+/// An attempt begins with the first key typed, not when the question shows: PAM judges
+/// the account when the attempt begins (pam_faillock's `preauth`), and an attempt begun at
+/// lock time or right after a failure would be judged during a lock-out that the user then
+/// waits out, and refuse the first right password after it. Until then the screen asks
+/// `firstPrompt`; a line given before the authenticator asked its first question answers
+/// that question if it is the one shown, and is dropped if it is another.
 struct UnlockDialog {
     static let firstDelay: Duration = .seconds(1)
     static let longestDelay: Duration = .seconds(30)
@@ -14,12 +21,19 @@ struct UnlockDialog {
     }
 
     private let authenticator: Authenticator
+    private let firstPrompt: String
     private var conversation: AuthConversation?
+    /// The question on the screen, which the line being typed answers.
+    private var shownPrompt: String
+    /// A line was submitted before the authenticator asked for it.
+    private var lineIsSubmitted = false
     private var editor = PasswordLineEditor()
     private var failuresInARow = 0
 
-    init(authenticator: Authenticator) {
+    init(authenticator: Authenticator, firstPrompt: String) {
         self.authenticator = authenticator
+        self.firstPrompt = firstPrompt
+        shownPrompt = firstPrompt
     }
 
     /// The descriptor the authenticator's check is waiting on, if any.
@@ -30,18 +44,23 @@ struct UnlockDialog {
         failuresInARow = 0
     }
 
-    /// A new attempt.
+    /// A new attempt: its first question, asked of the authenticator once the user answers.
     mutating func begin() -> Turn? {
-        conversation = authenticator.beginAttempt()
-        return turn()
+        end()
+        shownPrompt = firstPrompt
+        return Turn(step: .asking(prompt: firstPrompt), notices: [])
     }
 
-    /// Keys typed at the prompt: the next turn once a line is submitted. Only the first
-    /// line of a burst counts; what follows Enter is dropped.
+    /// Keys typed at the prompt: the next turn once a line is submitted, or as the first
+    /// key begins the attempt (what the screen said of the last one no longer holds). Only
+    /// the first line of a burst counts; what follows Enter is dropped.
     mutating func type(_ bytes: UnsafeRawBufferPointer) -> Turn? {
-        guard let (event, _) = editor.feed(bytes), event == .submitted, let conversation else { return nil }
-        conversation.answer(editor.line)
-        editor.reset()
+        let begins = conversation == nil
+        if begins { conversation = authenticator.beginAttempt() }
+        guard let (event, _) = editor.feed(bytes), event == .submitted else {
+            return begins ? Turn(step: .asking(prompt: shownPrompt), notices: []) : nil
+        }
+        lineIsSubmitted = true
         return turn()
     }
 
@@ -62,14 +81,27 @@ struct UnlockDialog {
     mutating func end(cancelling: Bool = false) {
         if cancelling { conversation?.cancel() }
         conversation = nil
+        lineIsSubmitted = false
         editor.reset()
     }
 
     private mutating func turn() -> Turn? {
         guard let conversation else { return nil }
-        let notices = conversation.takeNotices()
-        let step = conversation.currentStep()
-        if case .asking = step { editor.reset() }
+        var notices = conversation.takeNotices()
+        var step = conversation.currentStep()
+        if lineIsSubmitted, case .asking(let prompt) = step {
+            lineIsSubmitted = false
+            if prompt == shownPrompt {
+                conversation.answer(editor.line)
+                editor.reset()
+                notices += conversation.takeNotices()
+                step = conversation.currentStep()
+            }
+        }
+        if case .asking(let prompt) = step {
+            editor.reset()
+            shownPrompt = prompt
+        }
         return Turn(step: step, notices: notices)
     }
 }

@@ -163,6 +163,51 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(0))
         }
 
+        /// pam_faillock's `preauth` judges the account when the PAM conversation starts: the
+        /// conversation starts when the user begins to type, so the first right password
+        /// after a lock-out expired unlocks, and preauth never runs (nor says "locked")
+        /// during the lock-out the user waited out.
+        @Test func rightPasswordAfterAFaillockLockOutExpiredUnlocks() throws {
+            let user = try TestUser(password: "Corr3ct-horse")
+            let tally = try user.privateDirectory("faillock")
+            let confdir = user.directory.file("pam.d")
+            mkdir(confdir, 0o755)
+            let settings = "deny=2 unlock_time=4 dir=\(tally)"
+            try user.directory.write(
+                "pam.d/idlewrap-lockout",
+                """
+                auth     required                 pam_faillock.so preauth \(settings)
+                auth     [success=1 default=bad]  pam_unix.so
+                auth     [default=die]            pam_faillock.so authfail \(settings)
+                account  required                 pam_faillock.so dir=\(tally)
+                account  required                 pam_unix.so
+
+                """, mode: 0o644)
+            let terminal = try user.terminal([
+                user.idlewrap, "-a", "pam", "--pam-service", "idlewrap-lockout", "--pam-confdir", confdir,
+                "-t", "0", "-k", "^]", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            try terminal.type("typo-one\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("typo-two\r")
+            #expect(terminal.expect("Wrong password"))
+            // Locked out for 4 s from now: the prompt comes back after 2 s of back-off,
+            // and the user waits out the rest.
+            #expect(terminal.expect("Password for"))
+            #expect(failures(of: user, in: tally) == 2)
+            #expect(!terminal.waitUntil(timeout: 5) { false })
+            try terminal.type("Corr3ct-horse\r")
+            #expect(terminal.expect("\u{1b}[?1049l"), "\(terminal.text.debugDescription)")
+            #expect(!terminal.hasShown("locked due to"))
+            #expect(failures(of: user, in: tally) == 0)
+            try terminal.type("\u{04}")
+            #expect(terminal.waitForExit() == .exited(0))
+        }
+
         /// As root, /etc/shadow says (the tests run as root).
         @Test func rootReadsShadow() throws {
             let locked = try TestUser(password: nil)

@@ -59,6 +59,8 @@ final class FakeAuthenticator: Authenticator {
     var password = "open sesame"
     var broken = false
     var answers: [String] = []
+    /// How many attempts began.
+    var attempts = 0
 
     final class Conversation: AuthConversation {
         let owner: FakeAuthenticator
@@ -78,7 +80,10 @@ final class FakeAuthenticator: Authenticator {
         func cancel() {}
     }
 
-    func beginAttempt() -> AuthConversation { Conversation(owner: self) }
+    func beginAttempt() -> AuthConversation {
+        attempts += 1
+        return Conversation(owner: self)
+    }
 }
 
 struct LockControllerTests {
@@ -208,13 +213,36 @@ struct LockControllerTests {
         let lock = makeLock()
         lock.requestLock()
         #expect(lock.isLocked)
+        type(lock, "open sesame\r")
         #expect(host.events.contains("unavailable PAM module missing"))
         #expect(host.screenText.contains("PAM module missing"))
         try runToDeadline(lock)
         #expect(lock.isLocked)
         authenticator.broken = false
-        try runToDeadline(lock)
         type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+    }
+
+    /// PAM judges the account when an attempt begins (pam_faillock's preauth): an attempt
+    /// begins with the first key typed, not at lock time nor right after a failure, and
+    /// what the screen said of the last attempt goes as the next begins.
+    @Test func anAttemptBeginsWithTheFirstKeyTyped() throws {
+        let lock = makeLock()
+        lock.requestLock()
+        #expect(host.screenText.contains("Password for test:"))
+        #expect(authenticator.attempts == 0)
+        type(lock, "wrong\r")
+        #expect(authenticator.attempts == 1)
+        #expect(host.screenText.contains("Wrong password"))
+        try runToDeadline(lock)
+        #expect(authenticator.attempts == 1, "none begins when the pause ends")
+        host.screen.removeAll()
+        type(lock, "o")
+        #expect(authenticator.attempts == 2)
+        #expect(host.screenText.contains("Password for test:"))
+        #expect(!host.screenText.contains("Wrong password"))
+        type(lock, "pen sesame\r")
+        #expect(authenticator.attempts == 2)
         #expect(!lock.isLocked)
     }
 
