@@ -12,6 +12,7 @@ func commandLineArguments(for invocation: Invocation) -> [String] {
     switch invocation {
     case .help: ["--help"]
     case .version: ["--version"]
+    case .checkConfig: ["--check-config"]
     case .completion(let shell): ["--completion=\(shell.rawValue)"]
     case .showConfig(let settings): commandLineArguments(for: settings.options) + ["--show-config"]
     case .lockAll(let options): commandLineArguments(for: options) + ["--lock-all"]

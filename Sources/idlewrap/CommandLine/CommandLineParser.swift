@@ -161,12 +161,12 @@ struct CommandLineParser {
             return .audit(settings)
         }
         if options.json { throw UsageError(message: "--json goes with --list or --audit") }
-        if action == .showConfig {
-            guard operands.isEmpty else {
+        if action == .showConfig || action == .checkConfig {
+            if let extra = operands.first {
                 throw UsageError(
-                    message: "extra operand '\(terminalSafe(operands.first ?? ""))': --show-config takes no COMMAND")
+                    message: "extra operand '\(terminalSafe(extra))': \(spelling(of: asked[0])) takes no COMMAND")
             }
-            return .showConfig(settings)
+            return action == .showConfig ? .showConfig(settings) : .checkConfig
         }
         guard action == .setPassword else {
             var options = settings.options

@@ -80,6 +80,13 @@ enum OptionTable {
             help: ["Show the settings in effect, where each came from,", "and exit."],
             action: .showConfig),
         OptionDefinition(
+            long: "check-config",
+            help: [
+                "Check the configuration files, say every problem,",
+                "and exit (status 0 if none, else 125).",
+            ],
+            action: .checkConfig),
+        OptionDefinition(
             long: "lock-all",
             help: [
                 "Lock every wrapped session of the user on this host",

@@ -54,7 +54,20 @@ enum Invocation: Equatable, Sendable {
     case version
     /// `--show-config`: the settings in effect and where each came from.
     case showConfig(Settings)
+    /// `--check-config`: check the configuration files.
+    case checkConfig
     case completion(CompletionShell)
+}
+
+extension Invocation {
+    /// An action that wraps no command and reads nothing of the configuration files that
+    /// it could not do without: it goes on when a file has a mistake.
+    var wrapsNothing: Bool {
+        switch self {
+        case .help, .version, .completion, .list, .lockAll, .checkConfig, .audit: true
+        case .run, .setPassword, .showConfig: false
+        }
+    }
 }
 
 /// Bad usage: reported on stderr before anything runs, exit status 125.

@@ -36,16 +36,48 @@ enum ConfigurationFiles {
     /// the system file's values is `ValueSource`'s business, not the order.
     static func load(environment lookup: (String) -> String?) throws(UsageError) -> Settings {
         var settings = Settings()
-        let system = systemPath(environment: lookup)
-        if let text = try read(system, owners: .root) {
-            try ConfigurationText.apply(text, file: .system, path: system, to: &settings)
-        }
-        if let user = userDirectory(environment: lookup).map({ $0 + "/config" }),
-            let text = try read(user, owners: .userOrRoot)
-        {
-            try ConfigurationText.apply(text, file: .user, path: user, to: &settings)
+        for (file, path, owners) in files(environment: lookup) {
+            if let text = try read(path, owners: owners) {
+                try ConfigurationText.apply(text, file: file, path: path, to: &settings)
+            }
         }
         return settings
+    }
+
+    /// What `--check-config` finds: each file, whether it is there, and every problem of
+    /// both, in order; `settings` are those of the good lines.
+    struct Check {
+        var files: [(path: String, isPresent: Bool)] = []
+        var problems: [UsageError] = []
+        var settings = Settings()
+    }
+
+    static func check(environment lookup: (String) -> String?) -> Check {
+        var check = Check()
+        for (file, path, owners) in files(environment: lookup) {
+            do {
+                let text = try read(path, owners: owners)
+                check.files.append((path, text != nil))
+                guard let text else { continue }
+                check.problems += ConfigurationText.problems(
+                    applying: text, file: file, path: path, to: &check.settings)
+            } catch {
+                check.files.append((path, true))
+                check.problems.append(error)
+            }
+        }
+        return check
+    }
+
+    /// The system file, then the user's, if there is a place for it.
+    private static func files(
+        environment lookup: (String) -> String?
+    ) -> [(ConfigurationFile, String, StrictModes.Owners)] {
+        var files = [(ConfigurationFile.system, systemPath(environment: lookup), StrictModes.Owners.root)]
+        if let user = userDirectory(environment: lookup).map({ $0 + "/config" }) {
+            files.append((.user, user, .userOrRoot))
+        }
+        return files
     }
 
     /// Larger than any sensible configuration.

@@ -9,6 +9,15 @@ enum ConfigurationText {
     static func apply(
         _ text: String, file: ConfigurationFile, path: String, to settings: inout Settings
     ) throws(UsageError) {
+        if let problem = problems(applying: text, file: file, path: path, to: &settings).first { throw problem }
+    }
+
+    /// Applies every good line of `text` to `settings` and returns what is wrong with the
+    /// others, in order (`--check-config` says every one).
+    static func problems(
+        applying text: String, file: ConfigurationFile, path: String, to settings: inout Settings
+    ) -> [UsageError] {
+        var problems: [UsageError] = []
         // Lines split among scalars: as Characters, a newline followed by a combining mark
         // is one Character and would join two lines. The "\r" of a "\r\n" is a blank.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
@@ -19,16 +28,24 @@ enum ConfigurationText {
             // Among scalars: `=` followed by a combining mark is one Character with it.
             let scalars = line.unicodeScalars
             guard let equals = scalars.firstIndex(of: "=") else {
-                throw UsageError(
-                    message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'")
+                problems.append(
+                    UsageError(
+                        message: "\(source.messagePrefix)expected KEY = VALUE, not '\(terminalSafe(String(line)))'"))
+                continue
             }
             let key = String(Substring(scalars[..<equals]).trimmingBlanks())
             let value = String(Substring(scalars[scalars.index(after: equals)...]).trimmingBlanks())
             guard let option = OptionTable.option(configKey: key) else {
-                throw UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'")
+                problems.append(UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'"))
+                continue
             }
-            try settings.apply(option, value: value, from: source)
+            do {
+                try settings.apply(option, value: value, from: source)
+            } catch {
+                problems.append(error)
+            }
         }
+        return problems
     }
 }
 

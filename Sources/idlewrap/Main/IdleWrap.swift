@@ -22,22 +22,33 @@ enum IdleWrap {
         if case .audit(let settings)? = try? Options.parse(arguments, environment: { _ in nil }) {
             return Audit.run(settings, environment: environment)
         }
+        // A file's mistake stops a run, but not what wraps nothing: --help, --version,
+        // --completion, --list and --lock-all (a desktop shortcut, .bash_logout) go on
+        // without the files and say what is wrong; --check-config says all of it.
+        var fileProblem: UsageError?
         let files: Settings
         do {
             files = try ConfigurationFiles.load(environment: { environment[$0] })
         } catch {
-            // A file's mistake, not the command line's: no hint about --help.
-            if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
-            Diagnostics.error(error.message)
-            return ExitStatus.failure
+            fileProblem = error
+            files = Settings()
         }
         let invocation: Invocation
-        do {
+        do throws(UsageError) {
             invocation = try Options.parse(arguments, environment: { environment[$0] }, startingFrom: files)
+            if let fileProblem, !invocation.wrapsNothing { throw fileProblem }
         } catch {
             if let record = error.auditRecord { AuditLog.recordPolicy(record, environment: environment) }
-            Diagnostics.write(error.description + "\n")
+            // A file's mistake, not the command line's: no hint about --help.
+            if let fileProblem {
+                Diagnostics.error(fileProblem.message)
+            } else {
+                Diagnostics.write(error.description + "\n")
+            }
             return ExitStatus.failure
+        }
+        if let fileProblem, invocation != .checkConfig {
+            Diagnostics.error("\(fileProblem.message) (ignored: the configuration files are not read)")
         }
         switch invocation {
         case .help:
@@ -51,6 +62,8 @@ enum IdleWrap {
                 of: settings, user: .runningUser, environment: { environment[$0] })
             try? FileDescriptor.standardOutput.writeAll(ShowConfig.text(of: settings, defaults: defaults))
             return ExitStatus.success
+        case .checkConfig:
+            return ConfigurationCheck.run(environment: environment)
         case .completion(let shell):
             try? FileDescriptor.standardOutput.writeAll(shell.script())
             return ExitStatus.success

@@ -277,6 +277,53 @@ extension EndToEnd {
             #expect(!terminal.hasShown("started"))
         }
 
+        /// A mistake in the user's file stops a run, but not what wraps nothing: the README's
+        /// desktop shortcut (--lock-all) and .bash_logout recipe must still lock, and a file
+        /// written for a newer version must not break --help on an older host.
+        @Test func actionsThatWrapNothingGoOnWithAWarningWhenTheUserFileHasAMistake() throws {
+            let user = try userFile("timeout = 5m\nfuture-key = yes\n")
+            let warning =
+                "idlewrap: \(user):2: unknown key 'future-key' (ignored: the configuration files are not read)"
+            // --list and --lock-all find no session here: status 1, as pkill's.
+            for (arguments, shows, status) in [
+                (["--help"], "USAGE:", 0), (["--version"], "idlewrap ", 0), (["--completion", "bash"], "complete ", 0),
+                (["--list"], "", SessionCommands.noSessions),
+                (["--lock-all"], "locked 0 sessions", SessionCommands.noSessions),
+            ] {
+                let terminal = try idlewrap(arguments)
+                #expect(terminal.waitForExit() == .exited(status), "\(arguments): \(terminal.text)")
+                #expect(terminal.hasShown(warning), "\(arguments): \(terminal.text)")
+                #expect(shows.isEmpty || terminal.hasShown(shows), "\(arguments): \(terminal.text)")
+            }
+            let run = try idlewrap(["--", "sh", "-c", "echo started"])
+            #expect(run.waitForExit() == .exited(125))
+            #expect(run.hasShown("idlewrap: \(user):2: unknown key 'future-key'\r\n"))
+            #expect(!run.hasShown("started"))
+        }
+
+        /// --check-config says every problem of both files, not only the first, and exits
+        /// 125; with none, 0.
+        @Test func checkConfigSaysEveryProblem() throws {
+            let system = try systemFile("timeout = 1m\nmax-timeout = forever\n")
+            let user = try userFile("timeout = 5m\nfuture-key = yes\nwarn\nmax-timeout = 1h\n")
+            let bad = try idlewrap(["--check-config"])
+            #expect(bad.waitForExit() == .exited(125))
+            for problem in [
+                "\(system):2: invalid duration 'forever' for max-timeout",
+                "\(user):2: unknown key 'future-key'",
+                "\(user):3: expected KEY = VALUE, not 'warn'",
+                "\(user):4: 'max-timeout' can only be set in the system configuration file",
+            ] {
+                #expect(bad.hasShown("idlewrap: " + problem), "\(bad.text)")
+            }
+            #expect(bad.hasShown("\(system): 1 problem\r\n\(user): 3 problems\r\n4 in all\r\n"), "\(bad.text)")
+            try systemFile("timeout = 1m\n")
+            try userFile("timeout = 30s\n")
+            let good = try idlewrap(["--check-config"])
+            #expect(good.waitForExit() == .exited(0))
+            #expect(good.hasShown("\(system): fine\r\n\(user): fine\r\nno problems\r\n"), "\(good.text)")
+        }
+
         @Test func aUserFileOwnedByAnotherUserIsRefused() throws {
             let name = "iwcfg\(UInt32.random(in: 100_000...999_999))"
             try #require(

@@ -471,6 +471,8 @@ struct OptionsTests {
                   --verbose               Also say whether idlewrap follows logind's Lock.
                   --show-config           Show the settings in effect, where each came from,
                                           and exit.
+                  --check-config          Check the configuration files, say every problem,
+                                          and exit (status 0 if none, else 125).
                   --lock-all              Lock every wrapped session of the user on this host
                                           and say how many, then exit.
                   --list                  List the user's wrapped sessions on this host: pid,
