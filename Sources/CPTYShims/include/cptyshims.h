@@ -73,6 +73,12 @@ int cpty_wexitstatus(int status);
 bool cpty_wifsignaled(int status);
 int cpty_wtermsig(int status);
 
+/// The process's own argc and argv, as the kernel passed them to main, captured
+/// before main runs (cptyarguments.c says how); 0 and NULL where the C library
+/// does not hand them to constructors.
+int cpty_argument_count(void);
+char *_Nullable *_Nullable cpty_argument_vector(void);
+
 #pragma clang assume_nonnull end
 
 #endif

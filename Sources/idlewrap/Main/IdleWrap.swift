@@ -8,8 +8,8 @@ enum IdleWrap {
         // quit, a --list reader) is an error to handle, not the end of idlewrap. Whatever
         // idlewrap starts gets SIGPIPE back at its default.
         signal(SIGPIPE, SIG_IGN)
-        let name = CommandLine.arguments.first ?? "idlewrap"
-        exit(run(Array(CommandLine.arguments.dropFirst()), invokedAs: name))
+        let arguments = ProcessArguments.current
+        exit(run(Array(arguments.dropFirst()), invokedAs: arguments.first ?? "idlewrap"))
     }
 
     static func run(_ arguments: [String], invokedAs name: String = "idlewrap") -> Int32 {
