@@ -34,10 +34,11 @@ private func checkSize(_ text: String) {
 
 private func checkKey(_ text: String) {
     let key = parseLockKey(text)
-    require(!(key != nil && isEscapeKey(text)), "'\(text)' is ESC and accepted")
+    require(!(key != nil && lockKeyRefusal(text) != nil), "'\(text)' is refused by design and accepted")
     guard let key else { return }
     require(key < 0x20 || key == 0x7F, "'\(text)' gives \(key), not a control byte")
     require(key != 0x1B, "ESC accepted as the lock key")
+    require(key != 0x0D && key != 0x0A, "Enter's byte accepted as the lock key")
     guard let caret = caretNotation(of: key) else {
         fatalError("property violated: no caret notation for accepted key \(key)")
     }

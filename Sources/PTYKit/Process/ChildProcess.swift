@@ -73,10 +73,18 @@ public struct ChildProcess: Sendable {
     static func spawnError(_ error: Errno, command: String) -> PTYError {
         switch error {
         case .noSuchFile: return PTYError(.commandNotFound, error, context: command)
+        // execve says EACCES for a directory; a shell says what it is.
+        case .permissionDenied where command.contains("/") && isDirectory(command):
+            return PTYError(.commandNotExecutable, Errno(rawValue: EISDIR), context: command)
         case .permissionDenied, Errno(rawValue: ENOEXEC), Errno(rawValue: EISDIR):
             return PTYError(.commandNotExecutable, error, context: command)
         default: return PTYError(.spawnCommand, error, context: command)
         }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return (try? valueOrErrno { stat(path, &info) }) != nil && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Sends `signal` to the process; a process already gone is not an error.

@@ -72,14 +72,27 @@ enum PasswordFile {
 
     /// Replaces the file at `path` with `hash` atomically: a temporary file in
     /// the same directory, mode 0600, synced, then renamed over `path` (a
-    /// symbolic link there is replaced, not followed). Missing directories
-    /// are created with mode 0700.
-    static func write(hash: String, to path: String) throws(AuthenticationError) {
+    /// symbolic link there is replaced, not followed). With `makingDirectories`
+    /// (the default file's, ~/.config/idlewrap), missing directories are created
+    /// with mode 0700; otherwise a missing one is an error: a path typed with a
+    /// typo must not grow directories unasked.
+    static func write(hash: String, to path: String, makingDirectories: Bool = true) throws(AuthenticationError) {
         let directory = parentDirectory(of: path)
-        do {
-            try makeDirectories(directory)
-        } catch {
-            throw AuthenticationError(description: "cannot create directory \(directory): \(error)")
+        if makingDirectories {
+            do {
+                try makeDirectories(directory)
+            } catch {
+                throw AuthenticationError(description: "cannot create directory \(directory): \(error)")
+            }
+        } else {
+            do {
+                _ = try FileSystem.status(ofPath: directory)
+            } catch let error where error == .noSuchFile {
+                throw AuthenticationError(
+                    description: "cannot write password file \(path): no directory \(directory) (make it first)")
+            } catch {
+                // Making the file says what else is wrong.
+            }
         }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let descriptor: FileDescriptor

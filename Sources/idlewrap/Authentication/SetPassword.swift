@@ -4,13 +4,15 @@ import PTYKit
 /// `idlewrap --set-password [FILE]`: asks for a password and stores its hash
 /// in the password file for the `file` method.
 enum SetPassword {
+    /// `makingDirectories`: for the default file, whose directory may not exist yet.
     /// When `input` is a terminal, asks twice with echo off; otherwise reads
     /// one line from it (for scripts). A password shorter than `minimumLength`
     /// characters (site policy) is refused, and `refused` is told why. Returns the
     /// exit status: success when the hash was written, failure (with a message on
     /// stderr) when nothing was.
     static func run(
-        file: String, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1, refused: (String) -> Void = { _ in }
+        file: String, makingDirectories: Bool = true, input: FileDescriptor, quiet: Bool, minimumLength: Int = 1,
+        refused: (String) -> Void = { _ in }
     ) -> Int32 {
         do throws(AuthenticationError) {
             let secret = input.isTerminal ? try askTwice(on: input) : try readLine(from: input)
@@ -29,7 +31,7 @@ enum SetPassword {
             } catch {
                 throw AuthenticationError(description: "cannot hash the password: \(error)")
             }
-            try PasswordFile.write(hash: hash, to: file)
+            try PasswordFile.write(hash: hash, to: file, makingDirectories: makingDirectories)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure

@@ -10,29 +10,49 @@
 /// Any zero value (`0`, `0s`, `0.0m`) and `off` give zero, which callers read as "off".
 /// A part finer than a nanosecond rounds up, so a non-zero DURATION never becomes off.
 /// Returns nil for anything else, and for a value past `Int64.max` nanoseconds (about 292
-/// years), the longest the monotonic clock can count.
+/// years), the longest the monotonic clock can count (`scanDuration` tells the two apart).
 func parseDuration(_ text: String) -> Duration? {
-    if text == "off" { return .zero }
+    try? scanDuration(text).get()
+}
+
+/// Why a text is no DURATION.
+enum DurationProblem: Error {
+    case malformed
+    /// Well formed, but past `Int64.max` nanoseconds.
+    case tooLong
+}
+
+/// The longest DURATION, in whole hours: what a message says.
+let longestDurationHours = Int64.max / 3_600_000_000_000
+
+/// `parseDuration`, saying why not.
+func scanDuration(_ text: String) -> Result<Duration, DurationProblem> {
+    if text == "off" { return .success(.zero) }
     let bytes = Array(text.utf8)
     var position = 0
     var total: Int128 = 0
     var previousUnit: DurationUnit?
+    var tooLong = false
     repeat {
-        guard let number = DecimalNumber.scan(bytes, at: &position) else { return nil }
+        guard let number = DecimalNumber.scan(bytes, at: &position) else { return .failure(.malformed) }
         let unit: DurationUnit
         if position == bytes.count && previousUnit == nil {
             unit = .second  // the whole text is a bare number
         } else {
-            guard let scanned = DurationUnit.scan(bytes, at: &position) else { return nil }
+            guard let scanned = DurationUnit.scan(bytes, at: &position) else { return .failure(.malformed) }
             unit = scanned
         }
-        if let previousUnit, unit.rawValue <= previousUnit.rawValue { return nil }
+        if let previousUnit, unit.rawValue <= previousUnit.rawValue { return .failure(.malformed) }
         previousUnit = unit
-        guard let nanoseconds = number.nanoseconds(per: unit.nanoseconds) else { return nil }
-        total += nanoseconds
-        guard total <= Int128(Int64.max) else { return nil }
+        // Read on to the end: a mistake later on is the one to report.
+        if let nanoseconds = number.nanoseconds(per: unit.nanoseconds), !tooLong {
+            total += nanoseconds
+            tooLong = total > Int128(Int64.max)
+        } else {
+            tooLong = true
+        }
     } while position < bytes.count
-    return .nanoseconds(Int64(total))
+    return tooLong ? .failure(.tooLong) : .success(.nanoseconds(Int64(total)))
 }
 
 /// A unit of a DURATION term; terms must come in the order of the cases.

@@ -3,15 +3,24 @@
 /// control byte itself. Returns the byte the key sends, or nil for anything else.
 ///
 /// ESC (`^[`) is refused too: it starts every escape sequence, so arrow and function
-/// keys would lock the session. `isEscapeKey` lets the caller say so.
+/// keys would lock the session. So are CR and LF (`^M`, `^J`), which Enter sends: every
+/// command line would lock. `refusal` says why.
 func parseLockKey(_ text: String) -> UInt8? {
-    guard let key = controlKey(text), key != escapeKey else { return nil }
+    guard let key = controlKey(text), refusal(of: key) == nil else { return nil }
     return key
 }
 
-/// True when `text` names ESC, the one control key `parseLockKey` refuses by design.
-func isEscapeKey(_ text: String) -> Bool {
-    controlKey(text) == escapeKey
+/// Why `text` names a control key that `parseLockKey` refuses by design, or nil.
+func lockKeyRefusal(_ text: String) -> String? {
+    controlKey(text).flatMap(refusal(of:))
+}
+
+private func refusal(of key: UInt8) -> String? {
+    switch key {
+    case escapeKey: "ESC starts every escape sequence, so arrow keys would lock"
+    case 0x0D, 0x0A: "Enter sends it, so every command line would lock"
+    default: nil
+    }
 }
 
 private let escapeKey: UInt8 = 0x1B

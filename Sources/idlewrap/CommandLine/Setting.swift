@@ -5,6 +5,8 @@
 struct Setting: Sendable {
     let kind: ValueKind
     private let store: @Sendable (String?, inout Options) throws(ValueProblem) -> Void
+    /// Unsets the field, for `key =` in a file; nil when the grammar has no such value.
+    private let unset: (@Sendable (inout Options) -> Void)?
     private let show: @Sendable (Options) -> String
 
     /// The field is reached through `get` and `set` rather than a key path: making a key
@@ -18,12 +20,22 @@ struct Setting: Sendable {
         store = { text, options throws(ValueProblem) in
             set(&options, try grammar.value(of: text))
         }
+        if let empty = grammar.emptyInFile {
+            unset = { options in set(&options, empty) }
+        } else {
+            unset = nil
+        }
         show = { options in grammar.format(get(options)) }
     }
 
     /// Sets the field from `text` in the setting's grammar. `text` is nil only for a
-    /// switch given alone.
-    func set(_ text: String?, in options: inout Options) throws(ValueProblem) {
+    /// switch given alone. In a configuration file (`inFile`) an empty text unsets a
+    /// field that may be unset, as `--show-config` shows it.
+    func set(_ text: String?, in options: inout Options, inFile: Bool = false) throws(ValueProblem) {
+        if inFile, text == "", let unset {
+            unset(&options)
+            return
+        }
         try store(text, &options)
     }
 

@@ -30,7 +30,7 @@ struct Settings: Equatable, Sendable {
         guard let setting = option.setting else { preconditionFailure("--\(option.long) is an action, not a setting") }
         var updated = options
         do {
-            try setting.set(value, in: &updated)
+            try setting.set(value, in: &updated, inFile: source.isFile)
         } catch {
             throw Self.usageError(error, value: value ?? "", option: option, source: source)
         }

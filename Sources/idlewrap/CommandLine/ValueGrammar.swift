@@ -4,15 +4,21 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     let kind: ValueKind
     /// The value of a switch given alone (`--quiet`); nil for any other grammar.
     let alone: Value?
+    /// What an empty value in a configuration file means, for a grammar that refuses the
+    /// empty text: not set, for a field that may be unset (`optional`), as `--show-config`
+    /// shows it; nil when the empty text is up to `parse`.
+    let emptyInFile: Value?
     let parse: @Sendable (String) throws(ValueProblem) -> Value
     let format: @Sendable (Value) -> String
 
     init(
-        _ kind: ValueKind, alone: Value? = nil, parse: @escaping @Sendable (String) throws(ValueProblem) -> Value,
+        _ kind: ValueKind, alone: Value? = nil, emptyInFile: Value? = nil,
+        parse: @escaping @Sendable (String) throws(ValueProblem) -> Value,
         format: @escaping @Sendable (Value) -> String
     ) {
         self.kind = kind
         self.alone = alone
+        self.emptyInFile = emptyInFile
         self.parse = parse
         self.format = format
     }
@@ -29,7 +35,8 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     /// The same grammar for a field that may be unset (nil), which is shown as empty.
     var optional: ValueGrammar<Value?> {
         ValueGrammar<Value?>(
-            kind, parse: { text throws(ValueProblem) in try parse(text) }, format: { $0.map(format) ?? "" })
+            kind, emptyInFile: .some(nil), parse: { text throws(ValueProblem) in try parse(text) },
+            format: { $0.map(format) ?? "" })
     }
 }
 
@@ -49,7 +56,17 @@ extension ValueGrammar {
 }
 
 extension ValueGrammar where Value == Duration {
-    static let duration = checked(.duration, "duration", parse: { parseDuration($0) }, format: { formatDuration($0) })
+    static let duration = ValueGrammar(
+        .duration,
+        parse: { text throws(ValueProblem) in
+            switch scanDuration(text) {
+            case .success(let duration): return duration
+            case .failure(.tooLong):
+                throw .invalid(
+                    "too long a duration", detail: " (the longest is \(longestDurationHours)h, about 292 years)")
+            case .failure(.malformed): throw .invalid("invalid duration")
+            }
+        }, format: { formatDuration($0) })
 }
 
 extension ValueGrammar where Value == Int {
@@ -78,10 +95,7 @@ extension ValueGrammar where Value == UInt8 {
         .key,
         parse: { text throws(ValueProblem) in
             guard let key = parseLockKey(text) else {
-                let reason =
-                    isEscapeKey(text)
-                    ? "ESC starts every escape sequence, so arrow keys would lock"
-                    : "expected a control key such as ^] or ^\\"
+                let reason = lockKeyRefusal(text) ?? "expected a control key such as ^] or ^\\"
                 throw .invalid("invalid key", detail: ": \(reason)")
             }
             return key

@@ -29,6 +29,10 @@ enum ValueSource: Equatable, Sendable {
         }
     }
 
+    var isFile: Bool {
+        if case .file = self { true } else { false }
+    }
+
     /// Whether a value from here replaces one that came from `current`: a source of
     /// higher precedence wins, and within one source the last value wins.
     func replaces(_ current: ValueSource) -> Bool {

@@ -1,7 +1,8 @@
 /// The text of a configuration file: one `KEY = VALUE` per line. Blanks (spaces, tabs)
 /// around the key and the value are ignored, and so are blank lines and lines whose first
-/// non-blank character is `#` (a `#` later in a line is part of the value, so a
-/// `message` may hold one). Keys are the long option names; each value is in its
+/// non-blank character is `#`; a `#` after two blanks starts a comment (as
+/// `--show-config` writes sources), and any other `#` is part of the value, so a
+/// `message` may hold one. Keys are the long option names; each value is in its
 /// option's grammar, a switch's is `yes` or `no`. A key given twice: the last one wins.
 enum ConfigurationText {
     /// Applies every line of `text`, read from `path`, to `settings`; the first bad line
@@ -34,7 +35,7 @@ enum ConfigurationText {
                 continue
             }
             let key = String(Substring(scalars[..<equals]).trimmingBlanks())
-            let value = String(Substring(scalars[scalars.index(after: equals)...]).trimmingBlanks())
+            let value = String(Substring(scalars[scalars.index(after: equals)...]).withoutComment().trimmingBlanks())
             guard let option = OptionTable.option(configKey: key) else {
                 problems.append(UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'"))
                 continue
@@ -50,6 +51,19 @@ enum ConfigurationText {
 }
 
 extension Substring {
+    /// Up to a `#` after two blanks, which starts a comment (as `--show-config` writes a
+    /// value's source); a `#` after one blank or none is part of the value.
+    func withoutComment() -> Substring {
+        let scalars = unicodeScalars
+        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+        var blanks = 0
+        for index in scalars.indices {
+            if scalars[index] == "#" && blanks >= 2 { return Substring(scalars[..<index]) }
+            blanks = isBlank(scalars[index]) ? blanks + 1 : 0
+        }
+        return self
+    }
+
     /// Without the spaces, tabs and carriage returns at either end: scalars, not Characters,
     /// since a blank followed by a combining mark is one Character with it.
     func trimmingBlanks() -> Substring {

@@ -133,7 +133,8 @@ enum IdleWrap {
 
     static func wrap(_ options: Options, environment: Environment) -> Int32 {
         let plan = CommandPlan.resolve(
-            command: options.command, login: options.login, configuredShell: options.shell, environment: environment)
+            command: options.command, login: options.login, configuredShell: options.shell, environment: environment,
+            notice: { Diagnostics.notice($0, quiet: options.quiet) })
         return wrap(plan, options: options, announceDirectRun: true, environment: environment)
     }
 
@@ -226,7 +227,8 @@ enum IdleWrap {
             return ExitStatus.failure
         }
         return SetPassword.run(
-            file: path, input: .standardInput, quiet: options.quiet, minimumLength: options.minPasswordLength,
+            file: path, makingDirectories: (file ?? options.passwordFile) == nil, input: .standardInput,
+            quiet: options.quiet, minimumLength: options.minPasswordLength,
             refused: { AuditLog.recordPolicy($0, environment: environment) })
     }
 }

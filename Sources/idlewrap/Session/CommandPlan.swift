@@ -16,11 +16,12 @@ struct CommandPlan: Equatable {
     /// The given command; else `SHELL -c "$SSH_ORIGINAL_COMMAND"` as sshd
     /// would run it; else the user's shell, as a login shell with `login`.
     /// `configuredShell` (`shell =`) stands in for a user's shell that is idlewrap.
-    static func resolve(command: [String], login: Bool, configuredShell: String?, environment: Environment)
-        -> CommandPlan
-    {
+    static func resolve(
+        command: [String], login: Bool, configuredShell: String?, environment: Environment,
+        notice: (String) -> Void = { _ in }
+    ) -> CommandPlan {
         var plan = defaultPlan(
-            command: command, login: login, configuredShell: configuredShell, environment: environment)
+            command: command, login: login, configuredShell: configuredShell, environment: environment, notice: notice)
         plan.isSSHCommand = environment["SSH_ORIGINAL_COMMAND"] != nil
         // A shell started under idlewrap, or a program it starts, may run $SHELL.
         if let variable = environment["SHELL"], isIdlewrap(variable) {
@@ -30,12 +31,13 @@ struct CommandPlan: Equatable {
     }
 
     private static func defaultPlan(
-        command: [String], login: Bool, configuredShell: String?, environment: Environment
+        command: [String], login: Bool, configuredShell: String?, environment: Environment,
+        notice: (String) -> Void
     ) -> CommandPlan {
         if !command.isEmpty {
             return CommandPlan(arguments: command, executable: nil)
         }
-        let shell = userShell(configured: configuredShell, environment: environment)
+        let shell = userShell(configured: configuredShell, environment: environment, notice: notice)
         if let original = environment["SSH_ORIGINAL_COMMAND"] {
             return CommandPlan(arguments: [shell, "-c", original], executable: nil)
         }
@@ -47,15 +49,30 @@ struct CommandPlan: Equatable {
     }
 
     /// `$SHELL`, else the passwd entry's shell, else `configured`, else /bin/sh;
-    /// never idlewrap itself (it may be the login shell: see `LoginShell`).
-    static func userShell(configured: String? = nil, environment: Environment) -> String {
+    /// never idlewrap itself (it may be the login shell: see `LoginShell`). A $SHELL
+    /// that cannot be run (SHELL=/nonexistent) is passed over, and `notice` names it:
+    /// the error would name a path the user never typed.
+    static func userShell(
+        configured: String? = nil, environment: Environment, notice: (String) -> Void = { _ in }
+    ) -> String {
         // Only needed without a COMMAND, so not paid for at every start; the
         // passwd entry is read only when $SHELL will not do.
         func usable(_ shell: String?) -> String? {
             guard let shell, !shell.isEmpty, !isIdlewrap(shell) else { return nil }
             return shell
         }
-        return usable(environment["SHELL"]) ?? usable(UserIdentity.loginShell) ?? usable(configured) ?? "/bin/sh"
+        let fallback = { usable(UserIdentity.loginShell) ?? usable(configured) ?? "/bin/sh" }
+        guard let shell = usable(environment["SHELL"]) else { return fallback() }
+        // A bare name is looked up in PATH when it runs.
+        guard shell.contains("/") else { return shell }
+        do {
+            try FileSystem.checkExecutable(shell)
+        } catch {
+            let instead = fallback()
+            notice("SHELL=\(terminalSafe(shell)) cannot be run (\(error)); running \(terminalSafe(instead)) instead")
+            return instead
+        }
+        return shell
     }
 
     /// Whether `path` is this very idlewrap binary.

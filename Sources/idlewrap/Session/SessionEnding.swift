@@ -133,7 +133,11 @@ struct SessionEnding: Equatable {
         case .hangingUp(.signal(let signal), _, _):
             return (ExitStatus.killed(by: signal), nil)
         case .hangingUp(.lockedTooLong, _, _):
-            return (command?.shellStatus ?? ExitStatus.killed(by: SIGHUP), nil)
+            // Said on the terminal: whoever comes back finds a shell prompt, not the session.
+            return (
+                command?.shellStatus ?? ExitStatus.killed(by: SIGHUP),
+                "the session ended: it was locked for longer than --kill-after \(formatDuration(killAfter))"
+            )
         case .hangingUp(.sshCommandEndedWhileLocked(let discarded), _, _):
             guard discarded else { return (command?.shellStatus ?? ExitStatus.failure, nil) }
             // Not the command's status: a script must not take the output it got for

@@ -23,6 +23,11 @@ enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// Throws why the caller may not run the file at `path` (`access`, X_OK).
+    static func checkExecutable(_ path: String) throws(Errno) {
+        _ = try valueOrErrno { access(path, X_OK) }
+    }
+
     static func makeDirectory(_ path: String, mode: mode_t) throws(Errno) {
         _ = try valueOrErrno { mkdir(path, mode) }
     }

@@ -243,7 +243,12 @@ extension EndToEnd {
             lockNow(terminal)
             #expect(terminal.expect("Password for"))
             #expect(terminal.waitForExit(timeout: 30) == .exited(129))
-            #expect(terminal.text.hasSuffix("\u{1b}[?1049l\u{1b}[1;1H\u{1b}[2J\u{1b}[0m\u{1b}[?25h"))
+            // The screen cleared, then the one line that says why.
+            #expect(
+                terminal.text.hasSuffix(
+                    "\u{1b}[?1049l\u{1b}[1;1H\u{1b}[2J\u{1b}[0m\u{1b}[?25h"
+                        + "idlewrap: the session ended: it was locked for longer than --kill-after 1s\r\n"),
+                "\(terminal.text.debugDescription)")
             #expect(sameSettings(try terminal.attributes(), terminal.initialAttributes))
         }
 

@@ -138,9 +138,9 @@ struct LockKeyValueTests {
         #expect(parseLockKey(text) == expected)
     }
 
-    @Test("every letter in either case names its control byte")
+    @Test("every letter in either case names its control byte, but Enter's (^J, ^M)")
     func letters() {
-        for (offset, letter) in "ABCDEFGHIJKLMNOPQRSTUVWXYZ".enumerated() {
+        for (offset, letter) in "ABCDEFGHIJKLMNOPQRSTUVWXYZ".enumerated() where !"JM".contains(letter) {
             #expect(parseLockKey("^\(letter)") == UInt8(offset + 1))
             #expect(parseLockKey("^\(letter.lowercased())") == UInt8(offset + 1))
         }
@@ -150,10 +150,18 @@ struct LockKeyValueTests {
     func escape() {
         #expect(parseLockKey("^[") == nil)
         #expect(parseLockKey("\u{1B}") == nil)
-        #expect(isEscapeKey("^["))
-        #expect(isEscapeKey("\u{1B}"))
-        #expect(!isEscapeKey("^]"))
-        #expect(!isEscapeKey("x"))
+        #expect(lockKeyRefusal("^[")?.hasPrefix("ESC starts") == true)
+        #expect(lockKeyRefusal("\u{1B}")?.hasPrefix("ESC starts") == true)
+        #expect(lockKeyRefusal("^]") == nil)
+        #expect(lockKeyRefusal("x") == nil)
+    }
+
+    @Test("CR and LF, which Enter sends, are refused in every spelling")
+    func enter() {
+        for text in ["^M", "^m", "\r", "^J", "^j", "\n"] {
+            #expect(parseLockKey(text) == nil)
+            #expect(lockKeyRefusal(text) == "Enter sends it, so every command line would lock")
+        }
     }
 
     @Test(
@@ -169,7 +177,7 @@ struct LockKeyValueTests {
 
     @Test("caret notation round-trips every control byte")
     func caretRoundTrip() throws {
-        for byte in Array(UInt8(0)...0x1F) + [0x7F] where byte != 0x1B {
+        for byte in Array(UInt8(0)...0x1F) + [0x7F] where ![0x1B, 0x0D, 0x0A].contains(byte) {
             let notation = try #require(caretNotation(of: byte))
             #expect(parseLockKey(notation) == byte)
         }

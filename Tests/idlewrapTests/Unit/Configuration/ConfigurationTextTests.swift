@@ -94,7 +94,7 @@ struct ConfigurationTextTests {
             ("quiet =", .user, "\(userPath):1: invalid value '' for quiet (expected yes or no)"),
             ("auth = kerberos", .user, "\(userPath):1: unknown method 'kerberos' for auth (expected pam, ask or file)"),
             ("hold-limit = 8MB", .system, "\(systemPath):1: invalid size '8MB' for hold-limit"),
-            ("password-file =", .user, "\(userPath):1: option 'password-file' needs a non-empty value"),
+            ("pam-service =", .user, "\(userPath):1: option 'pam-service' needs a non-empty value"),
             (
                 "max-timeout = 15m", .user,
                 "\(userPath):1: 'max-timeout' can only be set in the system configuration file"

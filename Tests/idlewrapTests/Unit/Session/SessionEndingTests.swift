@@ -97,8 +97,9 @@ import Testing
 
         var lockedTooLong = SessionEnding(killAfter: .seconds(1))
         _ = lockedTooLong.hangUp(.lockedTooLong, at: start)
-        #expect(lockedTooLong.exitStatus(command: .signaled(SIGHUP)) == (129, nil))
-        #expect(lockedTooLong.exitStatus(command: nil) == (129, nil))
+        let said = "the session ended: it was locked for longer than --kill-after 1s"
+        #expect(lockedTooLong.exitStatus(command: .signaled(SIGHUP)) == (129, said))
+        #expect(lockedTooLong.exitStatus(command: nil) == (129, said))
         #expect(!lockedTooLong.isSignalled)
 
         var kept = SessionEnding(killAfter: .zero)
