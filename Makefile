@@ -7,6 +7,8 @@
 #   make dist                             OUT/idlewrap-VERSION-linux-ARCH.tar.gz
 #   make deb                              OUT/idlewrap_VERSION_ARCH.deb (dpkg-deb)
 #   make rpm                              OUT/idlewrap-VERSION-1.ARCH.rpm (rpmbuild)
+#                                         (without SYSROOT= each name ends in
+#                                         -host-glibc: this machine's floor only)
 #
 #   sudo make sysroot                     once: a Debian 11 tree in .build/debian-11
 #   make SYSROOT=.build/debian-11 dist deb rpm
@@ -25,6 +27,7 @@ SWIFT ?= swift
 SYSROOT ?=
 SYSROOT_DIR = .build/debian-11
 MAINTAINER ?= idlewrap maintainers <maintainers@idlewrap.example.org>
+HOMEPAGE ?= https://idlewrap.example.org/
 
 VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"/\1/p' Sources/idlewrap/Main/Version.swift)
 ARCH := $(shell uname -m)
@@ -102,6 +105,11 @@ HOT_FUNCTIONS_FLAGS = "-Xfrontend", "-function-sections", "-Xlinker", "--symbol-
 # GLIBC_2.28 or libxcrypt 4.1, and .ci/check-old-distribution runs it on Debian 11.
 ifeq ($(SYSROOT),)
 OUT = .build
+# This machine's glibc floor (Depends: libc6 (>= 2.35) here), not the shipped
+# one: named apart, so that it cannot be published by mistake for the portable
+# files, and said loudly.
+NAME_SUFFIX = -host-glibc
+HOST_BUILD_WARNING = @echo "make: WARNING: built without SYSROOT= for this machine's glibc only; named *$(NAME_SUFFIX)*; do not publish (the shipped build: make SYSROOT=$(SYSROOT_DIR) $@)" >&2
 TOOLSET = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_DIR)/toolset.json)
 else
 OUT = .build/portable
@@ -113,7 +121,7 @@ endif
 BIN = $(OUT)/release/idlewrap
 STAGE = $(OUT)/stage
 DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
-DIST = $(OUT)/$(DIST_NAME).tar.gz
+DIST = $(OUT)/$(DIST_NAME)$(NAME_SUFFIX).tar.gz
 
 .PHONY: all release stage install uninstall dist deb rpm sysroot clean FORCE
 
@@ -198,14 +206,19 @@ dist: stage
 	tar -C $(OUT) -czf $(DIST) --owner=0 --group=0 --mtime=@$(SOURCE_DATE_EPOCH) $(DIST_NAME)
 	rm -rf $(OUT)/$(DIST_NAME)
 	@echo $(DIST)
+	$(HOST_BUILD_WARNING)
 
 # Both packages are made from the staged tree by scripts in packaging/ (see
 # docs/packaging.md for what each puts where).
 deb: stage
-	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' SYSROOT='$(SYSROOT_PATH)' sh packaging/deb/build $(STAGE) $(OUT)
+	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' SYSROOT='$(SYSROOT_PATH)' \
+		NAME_SUFFIX='$(NAME_SUFFIX)' sh packaging/deb/build $(STAGE) $(OUT)
+	$(HOST_BUILD_WARNING)
 
 rpm: stage
-	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' sh packaging/rpm/build $(STAGE) $(OUT)
+	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' NAME_SUFFIX='$(NAME_SUFFIX)' \
+		sh packaging/rpm/build $(STAGE) $(OUT)
+	$(HOST_BUILD_WARNING)
 
 clean:
 	rm -rf .build/stage .build/idlewrap-* .build/idlewrap_* .build/portable
