@@ -110,5 +110,42 @@ extension EndToEnd {
             #expect(
                 terminal.hasShown("idlewrap: \(directory.path): cannot execute: Is a directory"), "\(terminal.text)")
         }
+
+        /// The README's ~/.profile line cannot lock anyone out: idlewrap missing from PATH or
+        /// stopped by a mistake in the user's file (125), the login goes on; otherwise it ends
+        /// with the wrapped shell.
+        @Test func theReadmesProfileRecipeCannotLockAnyoneOut() throws {
+            let readme = try readFile(packageDirectory + "/README.md")
+            let recipe = try #require(
+                readme.split(separator: "\n").first { $0.hasPrefix("if [ -z \"$IDLEWRAP_TTY\" ]") }.map(String.init))
+            let bin = directory.file("bin")
+            mkdir(bin, 0o755)
+            try #require(symlink(TerminalDriver.idlewrap, bin + "/idlewrap") == 0)
+            let shell = try directory.write("shell", "#!/bin/sh\necho WRAPPED-SHELL\nexit 3\n", mode: 0o755)
+            let home = directory.file("home")
+            mkdir(home, 0o700)
+            mkdir(home + "/idlewrap", 0o700)
+            func login(path: String) throws -> TerminalDriver {
+                try TerminalDriver(
+                    ["/bin/sh", "-c", recipe + "\necho LOGIN-GOES-ON"],
+                    environment: [
+                        "PATH": path, "SHELL": shell, "XDG_CONFIG_HOME": home, "IDLEWRAP_TTY": "",
+                        "IDLEWRAP_SYSTEM_CONFIG": directory.file("none"),
+                    ])
+            }
+            try directory.write("home/idlewrap/config", "password-file = \(password)\ntimeout = 0\n", mode: 0o600)
+            let wrapped = try login(path: bin)
+            #expect(wrapped.waitForExit() == .exited(3), "the wrapped shell's status")
+            #expect(wrapped.hasShown("WRAPPED-SHELL"), "\(wrapped.text)")
+            #expect(!wrapped.hasShown("LOGIN-GOES-ON"))
+            try directory.write("home/idlewrap/config", "timeout = 0\nfuture-key = yes\n", mode: 0o600)
+            let mistaken = try login(path: bin)
+            #expect(mistaken.waitForExit() == .exited(0))
+            #expect(mistaken.hasShown("unknown key 'future-key'"), "\(mistaken.text)")
+            #expect(mistaken.hasShown("LOGIN-GOES-ON"))
+            let missing = try login(path: directory.file("nowhere"))
+            #expect(missing.waitForExit() == .exited(0))
+            #expect(missing.hasShown("LOGIN-GOES-ON"), "\(missing.text)")
+        }
     }
 }
