@@ -819,14 +819,13 @@ static void print_table(void) {
         row(label, FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, default_size ? 7 : 8}, WRAPPERS_ONLY, 1);
     }
     for (int p = 0; p < config.parser_count; p++) {
-        // "model LABEL": the screen model alone; >= 3 GB/s on plain text, 1 GB/s on the
-        // coloured ls and vim corpora, no target on random bytes.
+        // The screen model alone: >= 3 GB/s on plain text, 1 GB/s on the coloured ls and
+        // vim corpora, no target on random bytes.
         const char *label = config.parser_labels[p];
-        int model = !strncmp(label, "model ", 6);
         Target target = {AT_LEAST, 1000};
-        if (model && strstr(label, "plain")) target.value = 3000;
-        if (model && strstr(label, "random")) target = none;
-        printf("| %s, %s (MB/s)", model ? "screen model" : "output parser", model ? label + 6 : label);
+        if (strstr(label, "plain")) target.value = 3000;
+        if (strstr(label, "random")) target = none;
+        printf("| screen model, %s (MB/s)", label);
         print_target(target, "");
         for (int i = 0; i < config.wrapper_count; i++) {
             if (is_idlewrap(&config.wrappers[i]) && !is_idle_only(&config.wrappers[i]))

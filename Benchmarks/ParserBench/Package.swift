@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The output-parser micro-benchmark: PTYKit's OutputParser alone, over a corpus
+// The screen-model micro-benchmark: PTYKit's ScreenModel alone, over a corpus
 // of real terminal output. Built and run by Benchmarks/run; not part of CI.
 import PackageDescription
 

@@ -1,5 +1,5 @@
 /// The parameters, private marker and intermediate of the escape or control sequence being
-/// parsed, in fixed inline storage (no allocation). The limits are OutputParser's: 16
+/// parsed, in fixed inline storage (no allocation). The limits (ScreenParserTable.swift): 16
 /// parameters (later ones are dropped, the sequence still dispatches), values saturating at
 /// 65535, one intermediate. `:` sub-parameters (SGR `38:2::10:20:30`, `4:3`) are kept too,
 /// up to 32 values in all.

@@ -124,7 +124,7 @@ struct RowRenderer {
     }
 
     /// The whole SGR for `style`, from `0`, in as many sequences as keep each within the 16
-    /// parameters every parser takes (the model's and OutputParser's limit; tmux takes 24):
+    /// parameters every parser takes (the model's limit; tmux takes 24):
     /// all eight attributes, an underline and three direct colours make 25.
     static func writeAttributes(_ style: Style, into buffer: OutputBuffer) {
         var sgr = SGRWriter(buffer)

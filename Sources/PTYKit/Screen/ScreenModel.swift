@@ -255,7 +255,7 @@ public final class ScreenModel {
 
     // MARK: - What the lock hides and restores
 
-    /// The input modes and the rest that TerminalModes tracked.
+    /// The input modes, the cursor's visibility, the alternate screen and the titles set.
     public var modes: ScreenModes { engine.pointee.state.modes }
 
     /// How many times the stream set the window title (wrapping): a change says a title was

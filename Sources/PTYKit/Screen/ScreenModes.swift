@@ -1,8 +1,7 @@
 /// The terminal modes a program turned on through its output that the lock and the exit
 /// restore care about: those that make the terminal send input by itself or encode keys
 /// differently, the cursor's visibility, the alternate screen, and whether a title or
-/// window name was set. The screen model's share of what `TerminalModes` tracked, with
-/// the same answers for the same bytes.
+/// window name was set.
 ///
 /// When terminals disagree about a sequence, the model leans towards "off" for modes the lock
 /// would restore: a mode wrongly believed off only lets a few escape sequences into the
@@ -145,7 +144,7 @@ public struct ScreenModes: Equatable, Sendable {
     /// Everything not listed is ignored, notably the queries `CSI ? u` (kitty flags) and
     /// DECRQM, and XTSAVE/XTRESTORE (`CSI ? Pm s` / `CSI ? Pm r`): a restore can turn a mode
     /// back on unseen, which errs on the harmless side. A sequence with sub-parameters is
-    /// ignored, as OutputParser ignored it.
+    /// ignored: no mode is set with them.
     @inline(__always)
     mutating func applyControlSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an

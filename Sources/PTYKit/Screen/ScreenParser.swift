@@ -4,19 +4,17 @@ import CCellStores
 // controls, escape and control sequences, control strings. ScreenModel's state consumes
 // them; tests consume them with a recorder.
 //
-// The boundary rules are OutputParser's, to the byte (see the long header of
-// OutputParser.swift): no C1 controls; bytes 0x80-0xFF are UTF-8 in ground, ignored inside
-// sequences, payload in strings; UTF-8 is tracked in ground with continuation bytes counted
-// as tmux counts them; strings end where tmux ends them (a DCS only at `ESC \`; OSC, SOS,
-// PM, APC and `ESC k` at CAN, SUB or ESC, an OSC also at BEL); the `cut` bytes bring the
-// parser to a boundary from any state; nothing makes it grow (16 parameters, values
-// saturating at 65535, strings kept up to ControlString.capacity).
+// The states, where each byte leads and the departures from Williams' parser are in
+// ScreenParserTable.swift: in short, no C1 controls; bytes 0x80-0xFF are UTF-8 in ground,
+// ignored inside sequences, payload in strings; UTF-8 is tracked in ground with
+// continuation bytes counted as tmux counts them; strings end where tmux ends them (a DCS
+// only at `ESC \`; OSC, SOS, PM, APC and `ESC k` at CAN, SUB or ESC, an OSC also at BEL);
+// the `cut` bytes bring the parser to a boundary from any state; nothing makes it grow.
 //
-// What a terminal shows that OutputParser did not need: a UTF-8 character is decoded when
-// complete (malformed ones, overlong forms and surrogates included, are dropped, as tmux
-// drops them; so are bytes that stand alone and characters cut short); `:` sub-parameters
-// are collected (OutputParser sent them to csiIgnore; the boundary is the same); string
-// payloads are kept for the OSC, DCS and `ESC k` strings the model interprets.
+// A UTF-8 character is decoded when complete (malformed ones, overlong forms and
+// surrogates included, are dropped, as tmux drops them; so are bytes that stand alone and
+// characters cut short); string payloads are kept for the OSC, DCS and `ESC k` strings the
+// model interprets.
 //
 // Speed: runs of printable ASCII reach the consumer whole, found eight bytes at a time;
 // complete control sequences are parsed in one tight loop; UTF-8 characters complete in the
@@ -75,7 +73,9 @@ struct ScreenParser {
     }
 
     /// Bytes that end whatever sequence, string or character the stream is in, on every
-    /// terminal, and change nothing else (OutputParser.cut).
+    /// terminal, and change nothing else. CAN ends everything but a DCS string in tmux,
+    /// which takes it as payload and ends at the ST after it; to a terminal already in
+    /// ground, CAN and a lone ST do nothing.
     static let cut: [UInt8] = [0x18, 0x1B, 0x5C]
 
     // MARK: - Feeding
@@ -136,7 +136,7 @@ struct ScreenParser {
     /// Where in `count` bytes at `base`, fed from this state, the stream was last at a
     /// boundary: the offset of the first byte after it (0 for the start), or nil if it
     /// never was. A character cut short counts as ended before the byte that cuts it, as
-    /// a terminal shows it. Changes nothing (OutputParser.lastBoundary).
+    /// a terminal shows it. Changes nothing.
     func lastBoundary(in base: UnsafePointer<UInt8>, count end: Int) -> Int? {
         var (state, remaining) = (self.state, utf8Remaining)
         var last: Int? = nil

@@ -1,9 +1,37 @@
-// The transition table of ScreenParser, as data: Paul Williams' DEC/ANSI parser
-// (https://vt100.net/emu/dec_ansi_parser) state by state, with tmux's string states (its
-// input.c) where tmux stays in a string longer. The states and where each byte leads are
-// exactly those of OutputParser (whose header lists the departures from Williams); the
-// actions are richer, because the screen model interprets what OutputParser skips. A row's
-// `next` is nil when the byte leaves the state unchanged (no exit or entry action runs).
+// The transition table of ScreenParser, as data: Paul Williams' parser for DEC/ANSI
+// terminals, https://vt100.net/emu/dec_ansi_parser, state by state, with tmux's string
+// states (its input.c) where tmux stays in a string longer. A row's `next` is nil when the
+// byte leaves the state unchanged (no exit or entry action runs). Departures from Williams:
+//
+// - No C1 controls. Bytes 0x80-0x9F never start or end a sequence, neither raw nor as
+//   UTF-8-encoded U+0080-U+009F. In a UTF-8 stream they are continuation bytes (0x9B is
+//   part of "⛄", E2 9B 84), and taking them for CSI/DCS/OSC/ST would wreck the boundary
+//   tracking; tmux's input.c has no C1 rows either. A program that writes 8-bit C1
+//   controls to a UTF-8 terminal is not followed (few terminals would obey it).
+// - Bytes 0x80-0xFF are not folded onto 0x00-0x7F (Williams treats GR like GL). In ground
+//   they are UTF-8; in escape and control-sequence states they are ignored, as tmux does;
+//   in OSC, DCS and SOS/PM/APC strings they are payload.
+// - UTF-8 is tracked in ground (Williams has no notion of it). C2-DF, E0-EF and F0-F4
+//   start characters of 2, 3 and 4 bytes; other bytes >= 0x80 stand alone. Continuation
+//   bytes are counted without checking the second byte's narrower ranges (as tmux's
+//   utf8_open/utf8_append), so a malformed character ends where tmux ends it. Any other
+//   byte ends a partial character and is then processed normally, so ESC or CAN always
+//   gets through.
+// - Strings end where the terminal that stays in them longest, tmux, ends them, so that a
+//   boundary here is a boundary on every terminal. A DCS string ends only at ST (`ESC \`):
+//   to tmux, CAN, SUB and `ESC x` are part of it, so `ESC P q ESC x` is still a DCS (and
+//   `ESC [?1049h` inside it sets nothing, though xterm would end the DCS there). OSC,
+//   SOS, PM and APC strings end at CAN, SUB or ESC as in Williams; an OSC also at BEL, as
+//   in xterm. `ESC k` starts a string, tmux's window name, where xterm ignores it.
+// - An OSC string is dispatched however it ends, CAN and SUB included: tmux applies it
+//   then, where xterm abandons it; so are APC and `ESC k` strings, which tmux takes for a
+//   pane title and a window name. Williams' other entry/exit actions (clear, hook,
+//   unhook) run on entering/leaving a state as in the diagram, or are no-ops here.
+// - `:` sub-parameters are collected, where Williams sends the sequence to csiIgnore.
+// - Limits: 16 parameters (more are dropped; the sequence still dispatches with the first
+//   16), values saturating at 65535, one intermediate byte (a sequence with two or more is
+//   parsed but not interpreted), strings kept up to ControlString.capacity: no input can
+//   make the parser grow.
 
 extension ScreenParser {
     /// The states of Williams' diagram, plus tmux's.

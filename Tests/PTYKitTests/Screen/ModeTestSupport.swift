@@ -77,7 +77,7 @@ struct Observed: Equatable, CustomStringConvertible {
     }
 }
 
-/// A ScreenModel with the value semantics of OutputParser, for the tests ported from it:
+/// A ScreenModel with value semantics, for the mode-tracking tests:
 /// a copy that is fed afterwards replays what its original was fed into a model of its own.
 struct ModelStream {
     private final class Box {
@@ -126,8 +126,7 @@ struct ModelStream {
 
 /// Feeds `input` whole, then split in two at every position, then byte by byte, then with
 /// `feedUntilBoundary` taking over at every position, expecting the same modes and
-/// boundary each time (OutputParser's parseEverySplit, for the model). Returns the stream
-/// fed whole.
+/// boundary each time. Returns the stream fed whole.
 func modesEverySplit(_ input: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> ModelStream {
     var whole = ModelStream()
     whole.feed(input)

@@ -14,7 +14,7 @@ struct Transcript: Sendable, CustomTestStringConvertible {
     var testDescription: String { "PUSH \"\(input)\"" }
 }
 
-/// The mode-tracking transcripts of OutputParser, which the screen model must pass too:
+/// The mode-tracking transcripts the screen model must pass:
 /// bytes pushed, the modes, titles and boundary expected after them.
 enum ModeTranscripts {
     static let privateModes: [Transcript] = [

@@ -1,9 +1,8 @@
-// Feeds each corpus file through OutputParser, and through the screen model
-// (ScreenModel, 200x60 or `--size ROWSxCOLUMNS`), in 4 KiB chunks (what one read of a Linux pty master
+// Feeds each corpus file through the screen model (ScreenModel, 200x60 or
+// `--size ROWSxCOLUMNS`), in 4 KiB chunks (what one read of a Linux pty master
 // returns) until at least `--seconds` have passed, five times, and prints the
-// median throughputs as `LABEL=MBPS` and `model LABEL=MBPS` lines (MB = 10^6 B).
-// `--model-only` measures only the model; `--passes N` feeds the model N whole
-// passes and no more (for callgrind, which counts instructions, not time), with
+// median throughputs as `LABEL=MBPS` lines (MB = 10^6 B). `--passes N` feeds the
+// model N whole passes and no more (for callgrind, which counts instructions, not time), with
 // `--hold` holding what scrolls off for the scrollback as a locked session does
 // (8 MiB, idlewrap's default --hold-limit). `--reads FILE` feeds the model in chunks of the
 // sizes in FILE (one a line, taken in turn), such as the reads of a relay traced in a flood
@@ -51,31 +50,9 @@ func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// One measurement: whole passes over the corpus until `seconds` have elapsed.
-/// Returns MB/s and how many chunks ended at a boundary (so the work is used).
-func measure(_ corpus: [UInt8], seconds: Double) -> (mbps: Double, boundaries: Int) {
-    var parser = OutputParser()
-    var boundaries = 0
-    var fed = 0
-    let start = monotonicSeconds()
-    var elapsed = 0.0
-    corpus.withUnsafeBytes { all in
-        repeat {
-            var offset = 0
-            while offset < all.count {
-                let end = min(offset + chunkSize, all.count)
-                parser.feed(UnsafeRawBufferPointer(rebasing: all[offset..<end]))
-                if parser.isAtBoundary { boundaries += 1 }
-                offset = end
-            }
-            fed += all.count
-            elapsed = monotonicSeconds() - start
-        } while elapsed < seconds
-    }
-    return (Double(fed) / elapsed / 1e6, boundaries)
-}
-
-/// The same for the screen model: every byte through the grid.
+/// One measurement: whole passes over the corpus through the screen model, every byte
+/// through the grid, until `seconds` have elapsed. Returns MB/s and how many chunks ended
+/// at a boundary (so the work is used).
 func measureModel(
     _ corpus: [UInt8], size: (rows: Int, columns: Int), seconds: Double, reads: inout ReadSizes
 ) -> (
@@ -135,21 +112,18 @@ func vfscanfPair(
 
 func usage() -> Never {
     printError(
-        "usage: ParserBench [--seconds S] [--size ROWSxCOLUMNS] [--model-only] [--passes N [--hold]] [--reads FILE] LABEL=FILE...\n")
+        "usage: ParserBench [--seconds S] [--size ROWSxCOLUMNS] [--passes N [--hold]] [--reads FILE] LABEL=FILE...\n")
     exit(2)
 }
 
 var seconds = 0.5
-var modelOnly = false
 var hold = false
 var passes: Int? = nil
 var size = (rows: 60, columns: 200)
 var corpora: [(label: String, path: String)] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    if argument == "--model-only" {
-        modelOnly = true
-    } else if argument == "--hold" {
+    if argument == "--hold" {
         hold = true
     } else if argument == "--passes" {
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { usage() }
@@ -200,21 +174,10 @@ for (label, path) in corpora {
                 + "\(grown) KiB; held \(held.lines) lines in \(held.bytes) bytes, \(held.dropped) dropped\n")
         continue
     }
-    var modelRates: [Double] = []
-    for _ in 0..<repetitions {
-        modelRates.append(measureModel(corpus, size: size, seconds: seconds, reads: &readSizes).mbps)
-    }
-    modelRates.sort()
-    let modelMedian = modelRates[modelRates.count / 2]
-    printError("  model, \(label): \(Int(modelMedian)) MB/s\n")
-    if modelOnly {
-        print("model \(label)=\(modelMedian)")
-        continue
-    }
     var rates: [Double] = []
     var boundaries = 0
     for _ in 0..<repetitions {
-        let result = measure(corpus, seconds: seconds)
+        let result = measureModel(corpus, size: size, seconds: seconds, reads: &readSizes)
         rates.append(result.mbps)
         boundaries += result.boundaries
     }
@@ -222,5 +185,4 @@ for (label, path) in corpora {
     let median = rates[rates.count / 2]
     printError("  \(label): \(corpus.count) bytes, \(Int(median)) MB/s (\(boundaries) chunks at a boundary)\n")
     print("\(label)=\(median)")
-    print("model \(label)=\(modelMedian)")
 }
