@@ -14,8 +14,8 @@ import Glibc
 /// calls out while holding one: the delegate is called between them, and what it
 /// calls back, `sendToCommand` or `watch`, opens and closes its own). So they are
 /// `@exclusivity(unchecked)`: otherwise each access is a call into the runtime's
-/// exclusivity check, about 150 instructions with its bookkeeping, and a round
-/// made some fifteen. One thread, as the whole relay is.
+/// exclusivity check (Benchmarks/RESULTS.md has its cost). One thread, as the
+/// whole relay is.
 public final class Relay {
     public let terminalInput: FileDescriptor
     public let terminalOutput: FileDescriptor

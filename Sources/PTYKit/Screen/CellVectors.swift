@@ -46,8 +46,8 @@ enum CellVectors: Sendable {
     /// Writes `count` (at least 4) cells, `style | bytes[i]`.
     typealias Store = @convention(c) (UnsafePointer<UInt8>, Int, UInt64, UnsafeMutablePointer<UInt64>) -> Void
 
-    /// A function, not a case to switch on in the parser's loop, which the optimizer keeps
-    /// small only while it can.
+    /// A function, not a case to switch on in the parser's loop: the inlining budget
+    /// (docs/screen-model.md, "Speed").
     var storeASCII: Store {
         switch self {
         case .sse2: ccell_store_ascii_sse2

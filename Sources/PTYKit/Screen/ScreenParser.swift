@@ -165,8 +165,8 @@ struct ScreenParser {
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// Handles ground bytes from `start` for as long as the fast paths apply; returns where
-    /// the table must take over (or `end`). A function of its own: the optimizer stops
-    /// inlining into a function past a size, and the fast paths need all of it.
+    /// the table must take over (or `end`). A function of its own, for the inlining budget
+    /// (docs/screen-model.md, "Speed").
     @inline(never)
     private mutating func ground<Consumer: ScreenParserConsumer>(
         _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, _ consumer: inout Consumer
@@ -431,7 +431,7 @@ struct ScreenParser {
     // MARK: - The table
 
     // A call: the table parses only what the fast paths leave (sequences cut by the end of
-    // a read, strings, malformed input), and inlined it would crowd them out.
+    // a read, strings, malformed input); see the inlining budget in docs/screen-model.md.
     @inline(never)
     private mutating func step<Consumer: ScreenParserConsumer>(
         _ byte: UInt8, _ table: UnsafeBufferPointer<Transition>, _ consumer: inout Consumer
