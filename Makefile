@@ -9,6 +9,7 @@
 #   make rpm                              OUT/idlewrap-VERSION-1.ARCH.rpm (rpmbuild)
 #                                         (without SYSROOT= each name ends in
 #                                         -host-glibc: this machine's floor only)
+#   make check-hot-functions              the list of hot functions still names the binary's
 #
 #   sudo make sysroot                     once: a Debian 11 tree in .build/debian-11
 #   make SYSROOT=.build/debian-11 dist deb rpm
@@ -35,51 +36,39 @@ ARCH := $(shell uname -m)
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 export SOURCE_DATE_EPOCH
 
-# The README's build, plus full RELRO and BIND_NOW for the executable. They
-# are linker flags on make's command line, not in Package.swift: what ships
-# is hardened, a developer's build is the toolchain's.
+# The README's build, plus the link below: full RELRO and BIND_NOW for the
+# executable on make's command line, the rest in a toolset file make writes
+# (docs/packaging.md). Package.swift says none of it: what ships is tuned and
+# hardened, a developer's build is the toolchain's.
 # No RUNPATH ($ORIGIN): the Swift runtime is static, so nothing is to be found
 # next to the binary, and ld.so would look there first for every library it
 # loads, PAM's included (25 failed system calls at each start).
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(OUT) \
-	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now $(if $(TOOLSET),--toolset $(TOOLSET))
+	-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now --toolset $(TOOLSET)
 
-# The C++ runtime is linked statically where libstdc++'s archive is installed
-# (g++ brings it on Debian and Ubuntu, libstdc++-static on RHEL), else shared:
-# nothing new is required. Loading libstdc++.so costs every start 1.7 M
-# instructions (ld.so binding ~1 660 of libstdc++'s own symbols) and 0.6 MiB,
-# for the two dozen functions the Swift runtime uses; libgcc_s.so another
-# 0.09 M. The toolchain's clang finds the archive as it would find the
-# library. swiftc links with whatever `-lstdc++` finds first, so a directory
-# holding only a link to the archive goes first on its search path, and ld.lld
-# (part of the toolchain) links: with --gc-sections it drops the references of
-# archive members that nothing reaches (random.o's arc4random, GLIBC_2.36),
-# which gold keeps (.ci/check-release checks).
-# Package.swift links the README's build the same way, with the hot functions
-# below first (a linker script in packaging/static-libstdc++; unsafe flags on
-# the executable alone, release builds on Linux). make says it again in its
-# toolset file, which also carries what Package.swift cannot: the sysroot,
-# and a section per function in every module (PTYKit's product may carry no
-# unsafe flags, or a versioned dependency on it would be refused).
+# The tuned link (docs/packaging.md, "The link"): libstdc++ and libgcc
+# static where the toolchain's clang finds libstdc++.a (a link to the archive
+# in STATIC_LIBSTDCXX_DIR is what swiftc's -lstdc++ finds first), linked by
+# ld.lld, whose --gc-sections drops what unused archive members refer to
+# (.ci/check-release checks the symbol versions).
 SWIFT_CLANG := $(dir $(realpath $(shell command -v $(SWIFT))))clang
 LIBSTDCXX_ARCHIVE := $(filter /%,$(shell $(SWIFT_CLANG) -print-file-name=libstdc++.a 2>/dev/null))
 STATIC_LIBSTDCXX_DIR = .build/static-libstdc++
-STATIC_LIBSTDCXX_FLAGS = "-use-ld=lld", "-L$(abspath $(STATIC_LIBSTDCXX_DIR))", "-Xclang-linker", "-static-libgcc"
+STATIC_LIBSTDCXX_FLAGS = "-L$(abspath $(STATIC_LIBSTDCXX_DIR))", "-Xclang-linker", "-static-libgcc",
 
-# With ld.lld, the functions that run at start and while relaying output
-# (packaging/portable/hot-functions.txt, which packaging/portable/hot-functions
-# writes) go together at the start of the text, each function in a section of
-# its own: a fault on the text maps the pages around it too, so ~0.3 MB of hot
-# code spread over 4.4 MB kept 3 MiB resident. Together: 1.8 MiB less peak
-# RSS for a binary just installed (Benchmarks/RESULTS.md). Names not in the
-# binary are skipped, so a list behind the code costs memory, never a build.
+# The functions that run at start and while relaying output first in the
+# text, each function in a section of its own (every module's, C included).
+# Names not in the binary are skipped, so a stale list costs memory, never a
+# build: make check-hot-functions (which .ci/check-release runs) fails when
+# fewer than HOT_FUNCTIONS_FOUND in a hundred are left.
 # The list is no prerequisite SwiftPM sees: a newer one removes the binary, so
 # that it is linked again. Nor does SwiftPM recompile for a changed toolset:
 # a build directory from before these flags needs `rm -rf .build/portable`
 # (or .build/x86_64-unknown-linux-gnu/release) once.
 HOT_FUNCTIONS = packaging/portable/hot-functions.txt
-HOT_FUNCTIONS_FLAGS = "-Xfrontend", "-function-sections", "-Xlinker", "--symbol-ordering-file=$(abspath $(HOT_FUNCTIONS))", \
-	"-Xlinker", "--no-warn-symbol-ordering"
+HOT_FUNCTIONS_FLAGS = "-use-ld=lld", "-Xfrontend", "-function-sections", \
+	"-Xlinker", "--symbol-ordering-file=$(abspath $(HOT_FUNCTIONS))", "-Xlinker", "--no-warn-symbol-ordering"
+HOT_FUNCTIONS_FOUND = 90
 
 # The shipped build (SYSROOT=): one binary for every distribution with glibc
 # 2.28 and libxcrypt 4.1 or later (RHEL 8 and 9 and their rebuilds, Amazon
@@ -110,20 +99,19 @@ OUT = .build
 # files, and said loudly.
 NAME_SUFFIX = -host-glibc
 HOST_BUILD_WARNING = @echo "make: WARNING: built without SYSROOT= for this machine's glibc only; named *$(NAME_SUFFIX)*; do not publish (the shipped build: make SYSROOT=$(SYSROOT_DIR) $@)" >&2
-TOOLSET = $(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_DIR)/toolset.json)
 else
 OUT = .build/portable
-TOOLSET = $(OUT)/toolset.json
 SYSROOT_PATH = $(abspath $(SYSROOT))
 COMPAT_OBJECT = $(OUT)/glibc-compat.o
 LINK_DIR = $(OUT)/link
 endif
+TOOLSET = $(OUT)/toolset.json
 BIN = $(OUT)/release/idlewrap
 STAGE = $(OUT)/stage
 DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
 DIST = $(OUT)/$(DIST_NAME)$(NAME_SUFFIX).tar.gz
 
-.PHONY: all release stage install uninstall dist deb rpm sysroot clean FORCE
+.PHONY: all release check-hot-functions stage install uninstall dist deb rpm sysroot clean FORCE
 
 all: release
 
@@ -131,14 +119,26 @@ all: release
 release: $(TOOLSET)
 	$(SWIFT) build $(RELEASE_FLAGS) --product idlewrap
 
-$(STATIC_LIBSTDCXX_DIR)/toolset.json: FORCE
-	mkdir -p $(STATIC_LIBSTDCXX_DIR)
-	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
-	test ! $(HOT_FUNCTIONS) -nt $(BIN) || rm -f $(BIN)
-	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": [%s,\n    %s] },\n  "cCompiler": { "extraCLIOptions": ["-ffunction-sections"] } }\n' \
-		'$(STATIC_LIBSTDCXX_FLAGS)' '$(HOT_FUNCTIONS_FLAGS)' >$@
+# The hot functions' names the binary defines (nm), against the whole list.
+check-hot-functions: release
+	@total=$$(grep -c . $(HOT_FUNCTIONS)); \
+	found=$$(nm --defined-only $(BIN) | awk 'NR == FNR { hot[$$0]; next } $$NF in hot && !seen[$$NF]++ { n++ } END { print n + 0 }' \
+		$(HOT_FUNCTIONS) -); \
+	if [ $$((found * 100)) -lt $$((total * $(HOT_FUNCTIONS_FOUND))) ]; then \
+		echo "make: $(BIN) defines $$found of the $$total functions in $(HOT_FUNCTIONS), under $(HOT_FUNCTIONS_FOUND) %:" \
+			"the list is stale; write it again with packaging/portable/hot-functions $(BIN)" >&2; exit 1; \
+	fi; \
+	echo "$(BIN) defines $$found of the $$total functions in $(HOT_FUNCTIONS)"
 
-ifneq ($(SYSROOT),)
+ifeq ($(SYSROOT),)
+# This machine's build: libstdc++ static where its archive is installed.
+$(OUT)/toolset.json: FORCE
+	mkdir -p $(STATIC_LIBSTDCXX_DIR)
+	$(if $(wildcard $(LIBSTDCXX_ARCHIVE)),ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a,rm -f $(STATIC_LIBSTDCXX_DIR)/libstdc++.a)
+	test ! $(HOT_FUNCTIONS) -nt $(BIN) || rm -f $(BIN)
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": [%s\n    %s] },\n  "cCompiler": { "extraCLIOptions": ["-ffunction-sections"] } }\n' \
+		'$(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_FLAGS))' '$(HOT_FUNCTIONS_FLAGS)' >$@
+else
 $(OUT)/toolset.json: $(COMPAT_OBJECT) FORCE
 	@test -e $(SYSROOT)/usr/include/stdio.h -a -e $(SYSROOT)/usr/include/crypt.h || \
 		{ echo "make: SYSROOT=$(SYSROOT) holds no C library headers; make one with: sudo make sysroot" >&2; exit 1; }
@@ -148,7 +148,7 @@ $(OUT)/toolset.json: $(COMPAT_OBJECT) FORCE
 	ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a
 	rm -f $(LINK_DIR)/libutil.a && ar rcs $(LINK_DIR)/libutil.a
 	test ! $(HOT_FUNCTIONS) -nt $(BIN) || rm -f $(BIN)
-	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-sysroot", "%s", "-L%s", %s,\n    %s, "-Xlinker", "%s"] },\n  "cCompiler": { "extraCLIOptions": ["--sysroot=%s", "-ffunction-sections"] } }\n' \
+	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-sysroot", "%s", "-L%s", %s\n    %s, "-Xlinker", "%s"] },\n  "cCompiler": { "extraCLIOptions": ["--sysroot=%s", "-ffunction-sections"] } }\n' \
 		'$(SYSROOT_PATH)' '$(abspath $(LINK_DIR))' '$(STATIC_LIBSTDCXX_FLAGS)' '$(HOT_FUNCTIONS_FLAGS)' '$(abspath $(COMPAT_OBJECT))' '$(SYSROOT_PATH)' >$@
 
 # SwiftPM does not see this object change, so the binary goes with it.

@@ -1,79 +1,10 @@
 // swift-tools-version:6.0
-import Foundation
 import PackageDescription
 
-// The README's build (`swift build -c release --static-swift-stdlib`) on
-// Linux, linked as `make` links it (see the Makefile) where the toolchain
-// can, which keeps it inside the start-up and memory rails:
-// - libstdc++ and libgcc's unwinder static where the toolchain's clang finds
-//   libstdc++.a (g++ brings it on Debian and Ubuntu, libstdc++-static on
-//   RHEL), else the shared libraries, as before: nothing new is needed to
-//   build (packaging/static-libstdc++/libstdc++.so says how);
-// - where the toolchain has ld.lld, the functions that run at start and
-//   while relaying output first in the text
-//   (packaging/portable/hot-functions.txt; idlewrap's own code in a section
-//   per function, PTYKit's placed by object file). SwiftPM does not see the
-//   list: a new one is linked in when the executable is next linked.
-// Benchmarks/RESULTS.md has what they save. These are unsafe flags, so they
-// sit on the executable alone: SwiftPM refuses a product with unsafe flags
-// from a versioned dependency, and PTYKit's has none (the idlewrap
-// executable's product is now usable from path dependencies only). Debug
-// builds, and so the tests, link as before. SwiftPM keeps what a manifest
-// found: after installing g++, `swift package purge-cache` looks again.
-let release = BuildSettingCondition.when(platforms: [.linux], configuration: .release)
-let toolchain = toolchainBinaryDirectory()
-let staticLibstdcxx = toolchain.map { clangFindsFile($0 + "/clang", "libstdc++.a") } ?? false
-let hotFunctionsFirst = toolchain.map { FileManager.default.isExecutableFile(atPath: $0 + "/ld.lld") } ?? false
-
-let executableSwiftSettings: [SwiftSetting] =
-    hotFunctionsFirst ? [.unsafeFlags(["-Xfrontend", "-function-sections"], release)] : []
-let executableLinkerSettings: [LinkerSetting] =
-    (staticLibstdcxx ? [.unsafeFlags(["-L", Context.packageDirectory + "/packaging/static-libstdc++"], release)] : [])
-    + (hotFunctionsFirst
-        ? [
-            .unsafeFlags(
-                [
-                    "-use-ld=lld", "-Xlinker",
-                    "--symbol-ordering-file=" + Context.packageDirectory + "/packaging/portable/hot-functions.txt",
-                    "-Xlinker", "--no-warn-symbol-ordering",
-                ], release)
-        ] : [])
-
-/// The bin folder of the toolchain that evaluates this manifest: the one
-/// whose PackageDescription library this process has loaded
-/// (TOOLCHAIN/usr/lib/swift/pm/ManifestAPI), or nil where that is not seen.
-func toolchainBinaryDirectory() -> String? {
-    #if os(Linux)
-        let library = "/lib/swift/pm/ManifestAPI/libPackageDescription.so"
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
-            let loaded = maps.split(separator: "\n").compactMap({ $0.split(separator: " ").last })
-                .first(where: { $0.hasSuffix(library) })
-        else { return nil }
-        return loaded.dropLast(library.count) + "/bin"
-    #else
-        return nil
-    #endif
-}
-
-/// Whether `clang -print-file-name=NAME` finds the file NAME where it links
-/// from (it prints the name alone where it does not).
-func clangFindsFile(_ clang: String, _ name: String) -> Bool {
-    #if os(Linux)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: clang)
-        process.arguments = ["-print-file-name=" + name]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let path = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 && path.first == UInt8(ascii: "/")
-    #else
-        return false
-    #endif
-}
-
+// Declarative: the README's `swift build -c release --static-swift-stdlib` is a
+// developer's build, linked as the toolchain links. The shipped builds' tuned
+// link (libstdc++ static, the hot functions first, hardening) is the
+// Makefile's; docs/packaging.md explains it.
 let package = Package(
     name: "idlewrap",
     products: [
@@ -108,9 +39,7 @@ let package = Package(
             name: "idlewrap",
             // CPTYShims for the calls idlewrap's own system wrappers need (accept4,
             // SO_PEERCRED, prctl), which PTYKit does not.
-            dependencies: ["PTYKit", "CPTYShims", "CAuthShims", "CBusShims"],
-            swiftSettings: executableSwiftSettings,
-            linkerSettings: executableLinkerSettings
+            dependencies: ["PTYKit", "CPTYShims", "CAuthShims", "CBusShims"]
         ),
         .testTarget(
             name: "PTYKitTests",
