@@ -143,6 +143,8 @@ final class CheckingHost: LockHost {
     func discardTypedAhead() {}
     func watch(_ descriptor: FileDescriptor?) {}
 
+    func lockWillEngage() {}
+
     func lockDidEngage() {
         require(!locked, "locked twice without an unlock")
         locked = true

@@ -47,6 +47,16 @@ int cpty_set_dumpable(bool dumpable) {
     return prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0);
 }
 
+pid_t cpty_fork_watched(int parent_death_signal) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    if (prctl(PR_SET_PDEATHSIG, parent_death_signal, 0, 0, 0) == -1 || getppid() != parent) {
+        kill(getpid(), parent_death_signal);
+    }
+    return 0;
+}
+
 int cpty_unblock_all_signals(void) {
     sigset_t none;
     sigemptyset(&none);
@@ -195,3 +205,6 @@ int cpty_open_flag_path(void) { return O_PATH; }
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }
 bool cpty_wifsignaled(int status) { return WIFSIGNALED(status); }
 int cpty_wtermsig(int status) { return WTERMSIG(status); }
+bool cpty_wifstopped(int status) { return WIFSTOPPED(status); }
+int cpty_wstopsig(int status) { return WSTOPSIG(status); }
+bool cpty_wifcontinued(int status) { return WIFCONTINUED(status); }

@@ -69,7 +69,17 @@ int cpty_open_flag_path(void);
 /// prctl(PR_SET_DUMPABLE, dumpable): prctl is variadic, which Swift cannot call.
 int cpty_set_dumpable(bool dumpable);
 
+/// fork(), for idlewrap's one split into guardian and session process; call
+/// it only while the process has a single thread. The child gets
+/// `parent_death_signal` when the parent ends (PR_SET_PDEATHSIG; prctl is
+/// variadic), and at once if the parent ended before that was set.
+/// Returns 0 in the child, the child's pid in the parent, or -1.
+pid_t cpty_fork_watched(int parent_death_signal);
+
 int cpty_wexitstatus(int status);
+bool cpty_wifstopped(int status);
+int cpty_wstopsig(int status);
+bool cpty_wifcontinued(int status);
 bool cpty_wifsignaled(int status);
 int cpty_wtermsig(int status);
 

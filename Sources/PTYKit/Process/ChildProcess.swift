@@ -6,7 +6,7 @@ public enum TerminationStatus: Equatable, Sendable {
     case exited(Int32)
     case signaled(Int32)
 
-    init(waitStatus: Int32) {
+    public init(waitStatus: Int32) {
         if cpty_wifsignaled(waitStatus) {
             self = .signaled(cpty_wtermsig(waitStatus))
         } else {

@@ -109,6 +109,7 @@ final class LockController {
     /// is at a boundary.
     func requestLock() {
         guard case .active = state else { return }
+        host.lockWillEngage()
         watch.stop()
         if screen.isAtBoundary {
             engage()

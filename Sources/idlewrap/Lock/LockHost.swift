@@ -11,6 +11,9 @@ protocol LockHost: AnyObject {
     var windowSize: WindowSize { get }
     /// A descriptor to poll for the authenticator, or nil.
     func watch(_ descriptor: FileDescriptor?)
+    /// A lock is asked for: called before anything of it shows, so that a session that
+    /// ends abnormally from here on stays locked (`Guardian`).
+    func lockWillEngage()
     func lockDidEngage()
     func lockDidRelease()
     func unlockDidFail(message: String, failures: Int)

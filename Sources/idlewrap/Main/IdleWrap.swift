@@ -177,15 +177,65 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.failure
         }
+        // Before the split, so that the kernel names the pid the shell started as the
+        // socket's listener (SO_PEERCRED), as --list and --lock-all expect.
+        let control = ControlServer.register(pid: getpid(), uid: getuid(), environment: environment)
+        let guardian: GuardianLink
+        switch split(plan, options: options, environment: environment, authenticator: authenticator, control: control) {
+        case .guardian(let status): return status
+        case .session(let link): guardian = link
+        }
+        // Whatever the way out from here, the session process means to end.
+        defer { guardian.release() }
         let session: Session
         do {
             session = try Session.start(
-                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene)
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
+                guardian: guardian, control: control)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
         return session.run()
+    }
+
+    enum SplitOutcome {
+        /// In the guardian, after the session process ended: idlewrap's exit status.
+        case guardian(Int32)
+        case session(GuardianLink)
+    }
+
+    /// Forks the session process off the guardian (`Guardian`), which keeps the terminal
+    /// locked if the session process ends abnormally while locked.
+    static func split(
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        control: Result<ControlServer, ControlProblem>
+    ) -> SplitOutcome {
+        let server = try? control.get()
+        let protection = Guardian.Protection(
+            authenticator: authenticator,
+            lockScreen: LockScreenContent(
+                program: plan.programName, host: UserIdentity.hostName, since: "", message: options.message,
+                failures: 0, status: nil, prompt: ""),
+            log: AuditLog(
+                user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
+                command: plan.programName, sshConnection: environment["SSH_CONNECTION"]),
+            controlSocketPath: server?.path)
+        do {
+            switch try Guardian.split(protecting: protection) {
+            case .guardian(let guardian):
+                // The session process serves the socket; a copy kept here would hold
+                // clients waiting after it ended.
+                try? server?.listener.close()
+                return .guardian(guardian.watch())
+            case .session(let link):
+                return .session(link)
+            }
+        } catch {
+            server?.shutDown()
+            Diagnostics.error("cannot start idlewrap's session process: \(error)")
+            return .guardian(ExitStatus.failure)
+        }
     }
 
     /// Why there is nothing to lock, if there is not: no terminal to lock

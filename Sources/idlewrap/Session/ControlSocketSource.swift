@@ -19,14 +19,15 @@ final class ControlSocketSource: SessionSource {
         self.adopt = adopt
     }
 
-    /// Listens for --lock-all and --list, or nil. The session is locked all the same
-    /// without it, but --lock-all would miss it: that is said even with -q, and logged,
-    /// since a directory someone else made in this user's name is one way to get there.
-    static func register(
-        environment: Environment, log: AuditLog, answer: @escaping (ControlRequest) -> String,
-        adopt: @escaping (SessionSource) -> Void
+    /// Listens for --lock-all and --list on the socket `registration` made, or nil. The
+    /// session is locked all the same without it, but --lock-all would miss it: that is
+    /// said even with -q, and logged, since a directory someone else made in this user's
+    /// name is one way to get there.
+    static func serve(
+        _ registration: Result<ControlServer, ControlProblem>, log: AuditLog,
+        answer: @escaping (ControlRequest) -> String, adopt: @escaping (SessionSource) -> Void
     ) -> ControlSocketSource? {
-        switch ControlServer.register(pid: getpid(), uid: getuid(), environment: environment) {
+        switch registration {
         case .success(let server):
             return ControlSocketSource(server, answer: answer, adopt: adopt)
         case .failure(let reason):

@@ -9,9 +9,10 @@ import PTYKit
 ///
 /// 1. `IDLEWRAP_TTY` is the terminal on stdin and on stdout (same device);
 ///    otherwise nothing claims this terminal.
-/// 2. That terminal's session leader (tcgetsid) is a child of `IDLEWRAP_PID`:
-///    idlewrap starts its command as a session leader on the pseudo-terminal
-///    it holds the master of, so its parent is the wrapping process.
+/// 2. That terminal's session leader (tcgetsid) is a child of idlewrap's
+///    session process, a child of `IDLEWRAP_PID` (the guardian, `Guardian`)
+///    named idlewrap too: idlewrap starts its command as a session leader on
+///    the pseudo-terminal its session process holds the master of.
 /// 3. `IDLEWRAP_PID` is named idlewrap (/proc/PID/stat, readable always) and
 ///    runs the same executable as this process (/proc/PID/exe).
 ///
@@ -56,7 +57,10 @@ enum NestingGuard {
         guard let leader = try? valueOrErrno({ tcgetsid(STDIN_FILENO) }) else {
             return .unverified(reason: "this terminal has no session")
         }
-        guard let leaderStatus = ProcessStatus.read(leader), leaderStatus.parent == outer else {
+        guard let leaderStatus = ProcessStatus.read(leader),
+            let sessionProcess = ProcessStatus.read(leaderStatus.parent),
+            sessionProcess.parent == outer && sessionProcess.name == programName
+        else {
             return .unverified(reason: "this terminal's session was not started by process \(outer)")
         }
         guard let outerStatus = ProcessStatus.read(outer), outerStatus.name == programName else {

@@ -34,11 +34,18 @@ final class Session: RelayDelegate {
     private var sources: SessionSources!
     /// What `status` reports of the session.
     private let terminalPath: String
+    /// What the guardian is told; its pid is idlewrap's for the command and --list.
+    let guardian: GuardianLink
+    /// The control socket, made before the guardian forked this process.
+    private var controlRegistration: Result<ControlServer, ControlProblem>?
 
     private init(
         _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, pseudoTerminalSession: PseudoTerminalSession, clock: TimeSource
+        hygiene: SecretHygiene, pseudoTerminalSession: PseudoTerminalSession, clock: TimeSource,
+        guardian: GuardianLink, control: Result<ControlServer, ControlProblem>
     ) {
+        self.guardian = guardian
+        controlRegistration = control
         self.options = options
         self.plan = plan
         self.environment = environment
@@ -67,19 +74,22 @@ final class Session: RelayDelegate {
     /// before the terminal leaves its normal mode.
     static func start(
         _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, clock: TimeSource = MonotonicTimeSource()
+        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>,
+        clock: TimeSource = MonotonicTimeSource()
     ) throws(PTYError) -> Session {
         let pseudoTerminalSession = try PseudoTerminalSession.start(
             plan.arguments, executable: plan.executable,
             environment: { replicaPath in
-                environment.setting("IDLEWRAP_PID", to: String(getpid())).setting("IDLEWRAP_TTY", to: replicaPath)
+                environment.setting("IDLEWRAP_PID", to: String(guardian.sessionPid))
+                    .setting("IDLEWRAP_TTY", to: replicaPath)
                     .entries
             },
             signals: watchedSignals,
             spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
+        guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
         return Session(
             plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
-            pseudoTerminalSession: pseudoTerminalSession, clock: clock)
+            pseudoTerminalSession: pseudoTerminalSession, clock: clock, guardian: guardian, control: control)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
@@ -152,9 +162,10 @@ final class Session: RelayDelegate {
         {
             sources.add(logind)
         }
-        if let control = ControlSocketSource.register(
-            environment: environment, log: log, answer: { [unowned self] in answer($0) },
-            adopt: { [unowned self] in sources.add($0) })
+        if let registration = controlRegistration.take(),
+            let control = ControlSocketSource.serve(
+                registration, log: log, answer: { [unowned self] in answer($0) },
+                adopt: { [unowned self] in sources.add($0) })
         {
             sources.add(control)
         }
@@ -214,7 +225,8 @@ final class Session: RelayDelegate {
         case .status:
             let now = clock.now()
             return SessionStatus(
-                pid: getpid(), terminal: terminalPath, user: UserName.runningUser.value, command: plan.programName,
+                pid: guardian.sessionPid, terminal: terminalPath, user: UserName.runningUser.value,
+                command: plan.programName,
                 idleSeconds: lock.lastActivity.map { (now - $0).wholeSeconds } ?? 0, locked: lock.isLockingOrLocked,
                 locksInSeconds: lock.idleLockDeadline.map { ($0 - now).secondsRoundedUp }
             ).reply
@@ -280,6 +292,7 @@ final class Session: RelayDelegate {
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
+        guardian.commandReaped()
         lock.commandDidExit()
         finishIfOver()
         sources.update()

@@ -32,6 +32,10 @@ extension Session: LockHost {
         lockSource.authenticatorReadiness = descriptor
     }
 
+    func lockWillEngage() {
+        guardian.lockHolds(true)
+    }
+
     func lockDidEngage() {
         // A command that reads nothing must not keep the password from being read, and
         // the password must not stay in the relay's buffer.
@@ -43,6 +47,7 @@ extension Session: LockHost {
     }
 
     func lockDidRelease() {
+        guardian.lockHolds(false)
         relay.readsInputAhead = false
         relay.clearsInputAfterUse = false
         ending.lockReleased()

@@ -134,8 +134,8 @@ extension EndToEnd {
             #expect(alice.uid < bob.uid)
             var stopped: [TerminalDriver] = []
             for _ in 0..<6 { stopped.append(try session(of: alice, in: namespace)) }
-            for terminal in stopped { terminal.signal(SIGSTOP) }
-            defer { for terminal in stopped { terminal.signal(SIGCONT) } }
+            for terminal in stopped { terminal.signalJob(SIGSTOP) }
+            defer { for terminal in stopped { terminal.signalJob(SIGCONT) } }
             let bobs = try session(of: bob, in: namespace)
             let started = MonotonicInstant.now()
             let (seconds, locker) = try lockAllAsRoot(in: namespace, waitingFor: bobs, of: bob)

@@ -25,13 +25,13 @@ extension EndToEnd {
             return try TerminalDriver(["sh", "-c", "exec 7</dev/null 9>/dev/null; exec \(idlewrap)"])
         }
 
-        /// The first child of idlewrap running `sleep` (which opens nothing
-        /// itself), once it runs it.
+        /// The first child of idlewrap's session process running `sleep` (which opens
+        /// nothing itself), once it runs it.
         func sleeper(in terminal: TerminalDriver) -> pid_t? {
             var found: pid_t?
             _ = terminal.waitUntil {
-                let children =
-                    readText("/proc/\(terminal.process.pid)/task/\(terminal.process.pid)/children") ?? ""
+                guard let session = sessionProcessPid(of: terminal) else { return false }
+                let children = readText("/proc/\(session)/task/\(session)/children") ?? ""
                 found = children.split(separator: " ").compactMap { pid_t($0) }.first {
                     (try? FileSystem.resolvedPath("/proc/\($0)/exe"))?.hasSuffix("/sleep") == true
                 }

@@ -312,10 +312,17 @@ extension ChildProcess {
 
 /// The pid of the command idlewrap runs: the only child of idlewrap's process.
 func commandPid(of terminal: TerminalDriver) -> pid_t? {
-    guard let children = readText("/proc/\(terminal.process.pid)/task/\(terminal.process.pid)/children") else {
-        return nil
-    }
-    return children.split(separator: " ").first.flatMap { pid_t($0) }
+    sessionProcessPid(of: terminal).flatMap(firstChild)
+}
+
+/// idlewrap's session process: the child of the pid started (its guardian), which holds
+/// the pseudo-terminal and is the command's parent.
+func sessionProcessPid(of terminal: TerminalDriver) -> pid_t? {
+    firstChild(of: terminal.process.pid)
+}
+
+private func firstChild(of pid: pid_t) -> pid_t? {
+    readText("/proc/\(pid)/task/\(pid)/children")?.split(separator: " ").first.flatMap { pid_t($0) }
 }
 
 /// The text of a file, or nil when it cannot be read (a /proc entry of a

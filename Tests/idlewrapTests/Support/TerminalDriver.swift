@@ -274,6 +274,13 @@ final class TerminalDriver {
         process.send(signal)
     }
 
+    /// Signals idlewrap's whole job, as a shell's job control does: the pid started (the
+    /// guardian, which passes on what it can catch) and the session process. SIGSTOP,
+    /// which no process can pass on, stops a session only this way.
+    func signalJob(_ signal: Int32) {
+        kill(-process.pid, signal)
+    }
+
     /// Reads what is there, waiting at most `timeout` seconds for something.
     func pump(timeout: Double, wantWritable: Bool = false) {
         var slot = pollfd(

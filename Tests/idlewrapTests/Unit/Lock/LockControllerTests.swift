@@ -20,6 +20,8 @@ final class RecordingHost: LockHost {
     var discards = 0
     var watched: FileDescriptor?
     var events: [String] = []
+    /// How much had been shown when each lock was announced as wanted.
+    var lockRequestsAfterBytes: [Int] = []
     var windowSize = WindowSize(rows: 24, columns: 80)
 
     var screenText: String { String(decoding: screen, as: UTF8.self) }
@@ -29,6 +31,7 @@ final class RecordingHost: LockHost {
     func forward(_ bytes: UnsafeRawBufferPointer) { forwarded += bytes }
     func discardTypedAhead() { discards += 1 }
     func watch(_ descriptor: FileDescriptor?) { watched = descriptor }
+    func lockWillEngage() { lockRequestsAfterBytes.append(screen.count) }
     func lockDidEngage() { events.append("lock") }
     func lockDidRelease() { events.append("unlock") }
     func unlockDidFail(message: String, failures: Int) { events.append("fail \(failures)") }
@@ -168,6 +171,20 @@ struct LockControllerTests {
         #expect(lock.nextDeadline == nil)
         lock.requestLock()
         #expect(lock.isLocked)
+    }
+
+    /// The guardian must hear of a lock before any of it can show, and once per lock.
+    @Test func aLockIsAnnouncedBeforeAnythingOfItShows() throws {
+        let lock = makeLock()
+        lock.requestLock()
+        lock.requestLock()
+        #expect(host.lockRequestsAfterBytes == [0])
+        #expect(lock.isLocked && !host.screen.isEmpty)
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+        let shown = host.screen.count
+        lock.requestLock()
+        #expect(host.lockRequestsAfterBytes == [0, shown])
     }
 
     @Test func nothingTypedWhileLockedReachesTheCommand() throws {

@@ -1,0 +1,199 @@
+import CPTYShims
+import Glibc
+import PTYKit
+
+/// The process the shell started, once idlewrap wraps a terminal: it forks the session
+/// process, which does all the work, and then only waits (blocked in sigwaitinfo: no
+/// wake-ups while idle), passing on the signals sent to it. It exists for one case: the
+/// session process ends abnormally (a crash, SIGKILL, the OOM killer). Without it, the
+/// shell that started idlewrap would then have the keyboard, whatever the lock showed.
+/// With it, a terminal that was locked stays locked (`FallbackLock`) until the password,
+/// and only then goes back to the shell, with exit status 125.
+///
+/// The split comes before any thread exists (PAM's come at the first unlock), so the
+/// session process may run anything after fork. It learns of the guardian's end by
+/// SIGHUP (a hang-up, as for a terminal that went away). The session process could leave
+/// its guardian (a session that outlives its terminal) by saying `released` and
+/// dropping that signal.
+final class Guardian {
+    /// What the guardian passes on to the session process: everything its shell or a user
+    /// may send to idlewrap's pid. SIGSTOP cannot be caught: it stops the guardian alone.
+    static let passedOn = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH, SIGTSTP, SIGCONT]
+    private static let waitedFor = passedOn + [SIGCHLD]
+    private static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+
+    enum Role {
+        case guardian(Guardian)
+        case session(GuardianLink)
+    }
+
+    /// What the guardian needs for its own lock, taken before the split.
+    struct Protection {
+        let authenticator: Authenticator
+        let lockScreen: LockScreenContent
+        let log: AuditLog
+        /// The control socket the session process serves; the guardian removes it if the
+        /// session process could not.
+        let controlSocketPath: String?
+    }
+
+    private let sessionProcess: pid_t
+    private let page: GuardianPage
+    private let protection: Protection
+    /// The terminal as idlewrap found it.
+    private let attributes: TerminalAttributes
+    /// Whether stdin and stdout were non-blocking (a flag the shell shares with us).
+    private let nonblocking: (input: Bool?, output: Bool?)
+    /// Whether the session process was continued since it last stopped: a SIGCONT the
+    /// guardian then gets went to the whole job, the session process with it.
+    private var sessionProcessContinued = false
+
+    private init(
+        sessionProcess: pid_t, page: GuardianPage, protection: Protection, attributes: TerminalAttributes,
+        nonblocking: (input: Bool?, output: Bool?)
+    ) {
+        self.sessionProcess = sessionProcess
+        self.page = page
+        self.protection = protection
+        self.attributes = attributes
+        self.nonblocking = nonblocking
+    }
+
+    /// Forks the session process. In the guardian, every signal it passes on is blocked
+    /// from before the fork, so none sent meanwhile is lost.
+    static func split(protecting protection: Protection) throws(Errno) -> Role {
+        // A crash ends the process at once: the Swift runtime's backtracer would print
+        // onto the lock screen and then wait for keys from the locked terminal.
+        for signal in crashSignals { GuardianCalls.restoreDefaultAction(signal) }
+        let page = GuardianPage(try GuardianCalls.sharedPage())
+        let attributes = try TerminalAttributes.of(.standardInput)
+        let nonblocking = (
+            input: (try? FileDescriptor.standardInput.statusFlags()).map { $0 & O_NONBLOCK != 0 },
+            output: (try? FileDescriptor.standardOutput.statusFlags()).map { $0 & O_NONBLOCK != 0 }
+        )
+        let mask = GuardianCalls.block(waitedFor)
+        let pid: pid_t
+        do {
+            pid = try GuardianCalls.forkWatched(parentDeathSignal: SIGHUP)
+        } catch {
+            GuardianCalls.setMask(mask)
+            throw error
+        }
+        if pid == 0 {
+            GuardianCalls.setMask(mask)
+            return .session(GuardianLink(sessionPid: getppid(), page: page))
+        }
+        return .guardian(
+            Guardian(
+                sessionProcess: pid, page: page, protection: protection, attributes: attributes,
+                nonblocking: nonblocking))
+    }
+
+    /// Waits for the session process to end, and returns idlewrap's exit status.
+    func watch() -> Int32 {
+        while true {
+            let info = GuardianCalls.waitForSignal(in: Self.waitedFor)
+            switch info.si_signo {
+            case SIGCHLD:
+                if let end = followSessionProcess() { return finish(end) }
+            case SIGCONT:
+                if let end = followSessionProcess() { return finish(end) }
+                if !sessionProcessContinued { GuardianCalls.send(SIGCONT, to: sessionProcess) }
+                sessionProcessContinued = false
+            case SIGWINCH where info.si_code == Int32(SI_KERNEL):
+                // The terminal's own resize signal goes to its whole foreground job.
+                break
+            default:
+                GuardianCalls.send(info.si_signo, to: sessionProcess)
+            }
+        }
+    }
+
+    /// Takes the session process's changes of state: a stop is the job's (the shell sees
+    /// its job stop only when the process it started stops); the end is returned.
+    private func followSessionProcess() -> TerminationStatus? {
+        while let status = GuardianCalls.nextChange(of: sessionProcess) {
+            if cpty_wifstopped(status) {
+                sessionProcessContinued = false
+                stop(like: cpty_wstopsig(status))
+            } else if cpty_wifcontinued(status) {
+                sessionProcessContinued = true
+            } else {
+                return TerminationStatus(waitStatus: status)
+            }
+        }
+        return nil
+    }
+
+    /// Stops the guardian with the signal that stopped the session process, so the shell
+    /// says the same; it returns when the guardian is continued.
+    private func stop(like signal: Int32) {
+        GuardianCalls.send(signal, to: getpid())
+        guard Self.waitedFor.contains(signal) else { return }
+        GuardianCalls.unblock([signal])
+        _ = GuardianCalls.block([signal])
+    }
+
+    // MARK: - The end
+
+    private func finish(_ end: TerminationStatus) -> Int32 {
+        let condition = page.condition
+        if case .exited(let status) = end, condition == .released { return status }
+        let what: String
+        switch end {
+        case .signaled(let signal): what = "was killed by signal \(signal) (\(String(cString: strsignal(signal))))"
+        case .exited(let status): what = "exited with status \(status) before restoring the terminal"
+        }
+        hangUpCommand()
+        if let path = protection.controlSocketPath { try? FileSystem.removeFile(path) }
+        var status = ExitStatus.failure
+        var said = "the session process \(what); the command was hung up"
+        // Read by the lock, and kept until the end: a signal that came after the lock's
+        // last read stays blocked, rather than end the guardian before the terminal is back.
+        let signals = condition == .locked ? try? SignalSource(FallbackLock.answeredSignals) : nil
+        defer { withExtendedLifetime(signals) {} }
+        if condition == .locked {
+            protection.log.record(
+                "session process \(what) while locked; the guardian keeps it locked", priority: LOG_ERR)
+            var content = protection.lockScreen
+            content.since = LockScreen.clockText()
+            content.finished = "idlewrap failed at \(LocalTime.hourAndMinute(time(nil))); the command was hung up"
+            var lock = FallbackLock(
+                authenticator: protection.authenticator, content: content, attributes: attributes, signals: signals,
+                log: protection.log)
+            switch lock.run() {
+            case .unlocked:
+                said += "; the terminal stayed locked until the password"
+            case .signalled(let signal):
+                status = ExitStatus.killed(by: signal)
+            case .terminalGone:
+                break
+            }
+        } else {
+            protection.log.record("session process \(what)", priority: LOG_ERR)
+        }
+        // A session process that said it was done has left the terminal as it found it.
+        if condition != .released { restoreTerminal() }
+        Diagnostics.error(said)
+        return status
+    }
+
+    /// The command still runs in the dead session process's pseudo-terminal, which the
+    /// kernel hung up with its master: SIGHUP to its process group as well, for a command
+    /// that left the terminal's foreground, and SIGCONT for one that was stopped.
+    private func hangUpCommand() {
+        let command = page.commandPid
+        guard command > 0 else { return }
+        GuardianCalls.send(SIGHUP, to: -command)
+        GuardianCalls.send(SIGCONT, to: -command)
+    }
+
+    private func restoreTerminal() {
+        let buffer = OutputBuffer(capacity: 256)
+        TerminalReset.appendLeaving(to: buffer)
+        _ = buffer.withUnsafeBytes { try? FileDescriptor.standardOutput.writeAll($0) }
+        try? attributes.apply(to: .standardInput)
+        if let on = nonblocking.input { try? FileDescriptor.standardInput.setNonblocking(on) }
+        if let on = nonblocking.output { try? FileDescriptor.standardOutput.setNonblocking(on) }
+    }
+}

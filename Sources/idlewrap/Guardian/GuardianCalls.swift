@@ -1,0 +1,69 @@
+import CPTYShims
+import Glibc
+import PTYKit
+
+/// The system calls only the guardian makes, each wrapped once.
+enum GuardianCalls {
+    /// fork(), with the child told of the parent's end by `parentDeathSignal`.
+    static func forkWatched(parentDeathSignal: Int32) throws(Errno) -> pid_t {
+        try valueOrErrno(retryOnInterrupt: false) { cpty_fork_watched(parentDeathSignal) }
+    }
+
+    static func restoreDefaultAction(_ signal: Int32) {
+        Glibc.signal(signal, SIG_DFL)
+    }
+
+    /// Blocks `signals`; returns the mask as it was.
+    static func block(_ signals: [Int32]) -> sigset_t {
+        var set = signalSet(signals)
+        var old = sigset_t()
+        sigprocmask(SIG_BLOCK, &set, &old)
+        return old
+    }
+
+    static func unblock(_ signals: [Int32]) {
+        var set = signalSet(signals)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    static func setMask(_ mask: sigset_t) {
+        var mask = mask
+        sigprocmask(SIG_SETMASK, &mask, nil)
+    }
+
+    /// Sleeps until one of `signals` (blocked) is pending, and takes it.
+    static func waitForSignal(in signals: [Int32]) -> siginfo_t {
+        var set = signalSet(signals)
+        var info = siginfo_t()
+        while (try? valueOrErrno { sigwaitinfo(&set, &info) }) == nil {}
+        return info
+    }
+
+    /// The next change of `pid`'s state (ended, stopped, continued), or nil when none is waiting.
+    static func nextChange(of pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let reaped = try? valueOrErrno { waitpid(pid, &status, WNOHANG | WUNTRACED | WCONTINUED) }
+        return reaped == pid ? status : nil
+    }
+
+    /// A signal to a process or (negative) a process group; one that is gone is no error.
+    static func send(_ signal: Int32, to pid: pid_t) {
+        _ = try? valueOrErrno { kill(pid, signal) }
+    }
+
+    /// A page of anonymous memory that the processes forked after this share.
+    static func sharedPage() throws(Errno) -> UnsafeMutableRawPointer {
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let page = try valueOrErrno(
+            { mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) },
+            failed: { $0 == nil || $0 == MAP_FAILED })
+        return page!
+    }
+
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+}

@@ -1,0 +1,32 @@
+import PTYKit
+
+/// What the guardian sends when the session process that knew the terminal's state is
+/// gone: every mode that makes the terminal send input by itself or encode keys
+/// differently off, and the known state to draw from. Nothing here asks the terminal
+/// anything or depends on what was on.
+enum TerminalReset {
+    static func append(to buffer: OutputBuffer) {
+        for mode in ScreenModes.inputPrivateModes { buffer.append(.privateMode(mode, on: false)) }
+        buffer.append(.applicationKeypad(false))
+        buffer.append(.resetModifyOtherKeys)
+        // kitty's keyboard flags set to none (CSI = 0 ; 1 u), whatever the stack holds.
+        buffer.append(contentsOf: Array("\u{1b}[=0;1u".utf8))
+        buffer.append(.privateMode(2026, on: false))
+        buffer.append(.resetScrollRegion)
+        buffer.append(.privateMode(6, on: false))
+        buffer.append(.designateG0(.ascii))
+        buffer.append(.shiftIn)
+        buffer.append(.ansiMode(4, on: false))
+        buffer.append(.resetAttributes)
+    }
+
+    /// Leaves the alternate screen for a cleared main screen, with the cursor shown at
+    /// its top: the session's end, locked or not, shows nothing that was on the screen.
+    static func appendLeaving(to buffer: OutputBuffer) {
+        append(to: buffer)
+        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.cursorPosition(row: 1, column: 1))
+        buffer.append(.eraseDisplay)
+        buffer.append(.privateMode(25, on: true))
+    }
+}
