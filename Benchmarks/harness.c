@@ -13,7 +13,10 @@
  *   missing and no extra bytes). Wrapper CPU is the wrapper process's own CPU
  *   clock (clock_getcpuclockid: all its threads, none of its children) over
  *   the same window. Peak RSS is VmHWM of the wrapper, read while it is alive
- *   (the writer waits for one typed byte before it exits).
+ *   (the writer waits for one typed byte before it exits). idlewrap is two
+ *   processes: the one started only waits (its guardian) and its child, the
+ *   session process, relays; CPU and context switches are the sum of both,
+ *   peak RSS the larger.
  * - keystroke: one byte written to the master, read back through the
  *   raw-mode echo child; 200 warm-up round trips are not counted.
  * - idle: all wrappers of a round run idle at the same time; context switches
@@ -328,7 +331,7 @@ static int wait_for_text(int master, const char *needle, double seconds) {
     }
 }
 
-static int thread_switches(pid_t pid, double *total) {
+static int process_switches(pid_t pid, double *total) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", pid);
     DIR *tasks = opendir(path);
@@ -352,7 +355,36 @@ static int thread_switches(pid_t pid, double *total) {
     return 0;
 }
 
-static double peak_rss_mib(pid_t pid) {
+/* idlewrap's session process: the wrapper's child named idlewrap, or 0. */
+static pid_t session_process(pid_t wrapper) {
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", wrapper, wrapper);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int child;
+    pid_t found = 0;
+    while (!found && fscanf(f, "%d", &child) == 1) {
+        char comm_path[64], comm[32] = "";
+        snprintf(comm_path, sizeof comm_path, "/proc/%d/comm", child);
+        FILE *c = fopen(comm_path, "r");
+        if (!c) continue;
+        if (fgets(comm, sizeof comm, c) && !strcmp(comm, "idlewrap\n")) found = child;
+        fclose(c);
+    }
+    fclose(f);
+    return found;
+}
+
+/* The wrapper's CPU time, its session process's included. */
+static double wrapper_cpu_ns(const Session *s) {
+    double total = cpu_ns(s->cpu);
+    pid_t session = session_process(s->pid);
+    clockid_t clock;
+    if (session && clock_getcpuclockid(session, &clock) == 0) total += cpu_ns(clock);
+    return total;
+}
+
+static double process_peak_rss_mib(pid_t pid) {
     char path[64], line[256];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
     FILE *f = fopen(path, "r");
@@ -363,6 +395,23 @@ static double peak_rss_mib(pid_t pid) {
         if (sscanf(line, "VmHWM: %lld kB", &kib) == 1) mib = kib / 1024.0;
     fclose(f);
     return mib;
+}
+
+/* The wrapper's peak RSS: the larger of its own and its session process's. */
+static double peak_rss_mib(pid_t pid) {
+    double mib = process_peak_rss_mib(pid);
+    pid_t session = session_process(pid);
+    if (session) mib = fmax(mib, process_peak_rss_mib(session));
+    return mib;
+}
+
+/* Context switches summed over the wrapper's threads and its session process's. */
+static int thread_switches(pid_t pid, double *total) {
+    if (process_switches(pid, total) < 0) return -1;
+    pid_t session = session_process(pid);
+    double more = 0;
+    if (session && process_switches(session, &more) == 0) *total += more;
+    return 0;
 }
 
 /* ---- the metrics ------------------------------------------------------------ */
@@ -391,12 +440,12 @@ static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_
         }
         if (got == 0) {
             t0 = now_ns();
-            cpu0 = cpu_ns(s.cpu);
+            cpu0 = wrapper_cpu_ns(&s);
             first = (uint64_t)n;
         }
         got += (uint64_t)n;
     }
-    double t1 = now_ns(), cpu1 = cpu_ns(s.cpu);
+    double t1 = now_ns(), cpu1 = wrapper_cpu_ns(&s);
     disarm();
     /* Extra bytes after the last expected one would be counted wrong: look. */
     struct pollfd p = {.fd = s.master, .events = POLLIN};
@@ -518,13 +567,13 @@ static void run_idle_round(int round) {
     sleep_ns(500e6); /* let start-up and lock-screen drawing settle */
     for (int k = 0; k < count; k++) {
         IdleRun *run = &runs[k];
-        run->cpu0 = cpu_ns(run->session.cpu);
+        run->cpu0 = wrapper_cpu_ns(&run->session);
         if (thread_switches(run->session.pid, &run->switches0) < 0) run->live = 0;
     }
     sleep_ns(config.idle_seconds * 1e9);
     for (int k = 0; k < count; k++) {
         IdleRun *run = &runs[k];
-        double cpu1 = cpu_ns(run->session.cpu), switches1;
+        double cpu1 = wrapper_cpu_ns(&run->session), switches1;
         int exited = waitpid(run->session.pid, NULL, WNOHANG) != 0;
         if (exited) {
             fprintf(stderr, "  %s: exited while idle\n", config.wrappers[run->wrapper].label);
@@ -598,7 +647,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
         end_hard(&s);
         return;
     }
-    double t0 = now_ns(), cpu0 = cpu_ns(s.cpu), t1 = NAN, cpu1 = NAN;
+    double t0 = now_ns(), cpu0 = wrapper_cpu_ns(&s), t1 = NAN, cpu1 = NAN;
     if (write(go_fd, "g", 1) != 1) die("write the go FIFO");
     close(go_fd);
     double deadline = t0 + 300e9;
@@ -609,7 +658,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
             char c;
             if (read(done_fd, &c, 1) == 1 && c == 'D') {
                 t1 = now_ns();
-                cpu1 = cpu_ns(s.cpu);
+                cpu1 = wrapper_cpu_ns(&s);
                 break;
             }
         }
