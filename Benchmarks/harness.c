@@ -355,21 +355,32 @@ static int process_switches(pid_t pid, double *total) {
     return 0;
 }
 
-/* idlewrap's session process: the wrapper's child named idlewrap, or 0. */
+static void process_name(pid_t pid, char *name, size_t size) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", pid);
+    name[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    if (!fgets(name, (int)size, f)) name[0] = 0;
+    fclose(f);
+}
+
+/* idlewrap's session process: the wrapper's child that runs the wrapper's own
+ * program (forked, not exec'd: the same name), or 0. */
 static pid_t session_process(pid_t wrapper) {
-    char path[96];
+    char path[96], name[32], child_name[32];
+    process_name(wrapper, name, sizeof name);
     snprintf(path, sizeof path, "/proc/%d/task/%d/children", wrapper, wrapper);
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
+    if (!f || !name[0]) {
+        if (f) fclose(f);
+        return 0;
+    }
     int child;
     pid_t found = 0;
     while (!found && fscanf(f, "%d", &child) == 1) {
-        char comm_path[64], comm[32] = "";
-        snprintf(comm_path, sizeof comm_path, "/proc/%d/comm", child);
-        FILE *c = fopen(comm_path, "r");
-        if (!c) continue;
-        if (fgets(comm, sizeof comm, c) && !strcmp(comm, "idlewrap\n")) found = child;
-        fclose(c);
+        process_name(child, child_name, sizeof child_name);
+        if (!strcmp(child_name, name)) found = child;
     }
     fclose(f);
     return found;
