@@ -56,8 +56,10 @@ final class LogindListener {
     /// Connects to the system bus (`systemBusAddress`, which sd-bus reads
     /// from DBUS_SYSTEM_BUS_ADDRESS, else the standard socket) and asks logind
     /// for our session: `sessionID` (XDG_SESSION_ID) when set, else the
-    /// session of this process.
-    static func connect(sessionID: String?, systemBusAddress: String?) -> Result<LogindListener, LogindUnavailable> {
+    /// session of process `pid` (idlewrap's, the one the shell started).
+    static func connect(
+        sessionID: String?, pid: pid_t, systemBusAddress: String?
+    ) -> Result<LogindListener, LogindUnavailable> {
         // Without a bus (a container, a system without systemd), loading
         // libsystemd and its libraries would only slow the start.
         if systemBusAddress == nil && access(defaultSystemBus, F_OK) != 0 {
@@ -74,7 +76,7 @@ final class LogindListener {
             return .failure(LogindUnavailable("no system bus: \(Errno(rawValue: -opened))"))
         }
         let listener = LogindListener(library: library, bus: bus)
-        if let reason = listener.start(sessionID: sessionID) {
+        if let reason = listener.start(sessionID: sessionID, pid: pid) {
             listener.closeBus()
             return .failure(reason)
         }
@@ -127,7 +129,7 @@ final class LogindListener {
 
     /// Installs the handler and match rules and sends the question; returns
     /// why that failed, if it did.
-    private func start(sessionID: String?) -> LogindUnavailable? {
+    private func start(sessionID: String?, pid: pid_t) -> LogindUnavailable? {
         guard let bus else { return LogindUnavailable("no system bus") }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let handler: cbus_message_handler = { message, context, _ in
@@ -148,11 +150,11 @@ final class LogindListener {
         for rule in rules where result >= 0 {
             result = library.addMatch(bus, nil, rule, ignore, nil, nil)
         }
-        if result >= 0 { result = askForSession(sessionID: sessionID, context: context) }
+        if result >= 0 { result = askForSession(sessionID: sessionID, pid: pid, context: context) }
         return result < 0 ? LogindUnavailable("cannot ask logind for our session: \(Errno(rawValue: -result))") : nil
     }
 
-    private func askForSession(sessionID: String?, context: UnsafeMutableRawPointer) -> Int32 {
+    private func askForSession(sessionID: String?, pid: pid_t, context: UnsafeMutableRawPointer) -> Int32 {
         guard let bus else { return -EBADF }
         var call: OpaquePointer?
         let member = sessionID == nil ? "GetSessionByPID" : "GetSession"
@@ -163,7 +165,7 @@ final class LogindListener {
         if let sessionID {
             result = library.appendBasic(call, CChar(UInt8(ascii: "s")), sessionID)
         } else {
-            var pid = UInt32(getpid())
+            var pid = UInt32(pid)
             result = library.appendBasic(call, CChar(UInt8(ascii: "u")), &pid)
         }
         guard result >= 0 else { return result }

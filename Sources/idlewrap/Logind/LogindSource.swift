@@ -1,3 +1,4 @@
+import Glibc
 import PTYKit
 
 /// logind's bus as a session source: sd-bus's descriptor and events, and its deadline
@@ -14,12 +15,14 @@ final class LogindSource: SessionSource {
         self.lock = lock
     }
 
-    /// Follows logind for the session in `environment` (XDG_SESSION_ID, else this
-    /// process's), or nil, saying why with `verbose`: no bus (a container, a system
+    /// Follows logind for the session in `environment` (XDG_SESSION_ID, else process
+    /// `pid`'s), or nil, saying why with `verbose`: no bus (a container, a system
     /// without systemd) is normal and silent.
-    static func connect(environment: Environment, verbose: Bool, lock: @escaping () -> Void) -> LogindSource? {
+    static func connect(
+        environment: Environment, pid: pid_t, verbose: Bool, lock: @escaping () -> Void
+    ) -> LogindSource? {
         switch LogindListener.connect(
-            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 },
+            sessionID: environment["XDG_SESSION_ID"].flatMap { $0.isEmpty ? nil : $0 }, pid: pid,
             systemBusAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"])
         {
         case .success(let listener):

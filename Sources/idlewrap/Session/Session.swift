@@ -158,7 +158,8 @@ final class Session: RelayDelegate {
                 due: { [unowned self] in startPosition?.deadline },
                 passed: { [unowned self] in startPositionDeadlinePassed(at: $0) }))
         if let logind = LogindSource.connect(
-            environment: environment, verbose: options.verbose, lock: { [unowned self] in requestLock() })
+            environment: environment, pid: guardian.sessionPid, verbose: options.verbose,
+            lock: { [unowned self] in requestLock() })
         {
             sources.add(logind)
         }

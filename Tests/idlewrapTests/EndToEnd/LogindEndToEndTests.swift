@@ -113,7 +113,7 @@ extension EndToEnd {
             try terminal.type("still open\r")
             #expect(terminal.expect("still open\r\nstill open"))
             // The closed connection is no longer polled: idlewrap sleeps.
-            #expect(terminal.waitUntil { isAsleepInPoll(terminal.process.pid) })
+            #expect(terminal.waitUntil { isAsleepInPoll(sessionProcessPid(of: terminal) ?? -1) })
             end(terminal)
         }
 
@@ -161,10 +161,12 @@ extension EndToEnd {
             let terminal = try session(bus)
             #expect(terminal.expect("following logind session \(ourSession)"))
             // Counted from when it sleeps in poll: going to sleep is a switch too.
-            #expect(terminal.waitUntil { isAsleepInPoll(terminal.process.pid) })
-            let before = try contextSwitches(of: terminal.process.pid)
+            #expect(terminal.waitUntil { isAsleepInPoll(sessionProcessPid(of: terminal) ?? -1) })
+            // Both of idlewrap's processes: the session process and its guardian.
+            let processes = [terminal.process.pid, sessionProcessPid(of: terminal) ?? -1]
+            let before = try processes.map(contextSwitches).reduce(0, +)
             _ = terminal.waitUntil(timeout: 3) { false }
-            let after = try contextSwitches(of: terminal.process.pid)
+            let after = try processes.map(contextSwitches).reduce(0, +)
             #expect(after == before, "idlewrap woke \(after - before) times in 3 s while idle")
             try bus.lock(ourSession)
             #expect(terminal.expect("Password for"))
