@@ -144,10 +144,10 @@ final class Guardian {
         case .signaled(let signal): what = "was killed by signal \(signal) (\(String(cString: strsignal(signal))))"
         case .exited(let status): what = "exited with status \(status) before restoring the terminal"
         }
-        hangUpCommand()
+        let commandEnd = hangUpCommand() ? "the command was hung up" : "the command had ended"
         if let path = protection.controlSocketPath { try? FileSystem.removeFile(path) }
         var status = ExitStatus.failure
-        var said = "the session process \(what); the command was hung up"
+        var said = "the session process \(what); \(commandEnd)"
         // Read by the lock, and kept until the end: a signal that came after the lock's
         // last read stays blocked, rather than end the guardian before the terminal is back.
         let signals = condition == .locked ? try? SignalSource(FallbackLock.answeredSignals) : nil
@@ -157,7 +157,7 @@ final class Guardian {
                 "session process \(what) while locked; the guardian keeps it locked", priority: LOG_ERR)
             var content = protection.lockScreen
             content.since = LockScreen.clockText()
-            content.finished = "idlewrap failed at \(LocalTime.hourAndMinute(time(nil))); the command was hung up"
+            content.finished = "idlewrap failed at \(LocalTime.hourAndMinute(time(nil))); \(commandEnd)"
             var lock = FallbackLock(
                 authenticator: protection.authenticator, content: content, attributes: attributes, signals: signals,
                 log: protection.log)
@@ -181,11 +181,13 @@ final class Guardian {
     /// The command still runs in the dead session process's pseudo-terminal, which the
     /// kernel hung up with its master: SIGHUP to its process group as well, for a command
     /// that left the terminal's foreground, and SIGCONT for one that was stopped.
-    private func hangUpCommand() {
+    /// False when the command had ended (and was reaped) already.
+    private func hangUpCommand() -> Bool {
         let command = page.commandPid
-        guard command > 0 else { return }
+        guard command > 0 else { return false }
         GuardianCalls.send(SIGHUP, to: -command)
         GuardianCalls.send(SIGCONT, to: -command)
+        return true
     }
 
     private func restoreTerminal() {
