@@ -136,9 +136,30 @@ final class Guardian {
 
     // MARK: - The end
 
+    /// What the guardian does once the session process has ended.
+    enum Verdict: Equatable {
+        /// It ended on purpose: its exit status is idlewrap's.
+        case passOn(Int32)
+        /// It ended abnormally, after it had left the terminal as it found it.
+        case report
+        /// It ended abnormally while unlocked: the terminal goes back at once.
+        case giveBack
+        /// It ended abnormally while locked: the guardian's own lock first.
+        case keepLocked
+    }
+
+    static func verdict(on end: TerminationStatus, condition: GuardianPage.Condition) -> Verdict {
+        switch (condition, end) {
+        case (.released, .exited(let status)): return .passOn(status)
+        case (.released, .signaled): return .report
+        case (.open, _): return .giveBack
+        case (.locked, _): return .keepLocked
+        }
+    }
+
     private func finish(_ end: TerminationStatus) -> Int32 {
-        let condition = page.condition
-        if case .exited(let status) = end, condition == .released { return status }
+        let verdict = Self.verdict(on: end, condition: page.condition)
+        if case .passOn(let status) = verdict { return status }
         let what: String
         switch end {
         case .signaled(let signal): what = "was killed by signal \(signal) (\(String(cString: strsignal(signal))))"
@@ -150,9 +171,9 @@ final class Guardian {
         var said = "the session process \(what); \(commandEnd)"
         // Read by the lock, and kept until the end: a signal that came after the lock's
         // last read stays blocked, rather than end the guardian before the terminal is back.
-        let signals = condition == .locked ? try? SignalSource(FallbackLock.answeredSignals) : nil
+        let signals = verdict == .keepLocked ? try? SignalSource(FallbackLock.answeredSignals) : nil
         defer { withExtendedLifetime(signals) {} }
-        if condition == .locked {
+        if verdict == .keepLocked {
             protection.log.record(
                 "session process \(what) while locked; the guardian keeps it locked", priority: LOG_ERR)
             var content = protection.lockScreen
@@ -172,8 +193,7 @@ final class Guardian {
         } else {
             protection.log.record("session process \(what)", priority: LOG_ERR)
         }
-        // A session process that said it was done has left the terminal as it found it.
-        if condition != .released { restoreTerminal() }
+        if verdict != .report { restoreTerminal() }
         Diagnostics.error(said)
         return status
     }

@@ -1,0 +1,41 @@
+import Glibc
+import PTYKit
+import Testing
+
+@testable import idlewrap
+
+@Suite struct GuardianTests {
+    /// Only a session process that said it was done passes its status on; any other end
+    /// is idlewrap's failure, and a locked terminal stays locked.
+    @Test func theVerdictOnEveryEndInEveryCondition() {
+        let ends: [TerminationStatus] = [.exited(0), .exited(7), .exited(125), .signaled(SIGKILL), .signaled(SIGSEGV)]
+        for end in ends {
+            let locked = Guardian.verdict(on: end, condition: .locked)
+            let open = Guardian.verdict(on: end, condition: .open)
+            let released = Guardian.verdict(on: end, condition: .released)
+            #expect(locked == .keepLocked, "\(end)")
+            #expect(open == .giveBack, "\(end)")
+            switch end {
+            case .exited(let status): #expect(released == .passOn(status))
+            case .signaled: #expect(released == .report)
+            }
+        }
+    }
+
+    /// The page starts open and holds what the session process last said.
+    @Test func thePageSaysWhatTheSessionProcessToldIt() throws {
+        let page = GuardianPage(try GuardianCalls.sharedPage())
+        #expect(page.condition == .open)
+        let link = GuardianLink(sessionPid: getpid(), page: page)
+        link.lockHolds(true)
+        #expect(page.condition == .locked)
+        link.commandStarted(1234)
+        #expect(page.commandPid == 1234)
+        link.commandReaped()
+        #expect(page.commandPid == 0)
+        link.lockHolds(false)
+        #expect(page.condition == .open)
+        link.release()
+        #expect(page.condition == .released)
+    }
+}
