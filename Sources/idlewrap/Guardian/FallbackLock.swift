@@ -36,7 +36,7 @@ struct FallbackLock {
         self.signals = signals
         self.content = content
         self.log = log
-        dialog = UnlockDialog(authenticator: authenticator)
+        dialog = UnlockDialog(authenticator: authenticator, firstPrompt: passwordPrompt(for: log.user.value))
     }
 
     mutating func run() -> Outcome {
