@@ -303,7 +303,8 @@ public final class ScreenModel {
 
     /// From now on, every line that scrolls off the top of the main screen (a full-screen
     /// scroll region: what every terminal keeps in its history) is rendered into a hold of
-    /// at most `limit` bytes; past it the oldest lines are dropped and counted.
+    /// at most `limit` bytes; past it the oldest lines are dropped and counted. The hold
+    /// grows as lines arrive; where memory runs out first, that is its limit.
     public func startHoldingScrollback(limit: Int) {
         let engine = settled
         engine.pointee.state.scrollback?.deallocate()
@@ -321,14 +322,18 @@ public final class ScreenModel {
     /// by the repaint (`appendRepaint`, with its `beforeLastCharacter`); then stops
     /// holding. Without a hold, just the repaint. `notice`, if given, goes into the history
     /// after the held lines, as a line of its own (plain text, one row): the line just
-    /// above the screen, kept however short the history is.
+    /// above the screen, kept however short the history is (or just above the rows of a
+    /// line that wrapped onto the screen, which it must not split). `drain`, if given,
+    /// takes the buffer's bytes (then emptied) whenever the held lines have filled 64 KiB
+    /// of it: writing them then needs no memory of their size.
     public func appendHeldScrollbackAndRepaint(
-        to buffer: OutputBuffer, notice: [UInt8] = [], beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
+        to buffer: OutputBuffer, notice: [UInt8] = [], drain: ((OutputBuffer) -> Void)? = nil,
+        beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
         let engine = settled
         if let hold = engine.pointee.state.scrollback {
             engine.pointee.state.scrollback = nil
-            engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, into: buffer)
+            engine.pointee.state.scrollbackAndRepaint(hold, notice: notice, drain: drain, into: buffer)
             engine.pointee.state.rowsBeforeStartHeld = 0
             hold.deallocate()
         } else {

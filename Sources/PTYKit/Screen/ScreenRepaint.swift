@@ -216,8 +216,11 @@ extension ScreenState {
     /// The held scrollback put into the terminal's history, then the repaint: from the top
     /// of the main screen with no margins, the held lines and then the main screen's rows,
     /// one per row; the first `rows` of them overwrite the screen and each further one
-    /// pushes exactly one line into the history.
-    func scrollbackAndRepaint(_ hold: ScrollbackHold, notice: [UInt8], into buffer: OutputBuffer) {
+    /// pushes exactly one line into the history. The notice is a line of its own, put
+    /// where it splits no line (`ScrollbackHold.write`); `drain` as there.
+    func scrollbackAndRepaint(
+        _ hold: ScrollbackHold, notice: [UInt8], drain: ((OutputBuffer) -> Void)?, into buffer: OutputBuffer
+    ) {
         buffer.append(.synchronizedOutput(true))
         appendRowsBeforeStartScrolled(into: buffer)
         if hold.lineCount > 0 || !notice.isEmpty {
@@ -231,8 +234,8 @@ extension ScreenState {
                 buffer.append(.eraseToEndOfLine)
             }
             buffer.append(.cursorPosition(row: 1, column: 1))
-            hold.write(into: buffer)
-            if !notice.isEmpty {
+            hold.write(into: buffer, drain: drain) { buffer in
+                guard !notice.isEmpty else { return }
                 buffer.append(contentsOf: Array(notice.filter { $0 >= 0x20 }.prefix(columns)))
                 buffer.append(.eraseToEndOfLine)
                 buffer.append(contentsOf: [0x0D, 0x0A])

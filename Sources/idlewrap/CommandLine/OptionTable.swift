@@ -44,13 +44,7 @@ enum OptionTable {
             help: ["Run CMD with /bin/sh -c when the session unlocks."],
             setting: Setting(.text, get: { $0.onUnlock }, set: { $0.onUnlock = $1 })),
         killAfter,
-        OptionDefinition(
-            long: "hold-limit", valueName: "SIZE",
-            help: [
-                "Most output held while locked, in bytes with an",
-                "optional K, M or G (default: 8M).",
-            ],
-            setting: Setting(.size, get: { $0.holdLimit }, set: { $0.holdLimit = $1 })),
+        holdLimit,
         OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
@@ -136,6 +130,7 @@ enum OptionTable {
         maxTimeout,
         authMethods,
         maxKillAfter,
+        maxHoldLimit,
         OptionDefinition(
             long: "min-password-length", valueName: "N",
             help: ["The fewest characters of a password for --auth ask and --set-password (default: 1)."],
@@ -225,6 +220,14 @@ extension OptionTable {
         help: ["End the session once locked this long (default: off)."],
         setting: Setting(.duration, get: { $0.killAfter }, set: { $0.killAfter = $1 }))
 
+    static let holdLimit = OptionDefinition(
+        long: "hold-limit", valueName: "SIZE",
+        help: [
+            "Most output held while locked, in bytes with an",
+            "optional K, M or G (default: 8M; at most 1G).",
+        ],
+        setting: Setting(.size, get: { $0.holdLimit }, set: { $0.holdLimit = $1 }))
+
     static let maxTimeout = OptionDefinition(
         long: "max-timeout", valueName: "DURATION",
         help: ["The longest timeout anyone may set; off and 0 count as longer (default: no limit)."],
@@ -250,4 +253,9 @@ extension OptionTable {
         long: "max-kill-after", valueName: "DURATION",
         help: ["The longest --kill-after anyone may set; it also applies by default (default: no limit)."],
         scope: .systemFile, setting: Setting(.duration, get: { $0.maxKillAfter }, set: { $0.maxKillAfter = $1 }))
+
+    static let maxHoldLimit = OptionDefinition(
+        long: "max-hold-limit", valueName: "SIZE",
+        help: ["The largest --hold-limit anyone may set (default: 1G)."],
+        scope: .systemFile, setting: Setting(.size, get: { $0.maxHoldLimit }, set: { $0.maxHoldLimit = $1 }))
 }

@@ -32,6 +32,7 @@ struct Options: Equatable, Sendable {
     var maxTimeout: Duration = .zero  // zero = no limit
     var authPolicy = AuthPolicy()
     var maxKillAfter: Duration = .zero  // zero = no limit
+    var maxHoldLimit = 1 << 30  // bytes: the hold is memory, and more would not be held anyway
     var minPasswordLength = 1  // characters
     var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
     var lockSSHCommands = true

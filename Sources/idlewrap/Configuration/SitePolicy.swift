@@ -3,14 +3,21 @@
 /// is lowered, with a notice and a record in the system log; a method the site does not
 /// allow is refused as bad usage.
 extension Settings {
-    /// Lowers the timeout and `--kill-after` to their limits (`off` counts as longer than
-    /// any), makes `max-kill-after` apply when `--kill-after` is off, and refuses an
+    /// Lowers the timeout, `--kill-after` and `--hold-limit` to their limits (`off` counts
+    /// as longer than any), makes `max-kill-after` apply when `--kill-after` is off, and refuses an
     /// authentication method that `auth-methods` leaves out. Call it once, after every
     /// source has been applied.
     mutating func enforcePolicy() throws(UsageError) {
         lower(OptionTable.timeout, options.timeout, to: OptionTable.maxTimeout, options.maxTimeout) { $0.timeout = $1 }
         lower(OptionTable.killAfter, options.killAfter, to: OptionTable.maxKillAfter, options.maxKillAfter) {
             $0.killAfter = $1
+        }
+        if options.holdLimit > options.maxHoldLimit {
+            let change = PolicyChange(
+                key: OptionTable.holdLimit.long, requested: formatSize(options.holdLimit),
+                requestedAt: source(of: OptionTable.holdLimit), allowed: formatSize(options.maxHoldLimit),
+                limitKey: OptionTable.maxHoldLimit.long, limitAt: source(of: OptionTable.maxHoldLimit), larger: true)
+            enforce(change) { $0.holdLimit = $0.maxHoldLimit }
         }
         try checkMethodIsAllowed()
         try checkPAMStackIsAllowed(OptionTable.pamConfigDirectory)
@@ -101,6 +108,8 @@ struct PolicyChange: Equatable, Sendable {
     /// The limit's key: `max-timeout`.
     let limitKey: String
     let limitAt: ValueSource
+    /// A size, which is larger than its limit; else a duration, longer.
+    var larger = false
 
     /// Whether someone asked for the value, rather than it being the default: only then
     /// is the change worth a notice and a record in the log.
@@ -108,7 +117,8 @@ struct PolicyChange: Equatable, Sendable {
 
     /// "timeout off (-t) is longer than max-timeout (/etc/idlewrap/config:4); using 15m".
     var notice: String {
-        "\(key) \(requested) (\(requestedAt.label)) is longer than \(limitKey) (\(limitAt.label)); using \(allowed)"
+        "\(key) \(requested) (\(requestedAt.label)) is \(larger ? "larger" : "longer") than \(limitKey)"
+            + " (\(limitAt.label)); using \(allowed)"
     }
 
     /// For the system log.

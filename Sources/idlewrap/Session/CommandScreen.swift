@@ -105,10 +105,14 @@ final class CommandScreen {
         let queries = model.takeHeldQueries()
         // The repaint ends by printing the character REP would repeat: the input modes and
         // queries go before that, the open sequence after.
-        model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice) { buffer in
-            model.modes.appendInputModesOn(after: hiddenModes, to: buffer)
-            buffer.append(contentsOf: queries)
-        }
+        // The held lines go out as they are written: a copy of them all could be the one
+        // allocation that fails.
+        model.appendHeldScrollbackAndRepaint(
+            to: buffer, notice: notice, drain: { [unowned self] _ in flush() },
+            beforeLastCharacter: { buffer in
+                model.modes.appendInputModesOn(after: hiddenModes, to: buffer)
+                buffer.append(contentsOf: queries)
+            })
         buffer.append(contentsOf: model.openSequence)
         flush()
     }

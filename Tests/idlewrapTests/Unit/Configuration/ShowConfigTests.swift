@@ -42,6 +42,7 @@ struct ShowConfigTests {
                 max-timeout = 15m  # /etc/idlewrap/config:2
                 auth-methods = pam, file  # /etc/idlewrap/config:4
                 max-kill-after = 1h  # /etc/idlewrap/config:3
+                max-hold-limit = 1G  # default
                 min-password-length = 1  # default
                 shell =  # default
                 lock-ssh-commands = yes  # default

@@ -69,6 +69,31 @@ struct SitePolicyTests {
         #expect(try run(system: "max-timeout = off", ["-t", "off"]).timeout == .zero)
     }
 
+    @Test("--hold-limit is at most max-hold-limit: 1G unless the system file says otherwise")
+    func maxHoldLimit() throws {
+        let capped = try run(system: "", ["--hold-limit", "2G"])
+        #expect(capped.holdLimit == 1 << 30)
+        #expect(
+            capped.policyChanges.map(\.notice) == [
+                "hold-limit 2G (--hold-limit) is larger than max-hold-limit (default); using 1G"
+            ])
+        #expect(try run(system: "", ["--hold-limit", "1G"]).policyChanges.isEmpty)
+        let site = try run(system: "max-hold-limit = 64M", user: "hold-limit = 100M", [])
+        #expect(site.holdLimit == 64 << 20)
+        #expect(
+            site.policyChanges.map(\.notice) == [
+                "hold-limit 100M (/home/alice/.config/idlewrap/config:1) is larger than max-hold-limit"
+                    + " (/etc/idlewrap/config:1); using 64M"
+            ])
+        // The default is within any limit but a smaller one, lowered without a notice.
+        let byDefault = try run(system: "max-hold-limit = 1M", [])
+        #expect(byDefault.holdLimit == 1 << 20 && !byDefault.policyChanges[0].wasAskedFor)
+        #expect(try run(system: "max-hold-limit = 4G", ["--hold-limit", "2G"]).holdLimit == 2 << 30)
+        // Only the system file sets the limit.
+        #expect(throws: UsageError.self) { try run(system: "", user: "max-hold-limit = 4G", []) }
+        #expect(throws: UsageError.self) { try run(system: "", ["--max-hold-limit", "4G"]) }
+    }
+
     @Test("max-kill-after applies by default and lowers a longer --kill-after")
     func maxKillAfter() throws {
         let policy = "max-kill-after = 1h"

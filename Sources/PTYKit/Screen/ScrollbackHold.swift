@@ -1,0 +1,186 @@
+import Glibc
+
+/// Output kept for the terminal's scrollback while the screen is not shown: each line that
+/// scrolls off the top of the main screen, rendered at once into a ring of at most `limit`
+/// bytes. When a line does not fit, the oldest ones go, and are counted.
+///
+/// The ring grows as lines arrive (doubling, from 64 KiB), never past `limit`, so a large
+/// limit costs only what is held. Its memory comes from malloc, which can fail where Swift's
+/// allocation would end the process: a ring that cannot grow stays as it is and counts as
+/// full (the oldest lines go, as past the limit), so no output ends a locked session.
+struct ScrollbackHold {
+    let limit: Int
+    /// What the ring has, at most `limit`; 0 before the first line.
+    private(set) var capacity = 0
+    private var storage: UnsafeMutablePointer<UInt8>? = nil
+    private var head = 0
+    private(set) var usedBytes = 0
+    private(set) var lineCount = 0
+    private(set) var droppedLines = 0
+    /// False once an allocation failed: the ring stays at `capacity`.
+    private(set) var canGrow = true
+    private let allocate: (Int) -> UnsafeMutableRawPointer?
+    private let scratch: OutputBuffer
+
+    static let initialCapacity = 64 << 10
+    /// How much `write` builds before it hands the bytes on (when it may).
+    static let drainSize = 64 << 10
+
+    /// `allocate` gives `size` bytes or nil (malloc; tests fail it).
+    init(limit: Int, allocate: @escaping (Int) -> UnsafeMutableRawPointer? = { malloc($0) }) {
+        self.limit = max(limit, 0)
+        self.allocate = allocate
+        scratch = OutputBuffer(capacity: 1024)
+    }
+
+    func deallocate() {
+        free(storage)
+    }
+
+    /// Renders visible row `y` of `grid` as one line: its cells from the default pen, then
+    /// back to the default pen and, unless the line wrapped (then it is full and the next
+    /// character wraps it, as the program's output did), EL and CR LF.
+    mutating func append(
+        row y: Int, of grid: Grid, styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable
+    ) {
+        scratch.removeAll()
+        var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        Self.line(y, of: grid, renderer: &renderer, into: scratch)
+        store(scratch)
+    }
+
+    /// `newline`: the line ends with CR LF (unless it wrapped).
+    static func line(
+        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true, into buffer: OutputBuffer
+    ) {
+        let wrapped = grid.isWrapped(y)
+        let end = wrapped ? grid.columns : RowRenderer.contentEnd(of: grid, row: y)
+        renderer.assumeReset()
+        renderer.cells(of: grid, row: y, from: 0, to: end, into: buffer)
+        renderer.setStyle(.plain, into: buffer)
+        renderer.setGraphics(false, into: buffer)
+        guard !wrapped else { return }
+        if end < grid.columns { TerminalControl.eraseToEndOfLine.write(to: buffer) }
+        if newline { buffer.append("\r\n") }
+    }
+
+    mutating func store(_ line: OutputBuffer) {
+        let length = line.count
+        let record = length + 4
+        if usedBytes + record > capacity && capacity < limit && canGrow { grow(toHold: usedBytes + record) }
+        guard record <= capacity, let storage else {
+            droppedLines += 1
+            return
+        }
+        while usedBytes + record > capacity { dropOldest(storage) }
+        var tail = head + usedBytes
+        if tail >= capacity { tail -= capacity }
+        if tail + 4 <= capacity {
+            UnsafeMutableRawPointer(storage + tail).storeBytes(of: UInt32(length).littleEndian, as: UInt32.self)
+            tail = tail + 4 == capacity ? 0 : tail + 4
+        } else {
+            withUnsafeBytes(of: UInt32(length).littleEndian) { header in
+                for byte in header {
+                    storage[tail] = byte
+                    tail = tail + 1 == capacity ? 0 : tail + 1
+                }
+            }
+        }
+        line.withUnsafeBytes { bytes in
+            let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let first = min(length, capacity - tail)
+            (storage + tail).update(from: source, count: first)
+            if first < length { storage.update(from: source + first, count: length - first) }
+        }
+        usedBytes += record
+        lineCount += 1
+    }
+
+    /// A ring of at least `needed` bytes where it can have one (doubling, at most `limit`),
+    /// its lines moved to its start in order. On failure it stays as it is, for good:
+    /// trying again for every line would cost a failing allocation each.
+    private mutating func grow(toHold needed: Int) {
+        let size = min(limit, max(needed, capacity * 2, Self.initialCapacity))
+        guard let raw = allocate(size) else {
+            canGrow = false
+            return
+        }
+        let grown = raw.bindMemory(to: UInt8.self, capacity: size)
+        if let storage {
+            let first = min(usedBytes, capacity - head)
+            grown.update(from: storage + head, count: first)
+            if first < usedBytes { (grown + first).update(from: storage, count: usedBytes - first) }
+            free(storage)
+        }
+        storage = grown
+        capacity = size
+        head = 0
+    }
+
+    private mutating func dropOldest(_ storage: UnsafeMutablePointer<UInt8>) {
+        let length = readLength(storage, at: head)
+        head += 4 + length
+        if head >= capacity { head -= capacity }
+        usedBytes -= 4 + length
+        lineCount -= 1
+        droppedLines += 1
+    }
+
+    private func readLength(_ storage: UnsafeMutablePointer<UInt8>, at offset: Int) -> Int {
+        if offset + 4 <= capacity {
+            return Int(UInt32(littleEndian: UnsafeRawPointer(storage + offset).loadUnaligned(as: UInt32.self)))
+        }
+        var value: UInt32 = 0
+        for index in 0..<4 { value |= UInt32(storage[(offset + index) % capacity]) << (8 * index) }
+        return Int(value)
+    }
+
+    /// The held lines in order, each as its index, the ring, its offset there and its length.
+    private func forEachLine(
+        _ body: (_ index: Int, _ storage: UnsafeMutablePointer<UInt8>, _ offset: Int, _ length: Int) -> Void
+    ) {
+        guard let storage else { return }
+        var offset = head
+        for index in 0..<lineCount {
+            let length = readLength(storage, at: offset)
+            offset = (offset + 4) % capacity
+            body(index, storage, offset, length)
+            offset = (offset + length) % capacity
+        }
+    }
+
+    /// How many lines at the end are the first rows of a line that goes on below them
+    /// (they wrapped: nothing ends them, not even CR LF): what a line put into the history
+    /// after the held ones would split.
+    private var trailingWrappedLines: Int {
+        var count = 0
+        forEachLine { _, storage, offset, length in
+            let last = (offset + length - 1) % capacity
+            count = length > 0 && storage[last] == 0x0A ? 0 : count + 1
+        }
+        return count
+    }
+
+    /// Appends every held line, oldest first, with what `beforeLastLine` appends between
+    /// them: after the last line, or before the rows of the one the screen goes on with
+    /// (when the last held rows wrapped), so that it splits none. `drain`, if given, takes
+    /// the buffer's bytes whenever it holds `drainSize` and it is then emptied: however
+    /// much is held, writing it needs no more memory than that.
+    func write(
+        into buffer: OutputBuffer, drain: ((OutputBuffer) -> Void)? = nil,
+        beforeLastLine: (OutputBuffer) -> Void = { _ in }
+    ) {
+        let insertAt = lineCount - trailingWrappedLines
+        forEachLine { index, storage, offset, length in
+            if index == insertAt { beforeLastLine(buffer) }
+            let first = min(length, capacity - offset)
+            buffer.append(UnsafeRawBufferPointer(start: storage + offset, count: first))
+            if first < length { buffer.append(UnsafeRawBufferPointer(start: storage, count: length - first)) }
+            if let drain, buffer.count >= Self.drainSize {
+                drain(buffer)
+                buffer.removeAll()
+            }
+        }
+        if insertAt == lineCount { beforeLastLine(buffer) }
+    }
+}

@@ -1,0 +1,146 @@
+import Glibc
+import Testing
+
+@testable import PTYKit
+
+/// The held scrollback's ring: it grows as lines arrive, never past its limit; a failed
+/// allocation only makes it full; what it writes never needs memory of its size; and the
+/// notice of what did not fit splits no line.
+@Suite("Scrollback hold")
+struct ScrollbackHoldTests {
+    private func line(_ number: Int) -> OutputBuffer {
+        let line = OutputBuffer()
+        line.append(contentsOf: Array("line \(number) \(String(repeating: "x", count: 60))\r\n".utf8))
+        return line
+    }
+
+    private func held(_ hold: ScrollbackHold) -> [String] {
+        let buffer = OutputBuffer()
+        hold.write(into: buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self).split(separator: "\r\n").map(String.init)
+    }
+
+    @Test func itGrowsAsLinesArriveAndNeverPastItsLimit() {
+        var hold = ScrollbackHold(limit: 1 << 30)
+        defer { hold.deallocate() }
+        #expect(hold.capacity == 0)
+        hold.store(line(0))
+        #expect(hold.capacity == ScrollbackHold.initialCapacity)
+        for number in 1..<2000 { hold.store(line(number)) }
+        #expect(hold.capacity == 4 * ScrollbackHold.initialCapacity)
+        #expect(hold.lineCount == 2000 && hold.droppedLines == 0)
+        #expect(held(hold) == (0..<2000).map { "line \($0) \(String(repeating: "x", count: 60))" })
+
+        var small = ScrollbackHold(limit: 100_000)
+        defer { small.deallocate() }
+        for number in 0..<5000 { small.store(line(number)) }
+        #expect(small.capacity == 100_000 && small.usedBytes <= 100_000)
+        #expect(small.lineCount + small.droppedLines == 5000)
+        #expect(held(small).last == "line 4999 \(String(repeating: "x", count: 60))")
+    }
+
+    /// Lines moved to the start of a grown ring stay in order when they had wrapped
+    /// around its end.
+    @Test func growingKeepsTheOrderOfLinesThatWrappedAroundTheRing() {
+        var hold = ScrollbackHold(limit: 1 << 20)
+        defer { hold.deallocate() }
+        for number in 0..<1000 { hold.store(line(number)) }
+        #expect(hold.capacity == 2 * ScrollbackHold.initialCapacity)
+        #expect(held(hold) == (0..<1000).map { "line \($0) \(String(repeating: "x", count: 60))" })
+    }
+
+    /// A ring that cannot grow is full: the oldest lines go and are counted, as past the
+    /// limit; one that never got memory holds nothing and counts every line.
+    @Test func aFailedAllocationOnlyMakesItFull() {
+        let most = ScrollbackHold.initialCapacity
+        var hold = ScrollbackHold(limit: 1 << 30, allocate: { $0 <= most ? malloc($0) : nil })
+        defer { hold.deallocate() }
+        for number in 0..<5000 { hold.store(line(number)) }
+        #expect(hold.capacity == most && !hold.canGrow)
+        #expect(hold.lineCount > 0 && hold.droppedLines > 0 && hold.lineCount + hold.droppedLines == 5000)
+        let lines = held(hold)
+        #expect(lines.count == hold.lineCount)
+        #expect(lines == (5000 - hold.lineCount..<5000).map { "line \($0) \(String(repeating: "x", count: 60))" })
+
+        var none = ScrollbackHold(limit: 1 << 30, allocate: { _ in nil })
+        for number in 0..<10 { none.store(line(number)) }
+        #expect(none.capacity == 0 && none.lineCount == 0 && none.droppedLines == 10)
+        #expect(held(none).isEmpty)
+    }
+
+    /// Every line a model holds, written with a drain: the same bytes, in pieces no larger
+    /// than the drain size and a line.
+    @Test func writingWithADrainNeedsNoMemoryOfTheHoldsSize() {
+        let model = ScreenModel(rows: 24, columns: 80)
+        model.startHoldingScrollback(limit: 1 << 30)
+        for number in 0..<20_000 { model.feed("held line \(number)\r\n") }
+        let whole = OutputBuffer()
+        model.state.scrollback?.write(into: whole)
+        #expect(whole.count > 4 * ScrollbackHold.drainSize)
+        let pieces = OutputBuffer()
+        var drained: [UInt8] = []
+        var largest = 0
+        model.state.scrollback?.write(
+            into: pieces,
+            drain: { buffer in
+                largest = max(largest, buffer.count)
+                drained += buffer.bytes
+            })
+        drained += pieces.bytes
+        #expect(drained == whole.bytes)
+        #expect(largest < ScrollbackHold.drainSize + 100)
+    }
+
+    // MARK: - The notice
+
+    /// Replays the unlock's bytes on a terminal (a model that holds what scrolls off, as a
+    /// history would): its history as lines, and its screen.
+    private func replay(_ unlock: [UInt8], rows: Int, columns: Int) -> (ScreenModel, [String]) {
+        let terminal = ScreenModel(rows: rows, columns: columns)
+        terminal.startHoldingScrollback(limit: 1 << 20)
+        terminal.feed(unlock)
+        let history = OutputBuffer()
+        terminal.state.scrollback?.write(into: history)
+        // Without the SGR resets and ELs: `ESC [`, what is not a letter, the letter.
+        var text = ""
+        var bytes = history.bytes[...]
+        while let byte = bytes.popFirst() {
+            guard byte == 0x1B else {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+                continue
+            }
+            while let next = bytes.popFirst(), !(0x40...0x7E).contains(next) || next == UInt8(ascii: "[") {}
+        }
+        return (terminal, text.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// The last held row is the first half of a line the screen goes on with: the notice
+    /// goes above that line, on a row of its own, and the line stays joined (issue 27,
+    /// finding 8).
+    @Test func theNoticeIsALineOfItsOwnAndSplitsNoHeldLine() {
+        let model = ScreenModel(rows: 5, columns: 10)
+        model.startHoldingScrollback(limit: 64)
+        model.feed((0..<20).map { "l\($0)\r\n" }.joined() + "0123456789abcde\r\n1\r\n2\r\n3\r\n4")
+        #expect(model.heldScrollback.dropped > 0)
+        let expected = ScreenModel(rows: 5, columns: 10)
+        expected.feed((0..<20).map { "l\($0)\r\n" }.joined() + "0123456789abcde\r\n1\r\n2\r\n3\r\n4")
+        let unlock = OutputBuffer()
+        model.appendHeldScrollbackAndRepaint(to: unlock, notice: Array("N earlier".utf8))
+        let (terminal, history) = replay(unlock.bytes, rows: 5, columns: 10)
+        // The first half is the history's last line, wrapped (no CR LF ends it): its line
+        // goes on on the screen.
+        #expect(history.suffix(3) == ["l19", "N earlier", "0123456789"])
+        expectSameScreen(terminal, expected, "after the unlock")
+    }
+
+    /// Without a wrapped line at the end, the notice is the last line before the screen.
+    @Test func theNoticeIsTheLineJustAboveTheScreen() {
+        let model = ScreenModel(rows: 5, columns: 10)
+        model.startHoldingScrollback(limit: 64)
+        model.feed((0..<20).map { "l\($0)\r\n" }.joined() + "end")
+        let unlock = OutputBuffer()
+        model.appendHeldScrollbackAndRepaint(to: unlock, notice: Array("N earlier".utf8))
+        let (_, history) = replay(unlock.bytes, rows: 5, columns: 10)
+        #expect(history.suffix(3) == ["l15", "N earlier", ""])
+    }
+}
