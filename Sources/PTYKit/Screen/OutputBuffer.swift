@@ -200,6 +200,8 @@ public enum TerminalControl: Equatable, Sendable {
     case popTitle
     /// OSC 0: icon and window title.
     case setTitle([UInt8])
+    /// OSC 2: the window title alone.
+    case setWindowTitle([UInt8])
     /// tmux's window name (`ESC k name ST`); empty: back to its automatic name.
     case setWindowName([UInt8])
     /// OSC 7: the working directory (a `file://` URI); empty: none.
@@ -284,6 +286,10 @@ public enum TerminalControl: Equatable, Sendable {
         case .popTitle: buffer.append("\u{1b}[23;0t")
         case .setTitle(let title):
             buffer.append("\u{1b}]0;")
+            buffer.append(contentsOf: title.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .setWindowTitle(let title):
+            buffer.append("\u{1b}]2;")
             buffer.append(contentsOf: title.filter { $0 >= 0x20 })
             buffer.append("\u{1b}\\")
         case .setWindowName(let name):

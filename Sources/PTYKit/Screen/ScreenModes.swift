@@ -14,6 +14,11 @@ public struct ScreenModes: Equatable, Sendable {
     /// tmux's window name, set by `ESC k name ST`.
     public private(set) var windowNameWasSet = false
     public private(set) var modifyOtherKeys = 0
+    /// KAM (`CSI 2 h`): the terminal ignores every key (xterm).
+    public private(set) var keyboardLocked = false
+    /// SRM reset (`CSI 12 l`): the terminal echoes every key itself (xterm), a typed
+    /// password included. Set, SRM's usual state, it does not.
+    public private(set) var localEcho = false
     // The kitty protocol keeps one stack per screen.
     private(set) var mainScreenKeyboard = KittyKeyboardStack()
     private(set) var alternateScreenKeyboard = KittyKeyboardStack()
@@ -29,8 +34,8 @@ public struct ScreenModes: Equatable, Sendable {
     /// DEC private mode 25 (DECTCEM).
     public var cursorVisible: Bool { privateModes.contains(.cursorVisible) }
 
-    /// Whether DEC private `mode` is on, for 1, 9, 25, 47, 1000-1006, 1015, 1016, 1047, 1049
-    /// and 2004; false for every other mode.
+    /// Whether DEC private `mode` is on, for 1, 9, 25, 47, 1000-1006, 1015, 1016, 1047, 1049,
+    /// 1050-1053, 1060, 1061, 2004, 2031, 2048 and 9001; false for every other mode.
     public func isSet(privateMode mode: Int) -> Bool {
         guard let flag = PrivateModes(mode: mode) else { return false }
         return privateModes.contains(flag)
@@ -68,12 +73,15 @@ public struct ScreenModes: Equatable, Sendable {
             }
             return
         }
-        // xterm keeps one mouse tracking mode, one coordinate encoding and one screen:
-        // setting a tracking mode replaces the previous one and resetting any of them stops
-        // tracking; an encoding is reset only by its own number; leaving the alternate
-        // screen by any of its numbers leaves it.
+        // xterm keeps one mouse tracking mode, one keyboard type, one coordinate encoding
+        // and one screen: setting a tracking mode or keyboard type replaces the previous one
+        // and resetting any of them goes back to none (the default keyboard); an encoding is
+        // reset only by its own number; leaving the alternate screen by any of its numbers
+        // leaves it.
         if PrivateModes.mouseTracking.contains(flag) {
             privateModes.subtract(.mouseTracking)
+        } else if PrivateModes.keyboardType.contains(flag) {
+            privateModes.subtract(.keyboardType)
         } else if PrivateModes.mouseEncoding.contains(flag), on {
             privateModes.subtract(.mouseEncoding)
         } else if PrivateModes.alternateScreen.contains(flag), !on {
@@ -86,6 +94,15 @@ public struct ScreenModes: Equatable, Sendable {
         }
     }
 
+    /// SM / RM of an ANSI mode; only KAM and SRM change what keys do.
+    mutating func setANSIMode(_ mode: Int, on: Bool) {
+        switch mode {
+        case 2: keyboardLocked = on
+        case 12: localEcho = !on
+        default: break
+        }
+    }
+
     mutating func noteWindowTitleSet() {
         titleWasSet = true
     }
@@ -94,14 +111,17 @@ public struct ScreenModes: Equatable, Sendable {
         windowNameWasSet = true
     }
 
-    /// DECSTR. xterm resets the cursor, cursor keys, keypad and modifyOtherKeys; newer tmux
-    /// also mouse, focus and paste modes: all of those are reset here. No terminal leaves
-    /// the alternate screen, and the kitty stacks stay (over-estimating them is harmless:
-    /// the lock pushes and pops).
+    /// DECSTR. xterm resets the cursor, cursor keys, keypad, modifyOtherKeys and KAM; newer
+    /// tmux also mouse, focus and paste modes: all of those are reset here, and the other
+    /// private modes too. No terminal leaves the alternate screen, and the kitty stacks stay
+    /// (over-estimating them is harmless: the lock pushes and pops). SRM stays, as in xterm.
+    /// (A terminal that keeps a key mode the model believes reset cannot lock the password
+    /// out: the lock turns the modes that would off whatever the model believes.)
     mutating func softReset() {
         privateModes = privateModes.intersection(.alternateScreen).union(.cursorVisible)
         applicationKeypad = false
         modifyOtherKeys = 0
+        keyboardLocked = false
     }
 
     /// RIS. The window title survives a reset in xterm and the window name in tmux, so
@@ -221,11 +241,23 @@ extension ScreenModes {
         static let alternateScreen1047 = PrivateModes(rawValue: 1 << 13)  // 1047
         static let alternateScreen1049 = PrivateModes(rawValue: 1 << 14)  // 1049
         static let bracketedPaste = PrivateModes(rawValue: 1 << 15)  // 2004
+        static let termcapKeys = PrivateModes(rawValue: 1 << 16)  // 1050
+        static let sunKeys = PrivateModes(rawValue: 1 << 17)  // 1051
+        static let hpKeys = PrivateModes(rawValue: 1 << 18)  // 1052
+        static let scoKeys = PrivateModes(rawValue: 1 << 19)  // 1053
+        static let legacyKeyboard = PrivateModes(rawValue: 1 << 20)  // 1060
+        static let vt220Keyboard = PrivateModes(rawValue: 1 << 21)  // 1061
+        static let colourSchemeReports = PrivateModes(rawValue: 1 << 22)  // 2031
+        static let inBandResize = PrivateModes(rawValue: 1 << 23)  // 2048
+        static let win32Input = PrivateModes(rawValue: 1 << 24)  // 9001
 
         static let mouseTracking: PrivateModes = [
             x10Mouse, normalMouse, highlightMouse, buttonEventMouse, anyEventMouse,
         ]
         static let mouseEncoding: PrivateModes = [utf8Mouse, sgrMouse, urxvtMouse, sgrPixelMouse]
+        static let keyboardType: PrivateModes = [
+            termcapKeys, sunKeys, hpKeys, scoKeys, legacyKeyboard, vt220Keyboard,
+        ]
         static let alternateScreen: PrivateModes = [alternateScreen47, alternateScreen1047, alternateScreen1049]
 
         init(rawValue: UInt32) {
@@ -250,6 +282,15 @@ extension ScreenModes {
             case 1047: self = .alternateScreen1047
             case 1049: self = .alternateScreen1049
             case 2004: self = .bracketedPaste
+            case 1050: self = .termcapKeys
+            case 1051: self = .sunKeys
+            case 1052: self = .hpKeys
+            case 1053: self = .scoKeys
+            case 1060: self = .legacyKeyboard
+            case 1061: self = .vt220Keyboard
+            case 2031: self = .colourSchemeReports
+            case 2048: self = .inBandResize
+            case 9001: self = .win32Input
             default: return nil
             }
         }

@@ -1,11 +1,45 @@
 // The bytes that switch the input modes a program left on off and on again, from the one
 // vocabulary (TerminalControl): for the lock (off while locked, on at the unlock) and for
 // the end of a session (off for good, with the alternate screen left).
+//
+// Which modes, from xterm's ctlseqs, Windows Terminal, kitty, foot and WezTerm: every mode
+// that makes the terminal send input by itself, or changes what the keys a password is
+// typed with send (printable keys, Enter, Backspace, ^U, ^C), or keeps them from being sent.
+//
+// Off while locked, on again after:
+// - mouse tracking (9, 1000-1003) and its encodings (1005, 1006, 1015, 1016), focus events
+//   (1004), colour-scheme reports (2031: kitty, contour, foot) and in-band resize reports
+//   (2048: kitty, foot, contour, WezTerm): input the terminal sends by itself;
+// - bracketed paste (2004): markers around pasted text;
+// - application cursor keys (DECCKM, 1) and keypad (DECKPAM, DECNKM 66): the keypad's
+//   digits and Enter become escape sequences;
+// - the kitty keyboard protocol and modifyOtherKeys (XTMODKEYS 4): keys as CSI u / CSI 27;
+// - xterm's keyboard types (1050 termcap, 1051 Sun, 1052 HP, 1053 SCO, 1060 legacy, 1061
+//   VT220), one at a time: function and keypad keys send other sequences;
+// - win32-input-mode (9001, Windows Terminal, over ssh too): every key as
+//   `CSI Vk;Sc;Uc;Kd;Cs;Rc _`, which the password prompt ignores;
+// - KAM (ANSI mode 2): xterm ignores every key;
+// - SRM reset (ANSI mode 12): xterm echoes every key itself, a password onto the lock
+//   screen. (The lock sets SRM, the usual state; the unlock resets it again.)
+// KAM, SRM and 9001 are turned off at every lock whatever the model believes
+// (`appendLockOutModesOff`): a terminal that keeps one on that the model believes off
+// (XTRESTORE, a soft reset it does not apply) would lock the password out, or show it.
+//
+// Left alone: what changes only keys typed with Alt or Meta, which a password does not need
+// (1034 eight-bit meta, 1035 Alt and NumLock modifiers, 1036 and 1039 Meta and Alt send
+// ESC), and the other XTMODKEYS resources (modifyCursorKeys, modifyFunctionKeys,
+// modifyKeypadKeys, for modified keys only); DECBKM (67), as Backspace sends BS or DEL and
+// the prompt erases with either; 1037 (keypad Delete sends DEL: erases too); alternate
+// scroll (1007: the wheel sends arrow keys, which the prompt ignores); auto-repeat (DECARM
+// 8). formatOtherKeys is a resource with no control sequence.
 
 extension ScreenModes {
     /// The DEC private modes that make the terminal send input by itself or encode keys
     /// differently, in the order the sequences list them.
-    public static let inputPrivateModes = [1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004]
+    public static let inputPrivateModes = [
+        1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004,
+        1050, 1051, 1052, 1053, 1060, 1061, 2031, 2048, 9001,
+    ]
 
     /// For each input mode that is on, the control that turns it off and the one that
     /// turns it back on, so the two sequences cannot drift apart.
@@ -22,7 +56,29 @@ extension ScreenModes {
         if modifyOtherKeys != 0 {
             switches.append((off: .modifyOtherKeys(0), on: .modifyOtherKeys(modifyOtherKeys)))
         }
+        switches += ansiSwitches
         return switches
+    }
+
+    /// KAM and SRM, where the program turned them from their usual state.
+    private var ansiSwitches: [(off: TerminalControl, on: TerminalControl)] {
+        var switches: [(off: TerminalControl, on: TerminalControl)] = []
+        if keyboardLocked { switches.append((off: Self.keyboardUnlocked, on: .ansiMode(2, on: true))) }
+        if localEcho { switches.append((off: Self.noLocalEcho, on: .ansiMode(12, on: false))) }
+        return switches
+    }
+
+    private static let keyboardUnlocked = TerminalControl.ansiMode(2, on: false)
+    private static let noLocalEcho = TerminalControl.ansiMode(12, on: true)
+    private static let win32InputOff = TerminalControl.privateMode(9001, on: false)
+
+    /// After `appendInputModesOff`, at a lock: KAM, SRM and win32-input-mode switched to
+    /// their usual state even where the model believes them there already, so that no
+    /// terminal keeps the password out or shows it.
+    public func appendLockOutModesOff(to buffer: OutputBuffer) {
+        if !keyboardLocked { buffer.append(Self.keyboardUnlocked) }
+        if !localEcho { buffer.append(Self.noLocalEcho) }
+        if !isSet(privateMode: 9001) { buffer.append(Self.win32InputOff) }
     }
 
     /// Turns OFF every input mode that is on: mouse modes, focus events, bracketed paste,
@@ -49,6 +105,7 @@ extension ScreenModes {
         }
         if applicationKeypad { buffer.append(.applicationKeypad(true)) }
         if modifyOtherKeys != 0 { buffer.append(.modifyOtherKeys(modifyOtherKeys)) }
+        for item in ansiSwitches { buffer.append(item.on) }
         let (then, now) =
             alternateScreen
             ? (locked.alternateScreenKeyboard, alternateScreenKeyboard)
@@ -68,6 +125,7 @@ extension ScreenModes {
         }
         if applicationKeypad { buffer.append(.applicationKeypad(false)) }
         if modifyOtherKeys != 0 { buffer.append(.resetModifyOtherKeys) }
+        for item in ansiSwitches { buffer.append(item.off) }
         let depth = kittyKeyboardDepth
         if alternateScreen {
             if depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }

@@ -124,7 +124,7 @@ extension ScreenState: ScreenParserConsumer {
                 switch sequence.pointee.parameter(index, default: 0) {
                 case 4: insertMode = final == UInt8(ascii: "h")
                 case 20: newlineMode = final == UInt8(ascii: "h")
-                default: break
+                case let mode: modes.setANSIMode(Int(mode), on: final == UInt8(ascii: "h"))
                 }
             }
         case UInt8(ascii: "r"):  // DECSTBM

@@ -259,7 +259,9 @@ final class LockController {
         host.discardTypedAhead()
         if let entry {
             self.entry = nil
-            screen.show(hiddenModes: entry.modes) { LockScreen.leave(entry, rows: Int(host.windowSize.rows), into: $0) }
+            screen.show(hiddenModes: entry.modes) {
+                LockScreen.leave(entry, title: screen.title, rows: Int(host.windowSize.rows), into: $0)
+            }
         }
         if state == .abandoned { return }
         state = .active

@@ -36,8 +36,12 @@ struct LockScreenEntry {
 /// It hides the tmux way (alternate screen, cleared); the command's screen comes back from
 /// its model (`CommandScreen.show`).
 enum LockScreen {
+    /// The title the lock shows in place of the command's: never the site's message, and not
+    /// empty, which some terminals (mlterm) ignore, leaving the command's in the title bar.
+    static let title = Array("Locked".utf8)
+
     /// Hides everything the command shows: onto the alternate screen (cleared when drawn),
-    /// the title saved on the terminal's title stack and blanked, tmux's window name and the
+    /// the title saved on the terminal's title stack and replaced by the lock's, tmux's window name and the
     /// working directory (OSC 7) hidden, the modes that make the terminal send input by
     /// itself turned off, and the known state a screen of one's own draws from (no margins,
     /// origin mode off, ASCII, insert mode off, the default pen), whatever the command left.
@@ -51,7 +55,7 @@ enum LockScreen {
         if wipeScrollback { buffer.append(.eraseScrollback) }
         if modes.titleWasSet || afterCut {
             buffer.append(.pushTitle)
-            buffer.append(.setTitle([]))
+            buffer.append(.setTitle(title))
             undo.append(.popTitle)
         }
         // tmux has no stack for window names: a neutral one at once (an empty one would
@@ -69,6 +73,7 @@ enum LockScreen {
         // with them would arrive as escape sequences. (On a terminal without an alternate
         // screen both pushes land on the one stack, and both pops too.)
         modes.appendInputModesOff(to: buffer)
+        modes.appendLockOutModesOff(to: buffer)
         let flags = modes.kittyKeyboardFlagsByScreen
         var pushedKeyboard = (main: false, alternate: flags.alternate != 0)
         if !modes.alternateScreen {
@@ -82,9 +87,11 @@ enum LockScreen {
 
     /// Written on the lock screen before the command's screen is repainted: the kitty
     /// keyboard entry the lock pushed popped on the screen it was pushed on, then the title,
-    /// window name and working directory. The input modes come back after the repaint, as
-    /// the command has them then (`ScreenModes.appendInputModesOn(after:to:)`).
-    static func leave(_ entry: LockScreenEntry, rows: Int, into buffer: OutputBuffer) {
+    /// window name and working directory. The title popped is set again as the command has
+    /// it now (`title`, the window title it set last): it may have set another while locked,
+    /// and a terminal without a title stack pops nothing. The input modes come back after
+    /// the repaint, as the command has them then (`ScreenModes.appendInputModesOn(after:to:)`).
+    static func leave(_ entry: LockScreenEntry, title: [UInt8], rows: Int, into buffer: OutputBuffer) {
         if !entry.modes.alternateScreen {
             // The lock's own alternate screen is left blank, row by row: a program that
             // enters it without clearing it (modes 47 and 1047) must not find the lock
@@ -100,6 +107,7 @@ enum LockScreen {
             buffer.append(.popKeyboardFlags(1))
         }
         for control in entry.undo { buffer.append(control) }
+        if entry.undo.contains(.popTitle) && !title.isEmpty { buffer.append(.setWindowTitle(title)) }
     }
 
     /// The session ends while the lock screen shows: it is cleared with everything the lock

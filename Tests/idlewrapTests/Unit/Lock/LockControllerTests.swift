@@ -289,7 +289,37 @@ struct LockControllerTests {
         // CAN and ST: every terminal, tmux included, is back in ground.
         #expect(host.screenText.contains("endless title\u{18}\u{1b}\\"))
         // tmux applied the cut title: the lock hides it.
-        #expect(host.screenText.contains("\u{1b}[22;0t\u{1b}]0;\u{1b}\\"))
+        #expect(host.screenText.contains("\u{1b}[22;0t\u{1b}]0;Locked\u{1b}\\"))
+    }
+
+    /// The lock's title is `Locked`, never empty (mlterm ignores an empty one) and never
+    /// the message; the unlock pops the command's and sets it again as the command has it
+    /// then, for a terminal without a title stack (issue 27, finding 6).
+    @Test func theLockShowsANeutralTitleAndTheUnlockGivesBackTheCommands() {
+        let lock = makeLock()
+        output(lock, "\u{1b}]2;secret.txt - vim\u{07}")
+        host.screen = []
+        lock.requestLock()
+        let locked = host.screenText
+        #expect(locked.hasPrefix("\u{1b}[22;0t\u{1b}]0;Locked\u{1b}\\"))
+        #expect(!locked.contains("Back soon\u{1b}\\"))
+        #expect(TitleStackModel(host.screen).title == "Locked")
+        output(lock, "\u{1b}]2;other.txt - vim\u{07}")
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+        #expect(host.screenText.contains("\u{1b}[23;0t\u{1b}]2;other.txt - vim\u{1b}\\"))
+        // With a title stack and without one (its pushes and pops ignored).
+        #expect(TitleStackModel(host.screen).title == "other.txt - vim")
+        let withoutStack = host.screenText.replacing("\u{1b}[22;0t", with: "").replacing("\u{1b}[23;0t", with: "")
+        #expect(TitleStackModel(Array(withoutStack.utf8)).title == "other.txt - vim")
+    }
+
+    /// A command that set no title keeps the terminal's own: the lock leaves the title alone.
+    @Test func aCommandThatSetNoTitleLeavesTheTitleAlone() {
+        let lock = makeLock()
+        output(lock, "plain")
+        lock.requestLock()
+        #expect(!host.screenText.contains("\u{1b}]0;") && !host.screenText.contains("\u{1b}[22;0t"))
     }
 
     @Test func aDCSEndedOnlyForWilliamsKeepsTheLockWaiting() throws {

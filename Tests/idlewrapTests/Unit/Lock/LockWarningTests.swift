@@ -85,7 +85,7 @@ struct LockWarningTests {
         let model = TitleStackModel(host.screen)
         #expect(model.stack.isEmpty)
         #expect(model.title == "outer")
-        #expect(host.screenText.contains("\u{1b}[23;0t\u{1b}[?1049h"))
+        #expect(host.screenText.contains("\u{1b}[23;0t\u{1b}[2l\u{1b}[12h\u{1b}[?9001l\u{1b}[?1049h"))
         // Nothing but titles and the bell before the lock screen: the command's screen is untouched.
         let beforeLock = host.screenText.split(separator: "\u{1b}[?1049h", omittingEmptySubsequences: false)[0]
         #expect(!beforeLock.contains("\u{1b}[H") && !beforeLock.contains("\u{1b}[2J"))
@@ -163,8 +163,8 @@ struct LockWarningTests {
         try runToDeadline(lock)
         try runToDeadline(lock)
         #expect(lock.isLocked)
-        // The lock hid the command's title on the stack, and shows none of it.
-        #expect(TitleStackModel(host.screen).title == "")
+        // The lock hid the command's title on the stack, and shows its own.
+        #expect(TitleStackModel(host.screen).title == "Locked")
         type(lock, "pw\r")
         #expect(!lock.isLocked)
         let model = TitleStackModel(host.screen)
