@@ -61,5 +61,37 @@ extension EndToEnd {
             }
             #expect(kill(pid, 0) == 0, "idlewrap ended at the unlock")
         }
+
+        /// The notice of what did not fit is a line of its own, also when the last held row
+        /// is the first half of a line that wraps onto the screen: that line stays whole in
+        /// the history (issue 27, finding 8).
+        @Test func theNoticeSplitsNoWrappedLine() throws {
+            let password = try makePasswordFile(in: directory)
+            let go = directory.file("go")
+            let wide = String(repeating: "W", count: 120)
+            let command =
+                "stty -echo; echo ready; while [ ! -e \"$0\" ]; do sleep 0.1; done; seq 1 500; "
+                + "printf '\(wide)\\n'; seq 1 22; printf end; touch \"$0.done\"; exec sleep 1000"
+            let screen = try TmuxDriver(
+                [
+                    TerminalDriver.idlewrap, "--password-file", password, "--hold-limit", "1K", "-t", "0", "--", "sh",
+                    "-c", command, go,
+                ], options: ["history-limit": "10000"])
+            #expect(try screen.waitForText("ready"))
+            #expect(try screen.lockNow())
+            _ = try directory.write("go", "")
+            #expect(eventually { directory.read("go.done") != nil }, "the output did not end while locked")
+            #expect(try screen.unlock())
+            #expect(try screen.waitForText("end"))
+            let rows = try screen.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(rows.first == String(repeating: "W", count: 40))
+            let lines = try screen.history(joined: true)
+            let wideLine = try #require(lines.firstIndex(of: wide), "\(lines.suffix(30))")
+            let notice = lines[wideLine - 1]
+            #expect(
+                notice.hasPrefix("idlewrap: ") && notice.hasSuffix("earlier lines of output did not fit --hold-limit"),
+                "\(notice)")
+            #expect(lines[wideLine - 2] == "500")
+        }
     }
 }

@@ -47,10 +47,11 @@ final class TmuxDriver {
         return ExactScreen(capture: capture, state: state)
     }
 
-    /// The pane's history and then its screen, a line per row, oldest first.
-    func history() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-S", "-"]).split(separator: "\n", omittingEmptySubsequences: false)
-            .map(String.init)
+    /// The pane's history and then its screen, a line per row, oldest first; `joined`: a
+    /// line per line, the rows of a wrapped one joined.
+    func history(joined: Bool = false) throws -> [String] {
+        try tmux(["capture-pane", "-p", "-S", "-"] + (joined ? ["-J"] : []))
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// Makes the window `rows` by `columns`, as a person resizing the terminal does.
