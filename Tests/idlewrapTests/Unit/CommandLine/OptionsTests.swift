@@ -462,7 +462,7 @@ struct OptionsTests {
                   --on-unlock CMD         Run CMD with /bin/sh -c when the session unlocks.
                   --kill-after DURATION   End the session once locked this long (default: off).
                   --hold-limit SIZE       Most output held while locked, in bytes with an
-                                          optional K, M or G (default: 8M).
+                                          optional K, M or G (default: 8M; at most 1G).
                   --wipe-scrollback       Also erase the terminal's scrollback when locking.
                   --bell-on-exit          Ring once when the command exits while locked.
                   -l, --login             Run the default shell as a login shell.
