@@ -132,6 +132,8 @@ final class CheckingHost: LockHost {
         require(shown.applicationKeypad == wanted.applicationKeypad, "keypad \(moment)")
         require(shown.kittyKeyboardFlags == wanted.kittyKeyboardFlags, "kitty flags \(moment)")
         require(shown.modifyOtherKeys == wanted.modifyOtherKeys, "modifyOtherKeys \(moment)")
+        require(shown.keyboardLocked == wanted.keyboardLocked, "KAM \(moment)")
+        require(shown.localEcho == wanted.localEcho, "SRM \(moment)")
     }
 
     func forward(_ bytes: UnsafeRawBufferPointer) {
