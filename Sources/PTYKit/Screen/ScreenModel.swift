@@ -428,6 +428,13 @@ public final class ScreenModel {
 
     var state: ScreenState { settled.pointee.state }
 
+    /// The first id the state holds that names no entry of its tables, described; nil when
+    /// all are good. Walks every cell: for the fuzz target and tests, after any feed (text
+    /// kept back is not fed for it).
+    package func firstBrokenTableReference() -> String? {
+        engine.pointee.state.firstBrokenTableReference()
+    }
+
     /// How many bytes of plain text are kept back now.
     var deferredTextCount: Int { engine.pointee.deferred.count }
 

@@ -37,12 +37,12 @@ struct ScreenState {
 
     var pen = Style.plain
     /// The id of `pen` in `styles`, valid while `penIsCurrent`.
-    private var penId: UInt16 = 0
-    private var penIsCurrent = true
+    private(set) var penId: UInt16 = 0
+    private(set) var penIsCurrent = true
     var styles = StyleTable()
     /// The styles used lately, so that switching between a few (coloured `ls`, syntax
     /// colours) costs no dictionary look-up.
-    private let styleCache = StyleCache()
+    let styleCache = StyleCache()
     var clusters = ClusterTable()
     var hyperlinks = HyperlinkTable()
 
@@ -175,67 +175,6 @@ struct ScreenState {
         }
         styleCache.remember(style, id ?? 0)
         return id ?? 0
-    }
-
-    /// Drops the styles, clusters and hyperlinks no cell, row or pen uses any more.
-    mutating func collectGarbage() {
-        var liveStyles = [Bool](repeating: false, count: styles.count)
-        var liveClusters = [Bool](repeating: false, count: clusters.count)
-        liveStyles[0] = true
-        for grid in [grid, otherGrid] {
-            for y in 0..<grid.rows {
-                liveStyles[Int(grid.fillStyle(y))] = true
-                let row = grid.row(y)
-                for x in 0..<grid.writtenCount(y) {
-                    let cell = row[x]
-                    liveStyles[Int(Cell.style(cell))] = true
-                    if cell & Cell.clusterFlag != 0 { liveClusters[Int(Cell.content(cell))] = true }
-                }
-            }
-        }
-        styleCache.clear()
-        let styleMap = styles.compact { liveStyles[Int($0)] }
-        let clusterMap = clusters.compact { liveClusters[Int($0)] }
-        for grid in [grid, otherGrid] {
-            for y in 0..<grid.rows {
-                let storage = grid.storage(y)
-                grid.fill[storage] = styleMap[Int(grid.fill[storage])]
-                let row = grid.row(y)
-                for x in 0..<grid.writtenCount(y) {
-                    var cell = Cell.withStyle(row[x], styleMap[Int(Cell.style(row[x]))])
-                    if cell & Cell.clusterFlag != 0 {
-                        cell = cell & ~Cell.contentMask | UInt64(clusterMap[Int(Cell.content(cell))])
-                    }
-                    row[x] = cell
-                }
-            }
-        }
-        var liveLinks = [Bool](repeating: false, count: hyperlinks.count)
-        liveLinks[0] = true
-        for style in styles.styles { liveLinks[Int(style.hyperlink)] = true }
-        for style in [pen, savedMain.pen, savedAlternate.pen] { liveLinks[Int(style.hyperlink)] = true }
-        if liveLinks.contains(false) {
-            let linkMap = hyperlinks.compact { liveLinks[Int($0)] }
-            var restyled = StyleTable()
-            var map = [UInt16](repeating: 0, count: styles.count)
-            for (index, var style) in styles.styles.enumerated() {
-                style.hyperlink = linkMap[Int(style.hyperlink)]
-                map[index] = restyled.id(for: style) ?? 0
-            }
-            styles = restyled
-            pen.hyperlink = linkMap[Int(pen.hyperlink)]
-            savedMain.pen.hyperlink = linkMap[Int(savedMain.pen.hyperlink)]
-            savedAlternate.pen.hyperlink = linkMap[Int(savedAlternate.pen.hyperlink)]
-            for grid in [grid, otherGrid] {
-                for y in 0..<grid.rows {
-                    let storage = grid.storage(y)
-                    grid.fill[storage] = map[Int(grid.fill[storage])]
-                    let row = grid.row(y)
-                    for x in 0..<grid.writtenCount(y) { row[x] = Cell.withStyle(row[x], map[Int(Cell.style(row[x]))]) }
-                }
-            }
-        }
-        penIsCurrent = false
     }
 
     // MARK: - Margins

@@ -252,10 +252,11 @@ extension ScreenState: ScreenParserConsumer {
         case 7:
             workingDirectory = text
         case 8:
-            // `8;params;URI`: an empty URI ends the link.
+            // `8;params;URI`: an empty URI ends the link. A payload cut at the limit ends
+            // it too: its URI would be another one than the program's.
             guard let separator = text.firstIndex(of: UInt8(ascii: ";")) else { return }
             var style = pen
-            if separator + 1 == text.count {
+            if separator + 1 == text.count || payload.isTruncated {
                 style.hyperlink = 0
             } else {
                 var id = hyperlinks.id(for: text)

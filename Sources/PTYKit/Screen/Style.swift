@@ -289,50 +289,6 @@ struct Style: Hashable, Sendable {
     }
 }
 
-/// The styles in use, each stored once; cells hold their 16-bit ids. Id 0 is the plain
-/// style. Bounded: when it is full the model collects the styles no cell uses any more.
-struct StyleTable {
-    static let capacity = 1 << 16 - 1
-    private(set) var styles: [Style] = [.plain]
-    private var ids: [Style: UInt16] = [.plain: 0]
-    /// Full at this many, for a collection to run; it grows (to `capacity`) only when a
-    /// collection leaves it more than half full, so it stays small in ordinary use.
-    private var limit = 1024
-
-    /// The id of `style`, or nil when the table is full.
-    mutating func id(for style: Style) -> UInt16? {
-        if let id = ids[style] { return id }
-        guard styles.count < limit else { return nil }
-        let id = UInt16(styles.count)
-        styles.append(style)
-        ids[style] = id
-        return id
-    }
-
-    subscript(id: UInt16) -> Style {
-        Int(id) < styles.count ? styles[Int(id)] : .plain
-    }
-
-    var count: Int { styles.count }
-
-    /// Keeps only the styles `isLive` says are in use; returns the new id of each old id
-    /// (plain stays 0).
-    mutating func compact(_ isLive: (UInt16) -> Bool) -> [UInt16] {
-        var renumbered = [UInt16](repeating: 0, count: styles.count)
-        var kept: [Style] = [.plain]
-        var newIds: [Style: UInt16] = [.plain: 0]
-        for (old, style) in styles.enumerated().dropFirst() where isLive(UInt16(old)) {
-            renumbered[old] = UInt16(kept.count)
-            newIds[style] = UInt16(kept.count)
-            kept.append(style)
-        }
-        styles = kept
-        ids = newIds
-        if styles.count > limit / 2 { limit = min(limit * 2, Self.capacity) }
-        return renumbered
-    }
-}
-
 /// Styles interned lately and their ids, two slots per hash of the style (a two-way
 /// set-associative cache, as a CPU's): a lookup is a hash and at most two comparisons,
 /// before the table's dictionary. Two ways, because a few styles in turn (syntax colours)
@@ -376,6 +332,11 @@ struct StyleCache {
         if styles[slot] == style { return ids[slot] }
         if styles[slot &+ 1] == style { return ids[slot &+ 1] }
         return nil
+    }
+
+    /// The first entry `isWrong` says is wrong (for the model's validation).
+    func first(where isWrong: (Style, UInt16) -> Bool) -> (Style, UInt16)? {
+        (0..<Self.slotCount).lazy.map { (styles[$0], ids[$0]) }.first(where: isWrong)
     }
 
     /// The style goes into the set's first slot; the one there moves to the second.

@@ -1,0 +1,105 @@
+/// Values stored once each under a number that cells and styles hold instead (the styles,
+/// clusters and hyperlinks of ScreenState). Bounded: when it is full, the model collects
+/// (ScreenStateTables.swift) and the table frees the ids nothing refers to any more.
+///
+/// A collection never renumbers an id in use, as Ghostty's reference-counted style and
+/// hyperlink sets never move an entry: an id read before a collection (the pen's, a cell's
+/// being edited) still names the same value after it, so no caller has to know whether a
+/// look-up collected. Freed ids are given out again before the table grows.
+struct InternTable<Value: Hashable, ID: FixedWidthInteger & UnsignedInteger> {
+    private var values: [Value]
+    private var ids: [Value: Int]
+    /// What an id past the end reads as.
+    private let missing: Value
+    /// Ids a collection freed, the lowest last.
+    private var freeIds: [Int] = []
+    /// Ids below it are never freed (the plain style, no hyperlink).
+    private let reserved: Int
+    /// Full at this many, for a collection to run; it grows (to `capacity`) only when a
+    /// collection leaves it more than half full, so it stays small in ordinary use.
+    private var limit: Int
+    private let capacity: Int
+
+    init(reserved: [Value], missing: Value, limit: Int, capacity: Int) {
+        values = reserved
+        self.missing = missing
+        ids = Dictionary(uniqueKeysWithValues: reserved.enumerated().map { ($1, $0) })
+        self.reserved = reserved.count
+        self.limit = limit
+        self.capacity = capacity
+    }
+
+    /// The id of `value`, stored now if new; nil when the table is full.
+    mutating func id(for value: Value) -> ID? {
+        if let id = ids[value] { return ID(truncatingIfNeeded: id) }
+        let id: Int
+        if let free = freeIds.popLast() {
+            id = free
+            values[id] = value
+        } else {
+            guard values.count < limit else { return nil }
+            id = values.count
+            values.append(value)
+        }
+        ids[value] = id
+        return ID(truncatingIfNeeded: id)
+    }
+
+    subscript(id: ID) -> Value {
+        Int(id) < values.count ? values[Int(id)] : missing
+    }
+
+    /// Ids are below this.
+    var count: Int { values.count }
+
+    /// Whether `id` holds a value (not freed, not past the end). Off the hot path: for the
+    /// model's validation.
+    func isInUse(_ id: ID) -> Bool {
+        Int(id) < values.count && ids[values[Int(id)]] == Int(id)
+    }
+
+    /// Frees every id `isLive` says nothing refers to; the others keep their values.
+    mutating func free(keeping isUsed: (ID) -> Bool) {
+        func isLive(_ id: Int) -> Bool { id < reserved || isUsed(ID(truncatingIfNeeded: id)) }
+        var end = values.count
+        while end > reserved && !isLive(end - 1) { end -= 1 }
+        values.removeSubrange(end...)
+        ids = [:]
+        freeIds = []
+        for id in (0..<end).reversed() {
+            if isLive(id) {
+                ids[values[id]] = id
+            } else {
+                freeIds.append(id)
+            }
+        }
+        if ids.count > limit / 2 { limit = min(limit * 2, capacity) }
+    }
+}
+
+/// Styles: id 0 is the plain style. 65535 at most, held by cells in 16 bits.
+typealias StyleTable = InternTable<Style, UInt16>
+
+extension StyleTable {
+    init() { self.init(reserved: [.plain], missing: .plain, limit: 1024, capacity: 1 << 16 - 1) }
+}
+
+/// Characters with combining marks (the base scalar first), held by cells in their content
+/// bits; as small as styles until collections leave it more than half full.
+typealias ClusterTable = InternTable<[UInt32], UInt32>
+
+extension ClusterTable {
+    init() { self.init(reserved: [], missing: [0xFFFD], limit: 256, capacity: 1 << 16) }
+
+    /// A cluster keeps at most this many scalars; further marks are dropped (tmux keeps up
+    /// to 21 bytes).
+    static var maximumScalars: Int { 8 }
+}
+
+/// OSC 8 hyperlinks, the payload after `8;` (parameters, `;`, URI); styles hold their ids,
+/// 0 meaning none.
+typealias HyperlinkTable = InternTable<[UInt8], UInt16>
+
+extension HyperlinkTable {
+    init() { self.init(reserved: [[]], missing: [], limit: 1 << 12, capacity: 1 << 12) }
+}
