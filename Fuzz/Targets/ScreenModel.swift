@@ -6,26 +6,77 @@ import PTYKit
 // modes, tab stops, saved cursors, the character REP repeats); the repaint, fed to a fresh
 // model of the same size, and to one left in a messy state, gives that state again (but
 // for the input modes, which the repaint leaves to ScreenModes' on and off bytes); the
-// unlock bytes with held scrollback too. And no crash or trap.
+// unlock bytes with held scrollback too. After every feed, every style, cluster and
+// hyperlink id the state holds names an entry of its table. And no crash or trap.
 //
-// Input: a byte for the rows (1-12), one for the columns (1-40), one byte N (number of
-// chunk lengths, up to 15), N chunk lengths, then the stream.
+// Input: a byte for the rows, one for the columns, one byte N (its low 4 bits: the number
+// of chunk lengths, up to 15; bit 4: table pressure), N chunk lengths, then the stream.
+// Without pressure, screens of 1-12 rows by 1-40 columns and the stream as it is. Under
+// pressure (the style, cluster and hyperlink tables filled past their limits), screens of
+// 1-60 rows by 1-200 columns, chunks 64 times as long, and the stream expanded: 0xFE,
+// a 16-bit count (high byte first), a length and that many bytes of template stand for
+// the template written count times, in it 0xFD for the repetition's number as `HIGH;LOW`
+// (for colours `38;2;R;HIGH;LOW` and URIs) and 0xFC for a letter with a combining mark
+// distinct for each number (a new character cluster).
 
 private let mess: [UInt8] = Array(
     "\u{1b}[?1049h\u{1b}[2;3r\u{1b}[?6h\u{1b}[4h\u{1b}(0\u{1b})0\u{0e}\u{1b}[1;5;7;41mjunk\u{1b}[?7l\u{1b}[3g\u{1b}[?69h"
         .utf8)
 
-private func feed(_ model: ScreenModel, _ bytes: ArraySlice<UInt8>) {
+/// What an expanded stream stops growing at.
+private let expandedLimit = 1 << 16
+
+private func feed(_ model: ScreenModel, _ bytes: ArraySlice<UInt8>, checked: Bool = true) {
     Array(bytes).withUnsafeBytes { model.feed($0) }
+    if checked { requireValidTables(model) }
+}
+
+private func requireValidTables(_ model: ScreenModel) {
+    if let broken = model.firstBrokenTableReference() { require(false, "an id names no table entry: \(broken)") }
+}
+
+/// The stream with its repetitions written out (see the header).
+private func expanded(_ stream: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    var index = 0
+    while index < stream.count && result.count < expandedLimit {
+        guard stream[index] == 0xFE, index + 3 < stream.count else {
+            result.append(stream[index])
+            index += 1
+            continue
+        }
+        let count = Int(stream[index + 1]) << 8 | Int(stream[index + 2])
+        let length = Int(stream[index + 3])
+        let template = stream[(index + 4)..<min(index + 4 + length, stream.count)]
+        index += 4 + length
+        for number in 0..<count where result.count < expandedLimit {
+            for byte in template {
+                switch byte {
+                case 0xFD: result += Array("\(number >> 8 & 0xFF);\(number & 0xFF)".utf8)
+                case 0xFC: result += cluster(number)
+                default: result.append(byte)
+                }
+            }
+        }
+    }
+    return result
+}
+
+/// A letter and a combining mark (U+0300-U+036F), distinct for 2912 numbers.
+private func cluster(_ number: Int) -> [UInt8] {
+    let mark = Unicode.Scalar(0x300 + UInt32(number / 26 % 112))!
+    return [UInt8(ascii: "a") + UInt8(number % 26)] + Array(String(mark).utf8)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
-    let rows = Int(input.byte() % 12) + 1
-    let columns = Int(input.byte() % 40) + 1
-    let cuts = input.take(Int(input.byte() & 0x0F))
-    let stream = input.rest()
+    let (rowsByte, columnsByte, mode) = (input.byte(), input.byte(), input.byte())
+    let pressure = mode & 0x10 != 0
+    let rows = Int(rowsByte) % (pressure ? 60 : 12) + 1
+    let columns = Int(columnsByte) % (pressure ? 200 : 40) + 1
+    let cuts = input.take(Int(mode & 0x0F))
+    let stream = pressure ? expanded(input.rest()) : input.rest()
 
     let whole = ScreenModel(rows: rows, columns: columns)
     whole.startHoldingScrollback(limit: 1 << 16)
@@ -38,13 +89,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     feed(unheld, stream[...])
     require(unheld.snapshot() == expected, "whole without holding the scrollback gives another state")
 
+    // Checked after every byte while that stays cheap (every cell is looked at).
     let byByte = ScreenModel(rows: rows, columns: columns)
-    for index in stream.indices { feed(byByte, stream[index...index]) }
+    let checkEveryByte = stream.count * rows * columns <= 1 << 20
+    for index in stream.indices { feed(byByte, stream[index...index], checked: checkEveryByte) }
+    requireValidTables(byByte)
     require(byByte.snapshot() == expected, "byte by byte gives another state than whole")
 
     let chunked = ScreenModel(rows: rows, columns: columns)
     var offset = 0
-    for length in chunkLengths(total: stream.count, choices: cuts) {
+    for length in chunkLengths(total: stream.count, choices: cuts, scale: pressure ? 64 : 1) {
         feed(chunked, stream[offset..<(offset + length)])
         offset += length
     }
@@ -54,11 +108,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     whole.appendRepaint(to: repaint)
     let fresh = ScreenModel(rows: rows, columns: columns)
     repaint.withUnsafeBytes { fresh.feed($0) }
+    requireValidTables(fresh)
     require(fresh.snapshot() == repainted, "the repaint fed to a fresh model gives another state")
 
     let messy = ScreenModel(rows: rows, columns: columns)
     feed(messy, mess[...])
     repaint.withUnsafeBytes { messy.feed($0) }
+    requireValidTables(messy)
     require(messy.snapshot() == repainted, "the repaint fed to a messy model gives another state")
 
     let unlock = OutputBuffer()
@@ -66,6 +122,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let terminal = ScreenModel(rows: rows, columns: columns)
     feed(terminal, mess[...])
     unlock.withUnsafeBytes { terminal.feed($0) }
+    requireValidTables(terminal)
     require(terminal.snapshot() == repainted, "the held scrollback and repaint give another state")
     return 0
 }

@@ -37,12 +37,12 @@ struct FuzzInput {
 }
 
 /// Where a byte string is cut into the chunks a reader would get: chunk
-/// lengths come from the fuzzer, the last chunk takes what is left.
-func chunkLengths(total: Int, choices: [UInt8]) -> [Int] {
+/// lengths come from the fuzzer (times `scale`), the last chunk takes what is left.
+func chunkLengths(total: Int, choices: [UInt8], scale: Int = 1) -> [Int] {
     var lengths: [Int] = []
     var left = total
     for choice in choices where left > 0 {
-        let length = min(Int(choice), left)
+        let length = min(Int(choice) * scale, left)
         lengths.append(length)
         left -= length
     }
