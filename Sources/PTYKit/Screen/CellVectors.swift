@@ -1,7 +1,8 @@
 import CCellStores
+import Glibc
 
 /// The widest vectors the screen model's C loops (CCellStores) may use on this CPU.
-enum CellVectors: Sendable {
+enum CellVectors: Int, Comparable, Sendable {
     /// Every x86-64 has SSE2 (elsewhere, the C loops are plain and the compiler vectorizes
     /// them).
     case sse2
@@ -14,6 +15,25 @@ enum CellVectors: Sendable {
     /// xgetbv trap to the hypervisor in a virtual machine.
     static let available: CellVectors =
         ccell_avx512_available() ? .avx512 : ccell_avx2_available() ? .avx2 : .sse2
+
+    /// What models use: `available`, or a narrower form that `IDLEWRAP_CELL_STORES`
+    /// (`sse2`, `avx2`, `avx512`) names, read once a process, so that tests run the model
+    /// through every form the CPU has (CONTRIBUTING.md). A form the CPU lacks is never
+    /// chosen; an unknown name changes nothing.
+    static let chosen = chosen(forcing: getenv("IDLEWRAP_CELL_STORES").map { String(cString: $0) })
+
+    static func chosen(forcing name: String?, available: CellVectors = available) -> CellVectors {
+        let forced: CellVectors? =
+            switch name {
+            case "sse2": .sse2
+            case "avx2": .avx2
+            case "avx512": .avx512
+            default: nil
+            }
+        return min(forced ?? available, available)
+    }
+
+    static func < (left: CellVectors, right: CellVectors) -> Bool { left.rawValue < right.rawValue }
 
     var searchesWithAVX2: Bool { self != .sse2 }
 

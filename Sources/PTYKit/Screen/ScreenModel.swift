@@ -29,8 +29,12 @@ public final class ScreenModel {
     /// the terminal does not report (a serial console, a pty nobody sized): 24 rows or 80
     /// columns, as the programs in it and tmux take it; a 1-cell screen would wrap every
     /// character and repaint nothing of what they drew.
-    public init(rows: Int, columns: Int) {
-        let vectors = CellVectors.available
+    public convenience init(rows: Int, columns: Int) {
+        self.init(rows: rows, columns: columns, vectors: .chosen)
+    }
+
+    /// With the C loops of `vectors` (tests pin each form the CPU has against SSE2).
+    init(rows: Int, columns: Int, vectors: CellVectors) {
         stringStorage = .allocate(capacity: ControlString.capacity)
         engine = .allocate(capacity: 1)
         engine.initialize(
