@@ -200,11 +200,14 @@ static ssize_t answer_cursor_query(int fd, const char *buffer, ssize_t n) {
     return (ssize_t)(sizeof query - 1);
 }
 
-/* Reads until output ends; -1 if the watchdog fired first. */
+/* Reads until output ends, answering a cursor question at its start as a terminal does
+ * (idlewrap waits for the answer at exit, so an unanswered one would be timed as start-up);
+ * -1 if the watchdog fired first. */
 static int drain_to_end(int master, unsigned seconds) {
     arm(seconds);
-    ssize_t n;
-    while ((n = read_some(master, drain_buffer, sizeof drain_buffer)) > 0) {}
+    ssize_t n = read_some(master, drain_buffer, sizeof drain_buffer);
+    if (n > 0) answer_cursor_query(master, drain_buffer, n);
+    while (n > 0) n = read_some(master, drain_buffer, sizeof drain_buffer);
     disarm();
     return n < 0 ? -1 : 0;
 }
