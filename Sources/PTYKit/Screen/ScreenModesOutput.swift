@@ -60,25 +60,25 @@ extension ScreenModes {
         return switches
     }
 
-    /// KAM and SRM, where the program turned them from their usual state.
-    private var ansiSwitches: [(off: TerminalControl, on: TerminalControl)] {
-        var switches: [(off: TerminalControl, on: TerminalControl)] = []
-        if keyboardLocked { switches.append((off: Self.keyboardUnlocked, on: .ansiMode(2, on: true))) }
-        if localEcho { switches.append((off: Self.noLocalEcho, on: .ansiMode(12, on: false))) }
-        return switches
+    /// The ANSI modes that change what keys do, KAM and SRM: each with its usual state
+    /// (set or reset) and whether the program turned it from there.
+    private var ansiKeyModes: [(mode: Int, usuallySet: Bool, changed: Bool)] {
+        [(2, false, keyboardLocked), (12, true, localEcho)]
     }
 
-    private static let keyboardUnlocked = TerminalControl.ansiMode(2, on: false)
-    private static let noLocalEcho = TerminalControl.ansiMode(12, on: true)
-    private static let win32InputOff = TerminalControl.privateMode(9001, on: false)
+    /// KAM and SRM, where the program turned them from their usual state.
+    private var ansiSwitches: [(off: TerminalControl, on: TerminalControl)] {
+        ansiKeyModes.filter(\.changed).map { key in
+            (off: .ansiMode(key.mode, on: key.usuallySet), on: .ansiMode(key.mode, on: !key.usuallySet))
+        }
+    }
 
     /// After `appendInputModesOff`, at a lock: KAM, SRM and win32-input-mode switched to
     /// their usual state even where the model believes them there already, so that no
     /// terminal keeps the password out or shows it.
     public func appendLockOutModesOff(to buffer: OutputBuffer) {
-        if !keyboardLocked { buffer.append(Self.keyboardUnlocked) }
-        if !localEcho { buffer.append(Self.noLocalEcho) }
-        if !isSet(privateMode: 9001) { buffer.append(Self.win32InputOff) }
+        for key in ansiKeyModes where !key.changed { buffer.append(.ansiMode(key.mode, on: key.usuallySet)) }
+        if !isSet(privateMode: 9001) { buffer.append(.privateMode(9001, on: false)) }
     }
 
     /// Turns OFF every input mode that is on: mouse modes, focus events, bracketed paste,
