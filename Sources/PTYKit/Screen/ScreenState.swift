@@ -168,13 +168,9 @@ struct ScreenState {
 
     /// The id of a style the cache does not hold: from the table, which interns it if new.
     private mutating func internedId(_ style: Style) -> UInt16 {
-        var id = styles.id(for: style)
-        if id == nil {
-            collectGarbage()
-            id = styles.id(for: style)
-        }
-        styleCache.remember(style, id ?? 0)
-        return id ?? 0
+        let id = idCollectingIfFull { $0.styles.id(for: style) } ?? 0
+        styleCache.remember(style, id)
+        return id
     }
 
     // MARK: - Margins

@@ -153,12 +153,7 @@ extension ScreenState {
         }
         guard scalars.count < ClusterTable.maximumScalars else { return }
         scalars.append(scalar)
-        var id = clusters.id(for: scalars)
-        if id == nil {
-            collectGarbage()
-            id = clusters.id(for: scalars)
-        }
-        guard let id else { return }
+        guard let id = idCollectingIfFull({ $0.clusters.id(for: scalars) }) else { return }
         let flags = cell & (Cell.wideFlag | 0xFFFF_0000_0000)
         row[target] = flags | Cell.clusterFlag | UInt64(id)
     }

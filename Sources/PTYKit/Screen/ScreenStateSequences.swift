@@ -259,12 +259,7 @@ extension ScreenState: ScreenParserConsumer {
             if separator + 1 == text.count || payload.isTruncated {
                 style.hyperlink = 0
             } else {
-                var id = hyperlinks.id(for: text)
-                if id == nil {
-                    collectGarbage()
-                    id = hyperlinks.id(for: text)
-                }
-                style.hyperlink = id ?? 0
+                style.hyperlink = idCollectingIfFull { $0.hyperlinks.id(for: text) } ?? 0
             }
             setPen(style)
         case 4, 10, 11, 12, 52:

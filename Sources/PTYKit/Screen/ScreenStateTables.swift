@@ -34,6 +34,14 @@ extension ScreenState {
         styleCache.clear()
     }
 
+    /// The id `lookUp` (a table's `id(for:)`) gives, looked up again after a collection
+    /// when the table was full; nil if it still is.
+    mutating func idCollectingIfFull<ID>(_ lookUp: (inout ScreenState) -> ID?) -> ID? {
+        if let id = lookUp(&self) { return id }
+        collectGarbage()
+        return lookUp(&self)
+    }
+
     /// The first id the state holds that names no entry of its table (freed, or past the
     /// end), described; nil when every one is good. Walks every cell: for tests and the
     /// fuzz target.
