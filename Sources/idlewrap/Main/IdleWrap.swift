@@ -19,7 +19,11 @@ enum IdleWrap {
         }
         // --audit reads the system file itself, and reports what is wrong with it
         // rather than stop at it; the user's file and the environment play no part.
-        if case .audit(let settings)? = try? Options.parse(arguments, environment: { _ in nil }) {
+        // Only a command line that names it is parsed a second time (the parser takes
+        // no abbreviation, and `--audit=` is refused), so an ordinary run pays nothing.
+        if arguments.contains("--audit"),
+            case .audit(let settings)? = try? Options.parse(arguments, environment: { _ in nil })
+        {
             return Audit.run(settings, environment: environment)
         }
         // A file's mistake stops a run, but not what wraps nothing: --help, --version,
