@@ -33,11 +33,8 @@ enum Audit {
         checks.append(PAMCheck(host: host, policy: policy).run())
         checks += ConflictChecks(host: host, policy: policy, sshdFile: sshdFile).run()
         checks += SessionChecks(host: host, environment: environment).run()
-        var name = [CChar](repeating: 0, count: 256)
-        gethostname(&name, name.count - 1)
         return AuditReport(
-            scope: host.onlyUser == nil ? "host" : "user", user: host.userName,
-            host: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            scope: host.onlyUser == nil ? "host" : "user", user: host.userName, host: UserIdentity.hostName,
             target: host.target, checks: checks)
     }
 }

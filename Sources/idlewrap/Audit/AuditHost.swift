@@ -25,9 +25,8 @@ struct AuditHost {
         let options = settings.options
         let isRoot = getuid() == 0 && geteuid() == 0
         root = isRoot ? (environment[Self.rootVariable] ?? "") : ""
-        let name = getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(getuid())
-        userName = name
-        onlyUser = isRoot ? nil : name
+        userName = UserIdentity.name
+        onlyUser = isRoot ? nil : userName
         let given = settings.source(of: OptionTable.timeout) != .defaultValue && options.timeout > .zero
         target = given ? options.timeout : Self.defaultTarget
         pamService = options.pamService
