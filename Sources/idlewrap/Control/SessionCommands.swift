@@ -55,7 +55,7 @@ enum SessionCommands {
                 if var status = SessionStatus(reply: reply) {
                     // What the kernel says, not what the session claims.
                     status.pid = peer.pid
-                    status.user = userName(endpoint.uid)
+                    status.user = UserIdentity.name(of: endpoint.uid)
                     sessions.append(status)
                 } else {
                     failed = report(endpoint, "unexpected answer '\(terminalSafe(reply))'")
@@ -89,12 +89,6 @@ enum SessionCommands {
     private static func fail(_ message: String) -> Int32 {
         Diagnostics.error(message)
         return ExitStatus.failure
-    }
-
-    /// The name of `uid`'s account, or the number when it has none.
-    private static func userName(_ uid: uid_t) -> String {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
-        return String(cString: name)
     }
 
     /// Names each directory that cannot be used; true when there was any.

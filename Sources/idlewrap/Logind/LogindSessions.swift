@@ -35,12 +35,11 @@ enum LogindSessions {
             guard getUID(id, &uid) >= 0, getTTY(id, &tty) >= 0, let tty else { continue }
             defer { free(tty) }
             _ = getLeader(id, &leader)
-            let name = getpwuid(uid).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(uid)
             let line = String(cString: tty)
             sessions.append(
                 LoginSession(
-                    user: name, terminal: line.hasPrefix("/") ? line : "/dev/" + line, leader: leader,
-                    source: "logind session \(String(cString: id))"))
+                    user: UserIdentity.name(of: uid), terminal: line.hasPrefix("/") ? line : "/dev/" + line,
+                    leader: leader, source: "logind session \(String(cString: id))"))
         }
         return sessions
     }

@@ -4,7 +4,13 @@ import PTYKit
 /// Who is running idlewrap, for the lock screen, PAM and the log.
 enum UserIdentity {
     /// Looked up once, on first use.
-    static let name: String = passwdEntryField(\.pw_name) ?? String(getuid())
+    static let name: String = name(of: getuid())
+
+    /// The name of `uid`'s account, or the number when it has none.
+    static func name(of uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
+        return String(cString: name)
+    }
 
     /// This machine's name, as the lock screen shows it.
     static var hostName: String {
