@@ -131,25 +131,7 @@ extension EndToEnd {
         @Test func rightPasswordAfterTyposLeavesNoFaillockTally() throws {
             let user = try TestUser(password: "Corr3ct-horse")
             let tally = try user.privateDirectory("faillock")
-            let confdir = user.directory.file("pam.d")
-            mkdir(confdir, 0o755)
-            try user.directory.write(
-                "pam.d/idlewrap-faillock",
-                """
-                auth     required                 pam_faillock.so preauth dir=\(tally)
-                auth     [success=1 default=bad]  pam_unix.so
-                auth     [default=die]            pam_faillock.so authfail dir=\(tally)
-                account  required                 pam_faillock.so dir=\(tally)
-                account  required                 pam_unix.so
-
-                """, mode: 0o644)
-            let terminal = try user.terminal([
-                user.idlewrap, "-a", "pam", "--pam-service", "idlewrap-faillock", "--pam-confdir", confdir,
-                "-t", "0", "-k", "^]", "--", "cat",
-            ])
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            try terminal.type("\u{1d}")
-            #expect(terminal.expect("Password for \(user.name):"))
+            let terminal = try lockedBehindFaillock(user, service: "idlewrap-faillock", tally: tally)
             for wrong in ["typo-one", "typo-two"] {
                 try terminal.type(wrong + "\r")
                 #expect(terminal.expect("Wrong password"))
@@ -170,26 +152,8 @@ extension EndToEnd {
         @Test func rightPasswordAfterAFaillockLockOutExpiredUnlocks() throws {
             let user = try TestUser(password: "Corr3ct-horse")
             let tally = try user.privateDirectory("faillock")
-            let confdir = user.directory.file("pam.d")
-            mkdir(confdir, 0o755)
-            let settings = "deny=2 unlock_time=4 dir=\(tally)"
-            try user.directory.write(
-                "pam.d/idlewrap-lockout",
-                """
-                auth     required                 pam_faillock.so preauth \(settings)
-                auth     [success=1 default=bad]  pam_unix.so
-                auth     [default=die]            pam_faillock.so authfail \(settings)
-                account  required                 pam_faillock.so dir=\(tally)
-                account  required                 pam_unix.so
-
-                """, mode: 0o644)
-            let terminal = try user.terminal([
-                user.idlewrap, "-a", "pam", "--pam-service", "idlewrap-lockout", "--pam-confdir", confdir,
-                "-t", "0", "-k", "^]", "--", "cat",
-            ])
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            try terminal.type("\u{1d}")
-            #expect(terminal.expect("Password for \(user.name):"))
+            let terminal = try lockedBehindFaillock(
+                user, service: "idlewrap-lockout", tally: tally, limits: "deny=2 unlock_time=4")
             try terminal.type("typo-one\r")
             #expect(terminal.expect("Wrong password"))
             #expect(terminal.expect("Password for"))
@@ -237,6 +201,35 @@ extension EndToEnd {
                 pamConfigDirectory: stack.directory.path,
                 user: user, terminal: .standardInput, environment: { _ in nil })
             #expect(authenticator is PAMAuthenticator)
+        }
+
+        /// `cat` in idlewrap as `user`, locked at once with ^], unlocking through a PAM
+        /// `service` (in a pam.d of the user's) that wraps pam_unix in pam_faillock with its
+        /// records in `tally`; its auth lines take `limits` (`deny=2 unlock_time=4`) too.
+        func lockedBehindFaillock(
+            _ user: TestUser, service: String, tally: String, limits: String? = nil
+        ) throws -> TerminalDriver {
+            let confdir = user.directory.file("pam.d")
+            mkdir(confdir, 0o755)
+            let arguments = (limits.map { $0 + " " } ?? "") + "dir=\(tally)"
+            try user.directory.write(
+                "pam.d/\(service)",
+                """
+                auth     required                 pam_faillock.so preauth \(arguments)
+                auth     [success=1 default=bad]  pam_unix.so
+                auth     [default=die]            pam_faillock.so authfail \(arguments)
+                account  required                 pam_faillock.so dir=\(tally)
+                account  required                 pam_unix.so
+
+                """, mode: 0o644)
+            let terminal = try user.terminal([
+                user.idlewrap, "-a", "pam", "--pam-service", service, "--pam-confdir", confdir,
+                "-t", "0", "-k", "^]", "--", "cat",
+            ])
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try terminal.type("\u{1d}")
+            #expect(terminal.expect("Password for \(user.name):"))
+            return terminal
         }
 
         /// The records `faillock` lists for `user`: one line each, starting
