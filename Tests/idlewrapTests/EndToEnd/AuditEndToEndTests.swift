@@ -35,8 +35,7 @@ extension EndToEnd {
                 #expect(TestUser.run(["usermod", "-s", alice.idlewrap, alice.name]))
                 try writePasswd([alice, bob])
                 try write("etc/shells", "/bin/sh\n/bin/bash\n\(alice.idlewrap)\n")
-                try write(
-                    "etc/idlewrap/config", "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\n")
+                try write("etc/idlewrap/config", Self.policy)
                 try #require(
                     TestUser.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", root.file("etc/ssh/host")]))
                 try sshd(["Match User \(bob.name)", "    ForceCommand \(alice.idlewrap) -q"])
@@ -46,6 +45,9 @@ extension EndToEnd {
                 // sshd -T refuses to run without its privilege separation directory.
                 mkdir("/run/sshd", 0o755)
             }
+
+            /// The system file of the correctly deployed host.
+            static let policy = "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\n"
 
             @discardableResult
             func write(_ name: String, _ text: String, mode: mode_t = 0o644) throws -> String {
@@ -180,9 +182,7 @@ extension EndToEnd {
         @Test("a system file idlewrap refuses is a gap of its own")
         func brokenConfiguration() throws {
             let host = try Host()
-            try host.write(
-                "etc/idlewrap/config",
-                "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\ntimeout = soon\n")
+            try host.write("etc/idlewrap/config", Host.policy + "timeout = soon\n")
             let result = try host.audit()
             #expect(result.gaps == ["policy-file /etc/idlewrap/config gap AC-11"], "\(result.lines)")
         }
@@ -201,9 +201,7 @@ extension EndToEnd {
             #expect(result.status(of: "pam-unlock", other.file("unlock")) == "pass", "\(result.lines)")
             // Where the site does not allow pam, the stack does not matter.
             try host.write("etc/pam.d/idlewrap", "auth required pam_unix.so\n")
-            try host.write(
-                "etc/idlewrap/config",
-                "shell = /bin/bash\ntimeout = 10m\nmax-timeout = 10m\nmax-kill-after = 1h\nauth-methods = file\n")
+            try host.write("etc/idlewrap/config", Host.policy + "auth-methods = file\n")
             let filesOnly = try host.audit()
             #expect(filesOnly.status(of: "pam-unlock", "/etc/pam.d/idlewrap") == "n/a", "\(filesOnly.lines)")
             #expect(filesOnly.gaps.isEmpty, "\(filesOnly.lines)")
