@@ -43,6 +43,11 @@ struct AuditHost {
 
     /// The lines of the text file at `path`, or nil when it cannot be read.
     static func lines(of path: String) -> [Substring]? {
+        text(of: path)?.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The text of the regular file at `path`, or nil when it cannot be read.
+    static func text(of path: String) -> String? {
         guard let descriptor = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) else {
             return nil
         }
@@ -50,7 +55,7 @@ struct AuditHost {
         guard let info = try? descriptor.status(), info.st_mode & S_IFMT == S_IFREG,
             let bytes = try? descriptor.readToEnd(limit: 1 << 22)
         else { return nil }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The regular files in `directory` whose names end in `suffix`, sorted as the

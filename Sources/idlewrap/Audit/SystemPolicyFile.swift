@@ -19,11 +19,10 @@ struct SystemPolicyFile {
         shownPath = ConfigurationFiles.systemPath
         var settings = Settings()
         var problem: String?
-        if let lines = AuditHost.lines(of: path) {
+        if let text = AuditHost.text(of: path) {
             exists = true
             do {
-                try ConfigurationText.apply(
-                    lines.joined(separator: "\n"), file: .system, path: shownPath, to: &settings)
+                try ConfigurationText.apply(text, file: .system, path: shownPath, to: &settings)
                 try settings.enforcePolicy()
             } catch {
                 problem = error.message
