@@ -27,14 +27,29 @@ final class Guardian {
         case session(GuardianLink)
     }
 
-    /// What the guardian needs for its own lock, taken before the split.
+    /// What the guardian needs for its own lock, taken before the split. Its lock screen
+    /// and log are made only at an abnormal end: every start would pay for them.
     struct Protection {
         let authenticator: Authenticator
-        let lockScreen: LockScreenContent
-        let log: AuditLog
+        /// The program's name, never its arguments.
+        let program: String
+        let message: String?
+        let sshConnection: String?
         /// The control socket the session process serves; the guardian removes it if the
         /// session process could not.
         let controlSocketPath: String?
+
+        var lockScreen: LockScreenContent {
+            LockScreenContent(
+                program: program, host: UserIdentity.hostName, since: LockScreen.clockText(), message: message,
+                failures: 0, status: nil, prompt: "")
+        }
+
+        var log: AuditLog {
+            AuditLog(
+                user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?", command: program,
+                sshConnection: sshConnection)
+        }
     }
 
     private let sessionProcess: pid_t
@@ -173,15 +188,14 @@ final class Guardian {
         // last read stays blocked, rather than end the guardian before the terminal is back.
         let signals = verdict == .keepLocked ? try? SignalSource(FallbackLock.answeredSignals) : nil
         defer { withExtendedLifetime(signals) {} }
+        let log = protection.log
         if verdict == .keepLocked {
-            protection.log.record(
-                "session process \(what) while locked; the guardian keeps it locked", priority: LOG_ERR)
+            log.record("session process \(what) while locked; the guardian keeps it locked", priority: LOG_ERR)
             var content = protection.lockScreen
-            content.since = LockScreen.clockText()
             content.finished = "idlewrap failed at \(LocalTime.hourAndMinute(time(nil))); \(commandEnd)"
             var lock = FallbackLock(
                 authenticator: protection.authenticator, content: content, attributes: attributes, signals: signals,
-                log: protection.log)
+                log: log)
             switch lock.run() {
             case .unlocked:
                 said += "; the terminal stayed locked until the password"
@@ -191,7 +205,7 @@ final class Guardian {
                 break
             }
         } else {
-            protection.log.record("session process \(what)", priority: LOG_ERR)
+            log.record("session process \(what)", priority: LOG_ERR)
         }
         if verdict != .report { restoreTerminal() }
         Diagnostics.error(said)

@@ -217,14 +217,8 @@ enum IdleWrap {
     ) -> SplitOutcome {
         let server = try? control.get()
         let protection = Guardian.Protection(
-            authenticator: authenticator,
-            lockScreen: LockScreenContent(
-                program: plan.programName, host: UserIdentity.hostName, since: "", message: options.message,
-                failures: 0, status: nil, prompt: ""),
-            log: AuditLog(
-                user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "?",
-                command: plan.programName, sshConnection: environment["SSH_CONNECTION"]),
-            controlSocketPath: server?.path)
+            authenticator: authenticator, program: plan.programName, message: options.message,
+            sshConnection: environment["SSH_CONNECTION"], controlSocketPath: server?.path)
         do {
             switch try Guardian.split(protecting: protection) {
             case .guardian(let guardian):
