@@ -11,13 +11,8 @@ enum TerminalReset {
         buffer.append(.resetModifyOtherKeys)
         // kitty's keyboard flags set to none (CSI = 0 ; 1 u), whatever the stack holds.
         buffer.append(contentsOf: Array("\u{1b}[=0;1u".utf8))
-        buffer.append(.privateMode(2026, on: false))
-        buffer.append(.resetScrollRegion)
-        buffer.append(.privateMode(6, on: false))
-        buffer.append(.designateG0(.ascii))
-        buffer.append(.shiftIn)
-        buffer.append(.ansiMode(4, on: false))
-        buffer.append(.resetAttributes)
+        buffer.append(.synchronizedOutput(false))
+        ScreenModel.appendKnownState(autowrap: true, to: buffer)
     }
 
     /// Leaves the alternate screen for a cleared main screen, with the cursor shown at
