@@ -52,7 +52,7 @@ final class Guardian {
         }
     }
 
-    private let sessionProcess: pid_t
+    private let sessionProcess: ChildProcess
     private let page: GuardianPage
     private let protection: Protection
     /// The terminal as idlewrap found it.
@@ -67,7 +67,7 @@ final class Guardian {
         sessionProcess: pid_t, page: GuardianPage, protection: Protection, attributes: TerminalAttributes,
         nonblocking: (input: Bool?, output: Bool?)
     ) {
-        self.sessionProcess = sessionProcess
+        self.sessionProcess = ChildProcess(pid: sessionProcess)
         self.page = page
         self.protection = protection
         self.attributes = attributes
@@ -113,13 +113,13 @@ final class Guardian {
                 if let end = followSessionProcess() { return finish(end) }
             case SIGCONT:
                 if let end = followSessionProcess() { return finish(end) }
-                if !sessionProcessContinued { GuardianCalls.send(SIGCONT, to: sessionProcess) }
+                if !sessionProcessContinued { sessionProcess.send(SIGCONT) }
                 sessionProcessContinued = false
             case SIGWINCH where info.si_code == Int32(SI_KERNEL):
                 // The terminal's own resize signal goes to its whole foreground job.
                 break
             default:
-                GuardianCalls.send(info.si_signo, to: sessionProcess)
+                sessionProcess.send(info.si_signo)
             }
         }
     }
@@ -127,7 +127,7 @@ final class Guardian {
     /// Takes the session process's changes of state: a stop is the job's (the shell sees
     /// its job stop only when the process it started stops); the end is returned.
     private func followSessionProcess() -> TerminationStatus? {
-        while let status = GuardianCalls.nextChange(of: sessionProcess) {
+        while let status = GuardianCalls.nextChange(of: sessionProcess.pid) {
             if cpty_wifstopped(status) {
                 sessionProcessContinued = false
                 stop(like: cpty_wstopsig(status))
@@ -143,7 +143,7 @@ final class Guardian {
     /// Stops the guardian with the signal that stopped the session process, so the shell
     /// says the same; it returns when the guardian is continued.
     private func stop(like signal: Int32) {
-        GuardianCalls.send(signal, to: getpid())
+        ChildProcess(pid: getpid()).send(signal)
         guard Self.waitedFor.contains(signal) else { return }
         GuardianCalls.unblock([signal])
         _ = GuardianCalls.block([signal])
@@ -219,8 +219,9 @@ final class Guardian {
     private func hangUpCommand() -> Bool {
         let command = page.commandPid
         guard command > 0 else { return false }
-        GuardianCalls.send(SIGHUP, to: -command)
-        GuardianCalls.send(SIGCONT, to: -command)
+        let group = ChildProcess(pid: command)
+        group.sendToSession(SIGHUP, foregroundGroup: nil)
+        group.sendToSession(SIGCONT, foregroundGroup: nil)
         return true
     }
 

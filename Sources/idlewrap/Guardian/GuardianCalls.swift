@@ -22,8 +22,7 @@ enum GuardianCalls {
     }
 
     static func unblock(_ signals: [Int32]) {
-        var set = signalSet(signals)
-        sigprocmask(SIG_UNBLOCK, &set, nil)
+        _ = signals.withUnsafeBufferPointer { cpty_signals_unblock($0.baseAddress!, Int32($0.count)) }
     }
 
     static func setMask(_ mask: sigset_t) {
@@ -44,11 +43,6 @@ enum GuardianCalls {
         var status: Int32 = 0
         let reaped = try? valueOrErrno { waitpid(pid, &status, WNOHANG | WUNTRACED | WCONTINUED) }
         return reaped == pid ? status : nil
-    }
-
-    /// A signal to a process or (negative) a process group; one that is gone is no error.
-    static func send(_ signal: Int32, to pid: pid_t) {
-        _ = try? valueOrErrno { kill(pid, signal) }
     }
 
     /// A page of anonymous memory that the processes forked after this share.
