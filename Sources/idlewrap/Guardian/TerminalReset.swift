@@ -7,6 +7,9 @@ import PTYKit
 enum TerminalReset {
     static func append(to buffer: OutputBuffer) {
         for mode in ScreenModes.inputPrivateModes { buffer.append(.privateMode(mode, on: false)) }
+        // KAM and SRM to their usual states, as every lock forces them: with no model to
+        // say what the command left, the initial modes' forced switches are all of them.
+        ScreenModes.initial.appendLockOutModesOff(to: buffer)
         buffer.append(.applicationKeypad(false))
         buffer.append(.resetModifyOtherKeys)
         // kitty's keyboard flags set to none (CSI = 0 ; 1 u), whatever the stack holds.

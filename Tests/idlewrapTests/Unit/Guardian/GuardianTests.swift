@@ -38,4 +38,16 @@ import Testing
         link.release()
         #expect(page.condition == .released)
     }
+
+    /// The guardian knows nothing of what the command left on, so its reset switches off
+    /// every mode that keeps a password out or echoes it: KAM, SRM reset and
+    /// win32-input-mode among the rest.
+    @Test func theResetLetsAPasswordInWhateverTheCommandLeftOn() {
+        let buffer = OutputBuffer(capacity: 256)
+        TerminalReset.append(to: buffer)
+        let text = String(decoding: buffer.bytes, as: UTF8.self)
+        for off in ["\u{1b}[2l", "\u{1b}[12h", "\u{1b}[?9001l", "\u{1b}[?1000l", "\u{1b}[?2004l"] {
+            #expect(text.contains(off), "\(off.debugDescription) missing from \(text.debugDescription)")
+        }
+    }
 }
