@@ -1,12 +1,3 @@
-/// The character sets G0 and G1 can hold (SCS `ESC ( F`, `ESC ) F`).
-public enum TerminalCharacterSet: UInt8, Sendable {
-    case ascii
-    /// `0`: DEC special graphics (line drawing).
-    case decGraphics
-    /// `A`: the United Kingdom set (`#` shows as `£`).
-    case unitedKingdom
-}
-
 /// What DECSC saves and DECRC restores (xterm: one slot per screen).
 struct SavedCursor: Equatable, Sendable {
     var x = 0
