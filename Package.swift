@@ -45,9 +45,24 @@ let package = Package(
             name: "PTYKitTests",
             dependencies: ["PTYKit", "CCellStores"]
         ),
+        // The helpers both of idlewrap's test tiers use: the terminal and tmux
+        // drivers, test users, temporary directories, fixtures. A test target
+        // (with no tests) so that only test builds compile it: it imports
+        // idlewrap @testable, which a release build is not.
+        .testTarget(
+            name: "TestSupport",
+            dependencies: ["idlewrap", "PTYKit"]
+        ),
+        // The unit tier: seconds (CONTRIBUTING.md).
         .testTarget(
             name: "idlewrapTests",
-            dependencies: ["idlewrap", "PTYKit"]
+            dependencies: ["idlewrap", "PTYKit", "TestSupport"]
+        ),
+        // The end-to-end tier: the built idlewrap binary (found next to the
+        // test bundle) under a pty and under tmux, one serialized suite.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["idlewrap", "PTYKit", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

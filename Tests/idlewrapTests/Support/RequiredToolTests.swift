@@ -1,5 +1,7 @@
 import Testing
 
+@testable import TestSupport
+
 /// The tools the tests may skip without are the tools CI installs and the README's
 /// install line names: a package missing from either would let CI fail on a skip, or a
 /// reader of the README miss tests, with nobody told why.

@@ -2,60 +2,14 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
-/// PAM through stacks in a private configuration directory (--pam-confdir),
-/// built from the stock Linux-PAM modules. pam_exec hands the typed password
-/// to a script on its standard input, followed by a NUL byte.
+/// PAM through stacks in a private configuration directory (--pam-confdir,
+/// a PAMTestStack), built from the stock Linux-PAM modules. pam_exec hands the
+/// typed password to a script on its standard input, followed by a NUL byte.
 @Suite(.timeLimit(.minutes(2)))
 struct AuthPAMTests {
-    static let service = "idlewrap-test"
-
-    /// A configuration directory whose service runs `stack`, in which
-    /// CHECK stands for a script that accepts "right horse" and SECOND for one
-    /// that accepts "second answer".
-    /// Keep it alive while its authenticator is used: it deletes its files.
-    final class Stack {
-        let directory: TemporaryDirectory
-
-        init(_ stack: String) throws {
-            directory = try TemporaryDirectory()
-            let check = try directory.write("check.sh", Self.script(accepting: "right horse"), mode: 0o755)
-            let second = try directory.write("second.sh", Self.script(accepting: "second answer"), mode: 0o755)
-            let lines =
-                stack
-                .replacing("CHECK", with: check)
-                .replacing("SECOND", with: second)
-                .replacing("DIR", with: directory.path)
-            try directory.write(AuthPAMTests.service, lines)
-        }
-
-        static func script(accepting password: String) -> String {
-            """
-            #!/bin/bash
-            IFS= read -r -d '' password
-            echo "$PAM_TTY|$PAM_RHOST" > "$(dirname "$0")/items"
-            [ "$password" = '\(password)' ]
-
-            """
-        }
-
-        func authenticator(
-            terminal: FileDescriptor = .standardInput, environment: [String: String] = [:]
-        ) throws(AuthenticationError) -> Authenticator {
-            try AuthSetup.makeAuthenticator(
-                method: .pam, passwordFile: nil, pamService: AuthPAMTests.service,
-                pamConfigDirectory: directory.path, user: "root", terminal: terminal,
-                environment: { environment[$0] })
-        }
-    }
-
-    static let checkedPassword = """
-        auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
-        auth requisite pam_deny.so
-        account required pam_permit.so
-        """
-
     /// Answers each question in turn with `answers`; returns the final step.
     func run(_ authenticator: Authenticator, answers: [String], prompts: inout [AuthStep]) throws -> AuthStep {
         let conversation = authenticator.beginAttempt()
@@ -77,7 +31,7 @@ struct AuthPAMTests {
     }
 
     @Test func rightPasswordSucceedsWrongFails() throws {
-        let stack = try Stack(Self.checkedPassword)
+        let stack = try PAMTestStack(PAMTestStack.checkedPassword)
         let authenticator = try stack.authenticator()
         #expect(authenticator is PAMAuthenticator)
         var prompts: [AuthStep] = []
@@ -88,7 +42,7 @@ struct AuthPAMTests {
     }
 
     @Test func startsWorkingThenAsks() throws {
-        let stack = try Stack(Self.checkedPassword)
+        let stack = try PAMTestStack(PAMTestStack.checkedPassword)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
         #expect(conversation.readiness != nil)
@@ -101,7 +55,7 @@ struct AuthPAMTests {
     @Test func twoQuestionsAreAskedInTurn() throws {
         // pam_stress asks a question of its own and makes its answer the
         // password that the next module checks.
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_stress.so
@@ -121,10 +75,10 @@ struct AuthPAMTests {
     }
 
     @Test func passesNoticesOn() throws {
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth optional pam_echo.so Hello %u
-            \(Self.checkedPassword)
+            \(PAMTestStack.checkedPassword)
             """)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
@@ -137,7 +91,7 @@ struct AuthPAMTests {
 
     @Test func accountPhaseRefusalStaysLockedAndSaysWhy() throws {
         // The account is open at start and closed afterwards (it expired).
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth requisite pam_deny.so
@@ -163,7 +117,7 @@ struct AuthPAMTests {
         for (account, refusal) in [
             ("", "Permission denied"), ("account requisite pam_deny.so", "Authentication failure"),
         ] {
-            let stack = try Stack(
+            let stack = try PAMTestStack(
                 """
                 auth [success=done default=ignore] pam_exec.so quiet expose_authtok CHECK
                 auth requisite pam_deny.so
@@ -172,7 +126,7 @@ struct AuthPAMTests {
             #expect(
                 throws: AuthenticationError(
                     description:
-                        "PAM service \(Self.service) refuses root's account (pam_acct_mgmt: \(refusal)), so the lock"
+                        "PAM service \(PAMTestStack.service) refuses root's account (pam_acct_mgmt: \(refusal)), so the lock"
                         + " could never be opened; use --auth ask or --auth file")
             ) { try stack.authenticator() }
         }
@@ -182,9 +136,9 @@ struct AuthPAMTests {
         // The account phase is what resets failure tallies: apart from the
         // check at start (which needs no password), it must not run for a
         // wrong password.
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
-            \(Self.checkedPassword)
+            \(PAMTestStack.checkedPassword)
             account required pam_exec.so quiet DIR/account.sh
             """)
         try stack.directory.write(
@@ -198,7 +152,7 @@ struct AuthPAMTests {
     }
 
     @Test func setsTheTerminalAndRemoteHost() throws {
-        let stack = try Stack(Self.checkedPassword)
+        let stack = try PAMTestStack(PAMTestStack.checkedPassword)
         let terminal = try TestTerminal()
         var name = [CChar](repeating: 0, count: 256)
         try #require(ttyname_r(terminal.replica.rawValue, &name, name.count) == 0)
@@ -210,10 +164,10 @@ struct AuthPAMTests {
     }
 
     @Test func doesNotWaitForPAMFailDelay() throws {
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth optional pam_faildelay.so delay=4000000
-            \(Self.checkedPassword)
+            \(PAMTestStack.checkedPassword)
             """)
         let authenticator = try stack.authenticator()
         let started = monotonicMilliseconds()
@@ -222,7 +176,7 @@ struct AuthPAMTests {
     }
 
     @Test func aModuleErrorFailsClosed() throws {
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth requisite pam_exec.so quiet expose_authtok CHECK
             auth required pam_exec.so quiet /bin/false
@@ -238,10 +192,10 @@ struct AuthPAMTests {
     }
 
     @Test func aMissingModuleFailsClosed() throws {
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth required pam_idlewrap_no_such_module.so
-            \(Self.checkedPassword)
+            \(PAMTestStack.checkedPassword)
             """)
         let authenticator = try stack.authenticator()
         let step = try run(authenticator, answers: ["right horse"])
@@ -252,7 +206,7 @@ struct AuthPAMTests {
     }
 
     @Test func neverUnlocksWithoutAPassword() throws {
-        let stack = try Stack("auth required pam_permit.so\naccount required pam_permit.so")
+        let stack = try PAMTestStack("auth required pam_permit.so\naccount required pam_permit.so")
         let authenticator = try stack.authenticator()
         let step = try run(authenticator, answers: [])
         guard case .unavailable(let reason) = step else {
@@ -263,7 +217,7 @@ struct AuthPAMTests {
     }
 
     @Test func cancellingWhileAskingEndsTheAttempt() throws {
-        let stack = try Stack(Self.checkedPassword)
+        let stack = try PAMTestStack(PAMTestStack.checkedPassword)
         let authenticator = try stack.authenticator()
         let conversation = authenticator.beginAttempt()
         #expect(try settledStep(of: conversation) == .asking(prompt: "Password for root:"))
@@ -276,7 +230,7 @@ struct AuthPAMTests {
     @Test func droppingAConversationCancelsIt() throws {
         // When the conversation fails, the stack goes on to a module that
         // leaves a mark: the PAM thread did not stay waiting for an answer.
-        let stack = try Stack(
+        let stack = try PAMTestStack(
             """
             auth [default=ignore] pam_exec.so quiet expose_authtok CHECK
             auth optional pam_exec.so quiet /usr/bin/touch DIR/ended
@@ -296,7 +250,7 @@ struct AuthPAMTests {
     }
 
     @Test func aStackThatFailsWithoutAskingCannotCheckAndCountsNoFailure() throws {
-        let stack = try Stack("auth required pam_deny.so\naccount required pam_permit.so\n")
+        let stack = try PAMTestStack("auth required pam_deny.so\naccount required pam_permit.so\n")
         let authenticator = try stack.authenticator()
         for _ in 0..<2 {
             var prompts: [AuthStep] = []
@@ -306,7 +260,9 @@ struct AuthPAMTests {
                 Issue.record("expected .unavailable, got \(step)")
                 return
             }
-            #expect(reason.hasPrefix("cannot check: PAM service \(Self.service) failed without asking for a password"))
+            #expect(
+                reason.hasPrefix(
+                    "cannot check: PAM service \(PAMTestStack.service) failed without asking for a password"))
         }
     }
 
@@ -315,11 +271,11 @@ struct AuthPAMTests {
         try directory.write("other", "auth required pam_unix.so\naccount required pam_permit.so\n")
         var notices: [String] = []
         _ = try AuthSetup.makeAuthenticator(
-            method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+            method: .pam, passwordFile: nil, pamService: PAMTestStack.service, pamConfigDirectory: directory.path,
             user: "root", terminal: .standardInput, environment: { _ in nil }, notice: { notices.append($0) })
         #expect(
             notices == [
-                "no PAM service file \(Self.service) in \(directory.path); PAM uses the service 'other' instead"
+                "no PAM service file \(PAMTestStack.service) in \(directory.path); PAM uses the service 'other' instead"
             ])
     }
 
@@ -330,11 +286,11 @@ struct AuthPAMTests {
             "other", "#%PAM-1.0\nauth     required       pam_deny.so\naccount  required       pam_deny.so\n")
         #expect {
             try AuthSetup.makeAuthenticator(
-                method: .pam, passwordFile: nil, pamService: Self.service, pamConfigDirectory: directory.path,
+                method: .pam, passwordFile: nil, pamService: PAMTestStack.service, pamConfigDirectory: directory.path,
                 user: "root", terminal: .standardInput, environment: { _ in nil })
         } throws: { error in
             "\(error)".hasPrefix(
-                "no PAM service file \(Self.service) in \(directory.path), and PAM's fallback service 'other' denies everyone"
+                "no PAM service file \(PAMTestStack.service) in \(directory.path), and PAM's fallback service 'other' denies everyone"
             )
         }
     }
@@ -360,7 +316,7 @@ struct AuthPAMTests {
         let directory = try TemporaryDirectory()
         #expect(throws: AuthenticationError.self) {
             try AuthSetup.makeAuthenticator(
-                method: .pam, passwordFile: nil, pamService: Self.service,
+                method: .pam, passwordFile: nil, pamService: PAMTestStack.service,
                 pamConfigDirectory: directory.file("absent"), user: "root", terminal: .standardInput,
                 environment: { _ in nil })
         }

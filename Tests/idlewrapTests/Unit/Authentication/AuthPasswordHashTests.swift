@@ -1,6 +1,7 @@
 import CAuthShims
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 @Suite struct AuthPasswordHashTests {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 @Suite struct PasswordFileTests {

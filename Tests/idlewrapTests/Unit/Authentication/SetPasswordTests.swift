@@ -2,6 +2,7 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 @Suite(.timeLimit(.minutes(1)))

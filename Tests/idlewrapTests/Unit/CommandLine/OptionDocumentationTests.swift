@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 @Suite("Every option is documented")

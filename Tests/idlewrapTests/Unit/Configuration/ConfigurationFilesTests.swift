@@ -2,6 +2,7 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 /// The files are read as root here (the tests run as root, as CI does), so "another

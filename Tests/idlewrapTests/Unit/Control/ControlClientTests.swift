@@ -2,6 +2,7 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 /// What a client makes of a session that closes the connection without a word:

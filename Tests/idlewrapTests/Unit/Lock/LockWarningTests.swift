@@ -2,6 +2,7 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 /// The window title as a terminal with a title stack keeps it: follows pushes, pops and

@@ -1,6 +1,7 @@
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 /// What the terminal gets at the end of a session: the command's modes turned off, and a
