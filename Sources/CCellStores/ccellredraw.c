@@ -42,12 +42,6 @@ static bool names_mode(const uint8_t *params, const uint8_t *end, unsigned long 
     return value == mode;
 }
 
-/// Whether a private-mode list may switch screens, whatever its final byte (set, reset,
-/// XTRESTORE).
-static bool names_screen_switch(const uint8_t *params, const uint8_t *end) {
-    return names_mode(params, end, 47) || names_mode(params, end, 1047) || names_mode(params, end, 1049);
-}
-
 /// The masks a scan takes `width` bytes a step with (width 0: none, every byte looked at
 /// alone): where ESC [ 2 J begins (3 more bytes read), and the C0 controls.
 typedef struct {
@@ -92,23 +86,43 @@ typedef enum {
     fed_alone,
 } item_kind;
 
-/// The kind of a control sequence without a marker or intermediates by its final byte.
-static const uint8_t final_kinds[128] = {
-    ['@'] = undone, ['A'] = undone, ['B'] = undone, ['C'] = undone, ['D'] = undone, ['E'] = undone,
-    ['F'] = undone, ['G'] = undone, ['H'] = moves_to, ['I'] = undone, ['J'] = undone, ['K'] = undone,
-    ['L'] = undone, ['M'] = undone, ['N'] = fed_alone, ['O'] = fed_alone, ['P'] = undone, ['Q'] = fed_alone,
-    ['R'] = fed_alone, ['S'] = undone, ['T'] = undone, ['U'] = fed_alone, ['V'] = fed_alone, ['W'] = fed_alone,
-    ['X'] = undone, ['Y'] = fed_alone, ['Z'] = undone, ['['] = fed_alone, ['\\'] = fed_alone, [']'] = fed_alone,
-    ['^'] = fed_alone, ['_'] = fed_alone, ['`'] = undone, ['a'] = undone, ['b'] = undone, ['c'] = fed_alone,
-    ['d'] = undone, ['e'] = undone, ['f'] = moves_to, ['g'] = kept, ['h'] = fed_alone, ['i'] = fed_alone,
-    ['j'] = fed_alone, ['k'] = fed_alone, ['l'] = fed_alone, ['m'] = graphic, ['n'] = fed_alone,
-    ['o'] = fed_alone, ['p'] = fed_alone, ['q'] = fed_alone, ['r'] = fed_alone,
-    // SCOSC (or DECSLRM) and SCORC read and set the cursor; TBC (above) clears the tab
-    // stop at it.
-    ['s'] = kept, ['t'] = fed_alone, ['u'] = kept, ['v'] = fed_alone, ['w'] = fed_alone, ['x'] = fed_alone,
-    ['y'] = fed_alone, ['z'] = fed_alone, ['{'] = fed_alone, ['|'] = fed_alone, ['}'] = fed_alone,
-    ['~'] = fed_alone,
-};
+#include "ccellcontrolfunctions.h"
+
+/// Whether a private-mode list may switch screens or save the cursor, whatever its final
+/// byte (set, reset, XTRESTORE).
+static bool names_kept_mode(const uint8_t *params, const uint8_t *end) {
+    for (size_t i = 0; i < sizeof kept_modes / sizeof kept_modes[0]; i++) {
+        if (names_mode(params, end, kept_modes[i])) return true;
+    }
+    return false;
+}
+
+uint8_t ccell_control_sequence_kind(uint8_t marker, uint8_t intermediate, uint8_t final) {
+    if (final < 0x40 || final > 0x7E) return kept;
+    if ((marker | intermediate) == 0) return final_kinds[final];
+    for (size_t i = 0; i < sizeof marked_kinds / sizeof marked_kinds[0]; i++) {
+        if (marked_kinds[i].marker == marker && marked_kinds[i].intermediate == intermediate &&
+            marked_kinds[i].final == final)
+            return marked_kinds[i].kind;
+    }
+    // Without a row: XTPUSHSGR and its kin read the pen; the model ignores the rest.
+    return marker == 0 && intermediate == '#' ? kept : fed_alone;
+}
+
+uint8_t ccell_escape_kind(uint8_t intermediate, uint8_t final) {
+    if (final < 0x30 || final > 0x7E) return kept;
+    if (intermediate == 0) return escape_final_kinds[final];
+    for (size_t i = 0; i < sizeof escape_intermediate_kinds / sizeof escape_intermediate_kinds[0]; i++) {
+        if (escape_intermediate_kinds[i].intermediate == intermediate &&
+            (escape_intermediate_kinds[i].final == 0 || escape_intermediate_kinds[i].final == final))
+            return escape_intermediate_kinds[i].kind;
+    }
+    return fed_alone;
+}
+
+bool ccell_final_left_out_by_avx2(uint8_t final) {
+    return (low_nibble_rows[final & 0x0F] & high_nibble_rows[final >> 4]) != 0;
+}
 
 /// The kind of the control sequence from the ESC at `at` (before `limit`), its end in
 /// `end`.
@@ -124,11 +138,11 @@ static item_kind control_sequence_kind(const uint8_t *bytes, long at, long limit
     // knowing.
     if (p >= limit || bytes[p] < 0x40 || bytes[p] > 0x7E) return kept;
     *end = p + 1;
-    if (marker == '?' && (names_screen_switch(params, params_end) || names_mode(params, params_end, 1048))) return kept;
-    if (marker != 0) return fed_alone;
-    if (p == intermediates) return (item_kind)final_kinds[bytes[p]];
-    // XTPUSHSGR and its kin read the pen.
-    for (long i = intermediates; i < p; i++) {
+    if (marker == '?' && names_kept_mode(params, params_end)) return kept;
+    if (p - intermediates <= 1) return (item_kind)ccell_control_sequence_kind(marker, p > intermediates ? bytes[intermediates] : 0, bytes[p]);
+    // The model ignores a sequence with more intermediates; XTPUSHSGR and its kin read the
+    // pen.
+    for (long i = intermediates; marker == 0 && i < p; i++) {
         if (bytes[i] == '#') return kept;
     }
     return fed_alone;
@@ -139,14 +153,6 @@ static item_kind control_sequence_kind(const uint8_t *bytes, long at, long limit
 static item_kind escape_kind(const uint8_t *bytes, long at, long limit, long *end) {
     uint8_t next = bytes[at + 1];
     switch (next) {
-    case 'D': // IND
-    case 'E': // NEL
-    case 'M': // RI
-        *end = at + 2;
-        return undone;
-    case '=': case '>': case '\\': case 'n': case 'o': case '|': case '}': case '~': case 'Z':
-        *end = at + 2;
-        return fed_alone;
     case ']': case '_': case '^': case 'X': case 'k': {
         // A string, fed whole with its end: BEL (an OSC's) or ST.
         long p = at + 2;
@@ -163,16 +169,15 @@ static item_kind escape_kind(const uint8_t *bytes, long at, long limit, long *en
         }
         return kept;
     }
-    default:
-        if (next >= 0x20 && next <= 0x2F) {
-            // Character sets, DECALN and the like: intermediates, then a final byte.
-            long p = at + 1;
-            while (p < limit && bytes[p] >= 0x20 && bytes[p] <= 0x2F) p++;
-            if (p >= limit || bytes[p] < 0x30 || bytes[p] > 0x7E) return kept;
-            *end = p + 1;
-            return fed_alone;
-        }
-        return kept;
+    default: {
+        long p = at + 1;
+        while (p < limit && bytes[p] >= 0x20 && bytes[p] <= 0x2F) p++;
+        if (p >= limit || bytes[p] < 0x30 || bytes[p] > 0x7E) return kept;
+        *end = p + 1;
+        // The model ignores a sequence with more than one intermediate.
+        if (p - (at + 1) > 1) return fed_alone;
+        return (item_kind)ccell_escape_kind(p > at + 1 ? bytes[at + 1] : 0, bytes[p]);
+    }
     }
 }
 
@@ -322,11 +327,9 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t control_ma
 __attribute__((target("avx2"))) static item_kind
 scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, long *items) {
     // Final bytes of the control sequences left out (final_kinds undone, graphic and
-    // moves_to): a bit of the high nibble's row (4, 5, 6) set by the low nibble.
-    const __m256i low_table = _mm256_setr_epi8(7, 5, 5, 3, 7, 5, 5, 1, 3, 1, 3, 1, 1, 5, 0, 0, 7, 5, 5, 3, 7, 5, 5,
-                                               1, 3, 1, 3, 1, 1, 5, 0, 0);
-    const __m256i high_table =
-        _mm256_setr_epi8(0, 0, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    // moves_to): a bit of the high nibble's row set by the low nibble.
+    const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)low_nibble_rows));
+    const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)high_nibble_rows));
     uint64_t starts_carried = 0;
     unsigned char sum_carried = 0;
     long consumed = 0;

@@ -79,6 +79,18 @@ typedef struct {
 ccell_redraw ccell_find_redraw_sse2(const uint8_t *bytes, long count, long *fed, long capacity);
 ccell_redraw ccell_find_redraw_avx2(const uint8_t *bytes, long count, long *fed, long capacity);
 
+/// What the redraw skip makes of a control sequence (ESC [ marker ... intermediate final)
+/// and of an escape sequence (ESC intermediate final) before the last ED 2: 0 kept, 1
+/// undone, 2 an SGR, 3 a CUP, 4 fed alone (Swift's BeforeFullRedraw). Read from the tables
+/// Tools/generate-control-functions.py writes; the private-mode lists aside (a `?h` of
+/// 1049 is kept).
+uint8_t ccell_control_sequence_kind(uint8_t marker, uint8_t intermediate, uint8_t final);
+uint8_t ccell_escape_kind(uint8_t intermediate, uint8_t final);
+
+/// Whether the AVX2 scan's nibble masks take `final` for one of a control sequence left
+/// out (undone, an SGR or a CUP).
+bool ccell_final_left_out_by_avx2(uint8_t final);
+
 #pragma clang assume_nonnull end
 
 #endif

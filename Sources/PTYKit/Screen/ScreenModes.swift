@@ -151,52 +151,38 @@ public struct ScreenModes: Equatable, Sendable {
 
     // MARK: - Sequences
 
-    mutating func applyEscapeSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        guard sequence.pointee.intermediate == 0 else { return }
-        switch final {
-        case UInt8(ascii: "="): applicationKeypad = true  // DECKPAM
-        case UInt8(ascii: ">"): applicationKeypad = false  // DECKPNM
-        case UInt8(ascii: "c"): fullReset()  // RIS
+    mutating func applyEscapeSequence(_ function: ControlFunction) {
+        switch function {
+        case .deckpam: applicationKeypad = true
+        case .deckpnm: applicationKeypad = false
+        case .ris: fullReset()
         default: break
         }
     }
 
     /// Everything not listed is ignored, notably the queries `CSI ? u` (kitty flags) and
     /// DECRQM, and XTSAVE/XTRESTORE (`CSI ? Pm s` / `CSI ? Pm r`): a restore can turn a mode
-    /// back on unseen, which errs on the harmless side. A sequence with sub-parameters is
-    /// ignored: no mode is set with them.
+    /// back on unseen, which errs on the harmless side. The caller ignores a sequence with
+    /// sub-parameters: no mode is set with them.
     @inline(__always)
-    mutating func applyControlSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        // Most sequences (SGR, cursor moves, erases) have neither a private marker nor an
-        // intermediate, and none of those is interpreted: decided without a call.
-        guard sequence.pointee.marker | sequence.pointee.intermediate != 0, !sequence.pointee.hasExtraIntermediates,
-            !sequence.pointee.hasSubparameters
-        else { return }
-        applyMarkedControlSequence(final: final, sequence)
-    }
-
-    private mutating func applyMarkedControlSequence(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        switch (sequence.pointee.marker, sequence.pointee.intermediate, final) {
-        case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")):  // DECSET
-            setPrivateModes(sequence, on: true)
-        case (UInt8(ascii: "?"), 0, UInt8(ascii: "l")):  // DECRST
-            setPrivateModes(sequence, on: false)
-        case (0, UInt8(ascii: "!"), UInt8(ascii: "p")):  // DECSTR
-            softReset()
-        case (UInt8(ascii: ">"), 0, UInt8(ascii: "u")):  // kitty push
-            keyboard.push(sequence.pointee.parameter(0, default: 0))
-        case (UInt8(ascii: "<"), 0, UInt8(ascii: "u")):  // kitty pop; an explicit 0 pops nothing
+    mutating func applyControlSequence(_ function: ControlFunction, _ sequence: UnsafePointer<SequenceParameters>) {
+        switch function {
+        case .decset: setPrivateModes(sequence, on: true)
+        case .decrst: setPrivateModes(sequence, on: false)
+        case .decstr: softReset()
+        case .kittyKeyboardPush: keyboard.push(sequence.pointee.parameter(0, default: 0))
+        case .kittyKeyboardPop:  // an explicit 0 pops nothing
             keyboard.pop(count: Int(sequence.pointee.parameter(0, default: 1)))
-        case (UInt8(ascii: "="), 0, UInt8(ascii: "u")):  // kitty set
+        case .kittyKeyboardSet:
             keyboard.change(sequence.pointee.parameter(0, default: 0), mode: sequence.pointee.parameter(1, default: 1))
-        case (UInt8(ascii: ">"), 0, UInt8(ascii: "m")):  // XTMODKEYS
+        case .xtmodkeys:
             // Without parameters every resource is reset; a missing value resets one.
             if sequence.pointee.parameterCount == 0 {
                 modifyOtherKeys = 0
             } else if sequence.pointee.parameter(0, default: 0) == 4 {
                 modifyOtherKeys = Int(sequence.pointee.parameter(1, default: 0))
             }
-        case (UInt8(ascii: ">"), 0, UInt8(ascii: "n")):  // XTMODKEYS disable
+        case .xtmodkeysDisable:
             if sequence.pointee.parameter(0, default: 0) == 4 {
                 modifyOtherKeys = 0
             }

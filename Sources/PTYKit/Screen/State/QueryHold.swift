@@ -26,16 +26,14 @@ struct QueryHold {
         }
     }
 
-    /// A control sequence already known to be a query: DSR and DA1 by final byte here.
-    mutating func note(final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        if sequence.pointee.marker | sequence.pointee.intermediate == 0 {
-            let first = sequence.pointee.parameter(0, default: 0)
-            switch final {
-            case UInt8(ascii: "c") where first == 0: break  // DA1
-            case UInt8(ascii: "n") where first == 5 || first == 6: break  // DSR
-            case UInt8(ascii: "t"): break  // XTWINOPS reports, checked by the caller
-            default: return
-            }
+    /// A control sequence whose row says it is a query: DA1 and DSR only with the
+    /// parameters that ask (XTWINOPS's reports are told apart by the caller).
+    mutating func note(_ function: ControlFunction, final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+        let first = sequence.pointee.parameter(0, default: 0)
+        switch function {
+        case .da1 where first != 0: return
+        case .dsr where first != 5 && first != 6: return
+        default: break
         }
         var query: [UInt8] = [0x1B, UInt8(ascii: "[")]
         if sequence.pointee.marker != 0 { query.append(sequence.pointee.marker) }

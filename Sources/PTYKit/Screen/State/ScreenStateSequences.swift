@@ -4,21 +4,23 @@
 extension ScreenState: ScreenParserConsumer {
     mutating func escapeDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
         lastPrinted = nil
-        modes.applyEscapeSequence(final: final, sequence)
-        guard !sequence.pointee.hasExtraIntermediates else { return }
-        switch (sequence.pointee.intermediate, final) {
-        case (0, UInt8(ascii: "7")): saveCursor()  // DECSC
-        case (0, UInt8(ascii: "8")): restoreCursor()  // DECRC
-        case (0, UInt8(ascii: "D")): lineFeed()  // IND
-        case (0, UInt8(ascii: "E")):  // NEL
+        let function =
+            sequence.pointee.hasExtraIntermediates
+            ? .unknown : ControlFunction.escape(intermediate: sequence.pointee.intermediate, final: final)
+        modes.applyEscapeSequence(function)
+        switch function {
+        case .decsc: saveCursor()
+        case .decrc: restoreCursor()
+        case .ind: lineFeed()
+        case .nel:
             carriageReturn()
             lineFeed()
-        case (0, UInt8(ascii: "H")): tabStops[x] = true  // HTS
-        case (0, UInt8(ascii: "M")): reverseIndex()  // RI
-        case (0, UInt8(ascii: "c")): fullReset()  // RIS (modes already reset)
-        case (UInt8(ascii: "#"), UInt8(ascii: "8")): screenAlignment()  // DECALN
-        case (UInt8(ascii: "("), _): g0 = Self.charset(final)
-        case (UInt8(ascii: ")"), _): g1 = Self.charset(final)
+        case .hts: tabStops[x] = true
+        case .ri: reverseIndex()
+        case .ris: fullReset()  // modes already reset
+        case .decaln: screenAlignment()
+        case .designateG0: g0 = Self.charset(final)
+        case .designateG1: g1 = Self.charset(final)
         default: break
         }
         if rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
@@ -44,26 +46,38 @@ extension ScreenState: ScreenParserConsumer {
     // inlining of its small helpers.
     @inline(never)
     mutating func controlSequenceDispatch(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        lastPrinted = final == UInt8(ascii: "b") ? lastPrinted : nil
-        modes.applyControlSequence(final: final, sequence)
-        guard !sequence.pointee.hasExtraIntermediates else { return }
-        if sequence.pointee.marker | sequence.pointee.intermediate == 0 {
-            if final == UInt8(ascii: "m") {
-                var style = pen
-                style.apply(sequence)
-                setPen(style)
-                return
+        // A sequence with more than one intermediate has no row: the model ignores it.
+        guard !sequence.pointee.hasExtraIntermediates else {
+            lastPrinted = nil
+            return
+        }
+        let row = ControlFunction.controlSequenceRow(
+            marker: sequence.pointee.marker, intermediate: sequence.pointee.intermediate, final: final)
+        let function = row?.function ?? .unknown
+        lastPrinted = function == .rep ? lastPrinted : nil
+        if function == .sgr {
+            var style = pen
+            style.apply(sequence)
+            setPen(style)
+            return
+        }
+        // Only SGR interprets sub-parameters.
+        guard !sequence.pointee.hasSubparameters else {
+            if sequence.pointee.marker | sequence.pointee.intermediate != 0 && rowsBeforeStart > 0 {
+                followRowsBeforeStart(erasedAbove: false)
             }
-            guard !sequence.pointee.hasSubparameters else { return }
-            unmarkedControlSequence(final, sequence)
-        } else if !sequence.pointee.hasSubparameters {
-            markedControlSequence(final, sequence)
+            return
+        }
+        modes.applyControlSequence(function, sequence)
+        if row?.isQuery == true && function != .xtwinops {
+            queries.note(function, final: final, sequence)
+        } else {
+            controlSequence(function, sequence)
         }
         if rowsBeforeStart > 0 {
             // ED or DECSED 1 or 2 erase every row above the cursor.
             let erased =
-                final == UInt8(ascii: "J") && sequence.pointee.intermediate == 0
-                && (1...2).contains(sequence.pointee.parameter(0, default: 0))
+                (function == .ed || function == .decsed) && (1...2).contains(sequence.pointee.parameter(0, default: 0))
             followRowsBeforeStart(erasedAbove: erased)
         }
     }
@@ -85,56 +99,56 @@ extension ScreenState: ScreenParserConsumer {
         setPen(style)
     }
 
-    private mutating func unmarkedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
+    private mutating func controlSequence(_ function: ControlFunction, _ sequence: UnsafePointer<SequenceParameters>) {
         let count = sequence.pointee.count(0)
-        switch final {
-        case UInt8(ascii: "@"): insertBlanks(count)  // ICH
-        case UInt8(ascii: "A"): moveVertically(-count)  // CUU
-        case UInt8(ascii: "B"), UInt8(ascii: "e"): moveVertically(count)  // CUD, VPR
-        case UInt8(ascii: "C"), UInt8(ascii: "a"): moveHorizontally(count)  // CUF, HPR
-        case UInt8(ascii: "D"): moveHorizontally(-count)  // CUB
-        case UInt8(ascii: "E"):  // CNL
+        switch function {
+        case .ich: insertBlanks(count)
+        case .cuu: moveVertically(-count)
+        case .cud, .vpr: moveVertically(count)
+        case .cuf, .hpr: moveHorizontally(count)
+        case .cub: moveHorizontally(-count)
+        case .cnl:
             moveVertically(count)
             carriageReturn()
-        case UInt8(ascii: "F"):  // CPL
+        case .cpl:
             moveVertically(-count)
             carriageReturn()
-        case UInt8(ascii: "G"), UInt8(ascii: "`"): moveToColumn(count)  // CHA, HPA
-        case UInt8(ascii: "H"), UInt8(ascii: "f"): moveTo(row: count, column: sequence.pointee.count(1))  // CUP, HVP
-        case UInt8(ascii: "I"): tab(forward: count)  // CHT
-        case UInt8(ascii: "J"): eraseInDisplay(sequence.pointee.parameter(0, default: 0))  // ED
-        case UInt8(ascii: "K"): eraseInLine(sequence.pointee.parameter(0, default: 0))  // EL
-        case UInt8(ascii: "L"): insertOrDeleteLines(count, insert: true)  // IL
-        case UInt8(ascii: "M"): insertOrDeleteLines(count, insert: false)  // DL
-        case UInt8(ascii: "P"): deleteCharacters(count)  // DCH
-        case UInt8(ascii: "S"): scrollUp(count)  // SU
-        case UInt8(ascii: "T"): scrollDown(count)  // SD
-        case UInt8(ascii: "X"): eraseCharacters(count)  // ECH
-        case UInt8(ascii: "Z"): tab(forward: -count)  // CBT
-        case UInt8(ascii: "b"): repeatLast(count)  // REP
-        case UInt8(ascii: "d"): moveToRow(count)  // VPA
-        case UInt8(ascii: "g"):  // TBC
+        case .cha, .hpa: moveToColumn(count)
+        case .cup, .hvp: moveTo(row: count, column: sequence.pointee.count(1))
+        case .cht: tab(forward: count)
+        case .ed: eraseInDisplay(sequence.pointee.parameter(0, default: 0))
+        case .el: eraseInLine(sequence.pointee.parameter(0, default: 0))
+        case .il: insertOrDeleteLines(count, insert: true)
+        case .dl: insertOrDeleteLines(count, insert: false)
+        case .dch: deleteCharacters(count)
+        case .su: scrollUp(count)
+        case .sd: scrollDown(count)
+        case .ech: eraseCharacters(count)
+        case .cbt: tab(forward: -count)
+        case .rep: repeatLast(count)
+        case .vpa: moveToRow(count)
+        case .tbc:
             switch sequence.pointee.parameter(0, default: 0) {
             case 0: tabStops[x] = false
             case 3: tabStops = [Bool](repeating: false, count: columns)
             default: break
             }
-        case UInt8(ascii: "h"), UInt8(ascii: "l"):  // SM, RM
+        case .sm, .rm:
             for index in 0..<sequence.pointee.parameterCount {
                 switch sequence.pointee.parameter(index, default: 0) {
-                case 4: insertMode = final == UInt8(ascii: "h")
-                case 20: newlineMode = final == UInt8(ascii: "h")
-                case let mode: modes.setANSIMode(Int(mode), on: final == UInt8(ascii: "h"))
+                case 4: insertMode = function == .sm
+                case 20: newlineMode = function == .sm
+                case let mode: modes.setANSIMode(Int(mode), on: function == .sm)
                 }
             }
-        case UInt8(ascii: "r"):  // DECSTBM
+        case .decstbm:
             let newTop = sequence.pointee.count(0) - 1
             let newBottom = min(sequence.pointee.count(1, default: rows), rows) - 1
             guard newTop < newBottom else { return }
             top = newTop
             bottom = newBottom
             moveTo(row: 1, column: 1)
-        case UInt8(ascii: "s"):
+        case .scoscOrDecslrm:
             if leftRightMarginMode {  // DECSLRM
                 let newLeft = sequence.pointee.count(0) - 1
                 let newRight = min(sequence.pointee.count(1, default: columns), columns) - 1
@@ -145,30 +159,16 @@ extension ScreenState: ScreenParserConsumer {
             } else {
                 saveCursor()  // SCOSC
             }
-        case UInt8(ascii: "u"): restoreCursor()  // SCORC
-        case UInt8(ascii: "t"): windowOperation(sequence)
-        case UInt8(ascii: "c"), UInt8(ascii: "n"): queries.note(final: final, sequence)  // DA1, DSR
-        default: break
-        }
-    }
-
-    private mutating func markedControlSequence(_ final: UInt8, _ sequence: UnsafePointer<SequenceParameters>) {
-        switch (sequence.pointee.marker, sequence.pointee.intermediate, final) {
-        case (UInt8(ascii: "?"), 0, UInt8(ascii: "h")), (UInt8(ascii: "?"), 0, UInt8(ascii: "l")):
+        case .scorc: restoreCursor()
+        case .xtwinops: windowOperation(sequence)
+        case .decset, .decrst:
             for index in 0..<sequence.pointee.parameterCount {
-                setPrivateMode(Int(sequence.pointee.parameter(index, default: 0)), on: final == UInt8(ascii: "h"))
+                setPrivateMode(Int(sequence.pointee.parameter(index, default: 0)), on: function == .decset)
             }
-        case (0, UInt8(ascii: "!"), UInt8(ascii: "p")): softReset()  // DECSTR (modes already)
-        case (0, UInt8(ascii: " "), UInt8(ascii: "q")):  // DECSCUSR
+        case .decstr: softReset()  // modes already
+        case .decscusr:
             let shape = sequence.pointee.parameter(0, default: 0)
             if shape <= 6 { cursorShape = UInt8(shape) }
-        case (_, UInt8(ascii: "$"), UInt8(ascii: "p")),  // DECRQM
-            (UInt8(ascii: ">"), 0, UInt8(ascii: "c")), (UInt8(ascii: "="), 0, UInt8(ascii: "c")),  // DA2, DA3
-            (UInt8(ascii: ">"), 0, UInt8(ascii: "q")),  // XTVERSION
-            (UInt8(ascii: "?"), 0, UInt8(ascii: "u")),  // kitty flags
-            (UInt8(ascii: "?"), 0, UInt8(ascii: "n")),  // DECXCPR, DSR with ?
-            (UInt8(ascii: "?"), 0, UInt8(ascii: "m")):  // XTQMODKEYS
-            queries.note(final: final, sequence)
         default:
             break
         }
@@ -232,7 +232,7 @@ extension ScreenState: ScreenParserConsumer {
                 title = popped
             }
         case 11, 13, 14, 15, 16, 18, 19, 20, 21:
-            queries.note(final: UInt8(ascii: "t"), sequence)
+            queries.note(.xtwinops, final: UInt8(ascii: "t"), sequence)
         default:
             break
         }
