@@ -58,6 +58,7 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e[3;4H\e[EX\e[2FY"#, ["", "Y", "", "X"], cursor: (1, 1)),
         ScreenCase(#"\e[5GX\e[3dY"#, ["    X", "", "     Y"], cursor: (2, 6)),
         ScreenCase(#"\e[2;2H\e[3`X\e[aY\e[eZ"#, ["", "  X Y", "     Z"], cursor: (2, 6)),
+        ScreenCase(#"\e[4;6H\e[3jX\e[2kY\e[9k\e[jZ"#, ["   Z", "   Y", "", "  X"], cursor: (0, 4)),  // HPB, VPB
         ScreenCase(#"\e[f\e[0;0HX"#, ["X"], cursor: (0, 1)),
         ScreenCase(#"\e[2;2H\e7\e[5;5H\e8X"#, ["", " X"], cursor: (1, 2)),
         ScreenCase(#"\e[2;2H\e[s\e[5;5H\e[uX"#, ["", " X"], cursor: (1, 2)),

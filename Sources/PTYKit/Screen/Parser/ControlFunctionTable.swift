@@ -24,6 +24,8 @@ enum ControlFunction: UInt8, Sendable {
     // Control sequences without a marker or intermediate.
     case ich, cuu, cud, cuf, cub, cnl, cpl, cha, cup, cht, ed, el, il, dl, dch, su, sd, ech, cbt, hpa, hpr, rep
     case da1, vpa, vpr, hvp, tbc, sm, rm, sgr, dsr, decstbm, scoscOrDecslrm, xtwinops, scorc
+    /// ECMA-48's cursor moves backward (libvterm has them).
+    case hpb, vpb
     // Control sequences with a marker or intermediate.
     /// DECSED is not interpreted (its erase is ED's, but for protected cells): only the
     /// rows above the start follow it (ScreenStartPosition).
@@ -130,6 +132,8 @@ extension ControlFunction {
         ControlFunctionRow(.hvp, final: "f", redraw: .cursor),
         ControlFunctionRow(.tbc, final: "g", redraw: .kept),
         ControlFunctionRow(.sm, final: "h", redraw: .fedAlone),
+        ControlFunctionRow(.hpb, final: "j", redraw: .undone),
+        ControlFunctionRow(.vpb, final: "k", redraw: .undone),
         ControlFunctionRow(.rm, final: "l", redraw: .fedAlone),
         ControlFunctionRow(.sgr, final: "m", redraw: .pen),
         ControlFunctionRow(.dsr, final: "n", redraw: .fedAlone, query: true),

@@ -103,10 +103,10 @@ extension ScreenState: ScreenParserConsumer {
         let count = sequence.pointee.count(0)
         switch function {
         case .ich: insertBlanks(count)
-        case .cuu: moveVertically(-count)
+        case .cuu, .vpb: moveVertically(-count)
         case .cud, .vpr: moveVertically(count)
         case .cuf, .hpr: moveHorizontally(count)
-        case .cub: moveHorizontally(-count)
+        case .cub, .hpb: moveHorizontally(-count)
         case .cnl:
             moveVertically(count)
             carriageReturn()
