@@ -13,6 +13,11 @@
 //   stops at the cursor, XTPUSHSGR), switches screens (47, 1047, 1049, RIS: the ED 2 would
 //   blank another one), begins a DCS (its string would take the ESC [ 2 J as payload),
 //   and anything cut, cancelled or not known.
+//
+// Which kind each sequence is, is its row's `redraw:` fact in
+// Sources/PTYKit/Screen/Parser/ControlFunctionTable.swift, the row the model's state
+// switches on: the tables here (ccellcontrolfunctions.h, with the AVX2 nibble masks) are
+// generated from those rows by Tools/generate-control-functions.py.
 
 // memrchr is a GNU extension (glibc and musl have it).
 #ifndef _GNU_SOURCE
