@@ -28,7 +28,10 @@ SWIFT ?= swift
 SYSROOT ?=
 SYSROOT_DIR = .build/debian-11
 MAINTAINER ?= idlewrap maintainers <maintainers@idlewrap.example.org>
-HOMEPAGE ?= https://idlewrap.example.org/
+# The project has no web address of its own yet: the packages name the clone's
+# origin when it is one on the web (git@host:path as https://host/path), and
+# none otherwise, which make says; HOMEPAGE= gives the real one.
+HOMEPAGE ?= $(shell git remote get-url origin 2>/dev/null | sed -n -e 's,\.git$$,,' -e 's,^git@\([^:]*\):,https://\1/,' -e '/^https:\/\//p')
 
 VERSION := $(shell sed -n 's/^ *static let number = "\(.*\)"/\1/p' Sources/idlewrap/Main/Version.swift)
 ARCH := $(shell uname -m)
@@ -104,6 +107,9 @@ OUT = .build/portable
 SYSROOT_PATH = $(abspath $(SYSROOT))
 COMPAT_OBJECT = $(OUT)/glibc-compat.o
 LINK_DIR = $(OUT)/link
+endif
+ifeq ($(HOMEPAGE),)
+NO_HOMEPAGE_WARNING = @echo "make: WARNING: no HOMEPAGE (no web address for origin): $@ names none; make HOMEPAGE=https://... $@ names one" >&2
 endif
 TOOLSET = $(OUT)/toolset.json
 BIN = $(OUT)/release/idlewrap
@@ -214,11 +220,13 @@ deb: stage
 	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' SYSROOT='$(SYSROOT_PATH)' \
 		NAME_SUFFIX='$(NAME_SUFFIX)' sh packaging/deb/build $(STAGE) $(OUT)
 	$(HOST_BUILD_WARNING)
+	$(NO_HOMEPAGE_WARNING)
 
 rpm: stage
 	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' NAME_SUFFIX='$(NAME_SUFFIX)' \
 		sh packaging/rpm/build $(STAGE) $(OUT)
 	$(HOST_BUILD_WARNING)
+	$(NO_HOMEPAGE_WARNING)
 
 clean:
 	rm -rf .build/stage .build/idlewrap-* .build/idlewrap_* .build/portable
