@@ -174,7 +174,11 @@ extension EndToEnd {
             chmod(host.root.file("etc/idlewrap/config"), 0o666)
             let result = try host.audit()
             #expect(result.status == .exited(1))
-            #expect(result.gaps == ["config-owner /etc/idlewrap/config gap AC-11"], "\(result.lines)")
+            // A run refuses such a file, so every wrapped login would fail: a gap of its own.
+            #expect(
+                Set(result.gaps) == [
+                    "config-owner /etc/idlewrap/config gap AC-11", "policy-file /etc/idlewrap/config gap AC-11",
+                ], "\(result.lines)")
             chmod(host.root.file("etc/idlewrap/config"), 0o644)
             chmod(host.alice.idlewrap, 0o775)
             #expect(try host.audit().gaps == ["binary-owner \(host.alice.idlewrap) gap AC-11"])
@@ -186,6 +190,36 @@ extension EndToEnd {
             try host.write("etc/idlewrap/config", Host.policy + "timeout = soon\n")
             let result = try host.audit()
             #expect(result.gaps == ["policy-file /etc/idlewrap/config gap AC-11"], "\(result.lines)")
+        }
+
+        @Test(
+            "a system file a run refuses as too large or not UTF-8 is a policy-file gap, in the run's words",
+            arguments: ["larger than", "not valid UTF-8"])
+        func configurationARunRefuses(words: String) throws {
+            let host = try Host()
+            // One byte over the limit, or a comment with a byte that is not UTF-8.
+            let bytes =
+                words == "larger than"
+                ? Array((Host.policy + "#").utf8)
+                    + Array(repeating: UInt8(ascii: "x"), count: ConfigurationFiles.maximumSize)
+                : Array((Host.policy + "# caf").utf8) + [0xFF, 0x0A]
+            let file = try host.write("etc/idlewrap/config", "")
+            let descriptor = open(file, O_WRONLY | O_TRUNC)
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            try #require(written == bytes.count, "write \(file): errno \(errno)")
+            let result = try host.audit()
+            #expect(result.status == .exited(1))
+            #expect(result.gaps.contains("policy-file /etc/idlewrap/config gap AC-11"), "\(result.lines)")
+            // The words a run says, from the run's own reader.
+            let table = try TerminalDriver(idlewrap: ["--audit"], environment: [AuditHost.rootVariable: host.root.path])
+            #expect(table.waitForExit() == .exited(1))
+            #expect(table.text.contains("/etc/idlewrap/config: the configuration file is \(words)"), "\(table.text)")
+            let run = try TerminalDriver(
+                idlewrap: ["--", "true"], environment: ["IDLEWRAP_SYSTEM_CONFIG": host.root.file("etc/idlewrap/config")]
+            )
+            #expect(run.waitForExit() == .exited(125))
+            #expect(run.text.contains("the configuration file is \(words)"), "\(run.text)")
         }
 
         @Test("a PAM stack without account, or with a missing module, is a gap; --pam-confdir is honoured")

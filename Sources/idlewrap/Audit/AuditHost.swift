@@ -48,14 +48,20 @@ struct AuditHost {
 
     /// The text of the regular file at `path`, or nil when it cannot be read.
     static func text(of path: String) -> String? {
+        contents(of: path, limit: 1 << 22).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the regular file at `path`, or nil when it cannot be read or holds
+    /// more than `limit`.
+    static func contents(of path: String, limit: Int) -> [UInt8]? {
         guard let descriptor = try? FileDescriptor.open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) else {
             return nil
         }
         defer { try? descriptor.close() }
         guard let info = try? descriptor.status(), info.st_mode & S_IFMT == S_IFREG,
-            let bytes = try? descriptor.readToEnd(limit: 1 << 22)
+            let bytes = try? descriptor.readToEnd(limit: limit), bytes.count <= limit
         else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The regular files in `directory` whose names end in `suffix`, sorted as the

@@ -1,7 +1,8 @@
 import Glibc
 
-/// The system configuration file as the audit reads it: its settings even when idlewrap
-/// itself would refuse the file (the ownership check reports that), and what is wrong.
+/// The system configuration file as the audit reads it: through the reader and rules of a
+/// normal run (`ConfigurationFiles.read`, then the keys and the policy), so that it is a
+/// problem exactly where a run would refuse it, with the words the run would say.
 struct SystemPolicyFile {
     let path: String
     /// Where the host keeps it (`path` without a test root), for evidence.
@@ -9,7 +10,7 @@ struct SystemPolicyFile {
     let exists: Bool
     /// The file's settings, defaults where it sets nothing or cannot be read.
     let settings: Settings
-    /// Why the file's settings could not all be read, if so.
+    /// Why a run would refuse the file, if it would.
     let problem: String?
 
     var options: Options { settings.options }
@@ -17,19 +18,27 @@ struct SystemPolicyFile {
     init(host: AuditHost) {
         path = host.path(ConfigurationFiles.systemPath)
         shownPath = ConfigurationFiles.systemPath
+        exists = access(path, F_OK) == 0
         var settings = Settings()
         var problem: String?
-        if let text = AuditHost.text(of: path) {
-            exists = true
+        var text: String?
+        do {
+            text = try ConfigurationFiles.read(path, owners: .root)
+        } catch {
+            problem = error.message.replacing(path, with: shownPath)
+            // A file refused for its owner or mode (config-owner names who can write it)
+            // is still judged for what it says; one too large or not UTF-8 says nothing.
+            if let bytes = AuditHost.contents(of: path, limit: ConfigurationFiles.maximumSize) {
+                text = try? ConfigurationFiles.text(of: bytes, path: shownPath)
+            }
+        }
+        if let text {
             do {
                 try ConfigurationText.apply(text, file: .system, path: shownPath, to: &settings)
                 try settings.enforcePolicy()
             } catch {
-                problem = error.message
+                problem = problem ?? error.message
             }
-        } else {
-            exists = access(path, F_OK) == 0
-            if exists { problem = "\(shownPath): cannot be read" }
         }
         self.settings = settings
         self.problem = problem

@@ -94,6 +94,11 @@ enum ConfigurationFiles {
         } catch {
             throw UsageError(message: "\(path): \(description(of: error))")
         }
+        return try text(of: contents, path: path)
+    }
+
+    /// `contents` as text, if it is valid UTF-8 as a configuration file must be.
+    static func text(of contents: [UInt8], path: String) throws(UsageError) -> String {
         guard let text = String(validating: contents, as: UTF8.self) else {
             throw UsageError(message: "\(path): the configuration file is not valid UTF-8")
         }
