@@ -177,7 +177,7 @@ final class LockController {
         if let entry {
             self.entry = nil
             terminalIsRestored = true
-            screen.write { LockScreen.leaveForGood(entry, wipeScrollback: settings.wipeScrollback, into: $0) }
+            screen.write { leaveForGood(entry, into: $0) }
         }
         watch.stop()
     }
@@ -187,9 +187,17 @@ final class LockController {
         buffer.append(contentsOf: endWarning())
         guard !terminalIsRestored else { return }
         if let entry {
-            LockScreen.leaveForGood(entry, wipeScrollback: settings.wipeScrollback, into: buffer)
+            leaveForGood(entry, into: buffer)
         } else {
             screen.modes.appendRestoreAtExit(to: buffer)
+        }
+    }
+
+    private func leaveForGood(_ entry: LockScreenEntry, into buffer: OutputBuffer) {
+        if settings.plainScreen {
+            buffer.append(contentsOf: PlainLockScreen.leave)
+        } else {
+            LockScreen.leaveForGood(entry, wipeScrollback: settings.wipeScrollback, into: buffer)
         }
     }
 
@@ -200,10 +208,15 @@ final class LockController {
         // The output is at a boundary: the countdown makes way for the lock's own title.
         show(endWarning())
         screen.hide()
-        screen.write { buffer in
-            entry = LockScreen.enter(
-                modes: screen.modes, workingDirectory: screen.workingDirectory, afterCut: afterCut,
-                wipeScrollback: settings.wipeScrollback, into: buffer)
+        if settings.plainScreen {
+            // Nothing to turn off or save: the lock screen's first drawing is all it writes.
+            entry = LockScreenEntry(modes: screen.modes, undo: [], pushedKeyboard: (false, false))
+        } else {
+            screen.write { buffer in
+                entry = LockScreen.enter(
+                    modes: screen.modes, workingDirectory: screen.workingDirectory, afterCut: afterCut,
+                    wipeScrollback: settings.wipeScrollback, into: buffer)
+            }
         }
         // Showing fails when the terminal is gone, and the session then ends.
         if state == .abandoned { return }
@@ -259,8 +272,12 @@ final class LockController {
         host.discardTypedAhead()
         if let entry {
             self.entry = nil
-            screen.show(hiddenModes: entry.modes) {
-                LockScreen.leave(entry, title: screen.title, rows: Int(host.windowSize.rows), into: $0)
+            if settings.plainScreen {
+                screen.showAsText()
+            } else {
+                screen.show(hiddenModes: entry.modes) {
+                    LockScreen.leave(entry, title: screen.title, rows: Int(host.windowSize.rows), into: $0)
+                }
             }
         }
         if state == .abandoned { return }
@@ -278,7 +295,11 @@ final class LockController {
     }
 
     private func redraw() {
-        host.show(refresh.draw(size: host.windowSize, droppedLines: screen.droppedScrollbackLines, at: clock.now()))
+        if settings.plainScreen {
+            show(refresh.drawPlain(size: host.windowSize, at: clock.now()))
+        } else {
+            host.show(refresh.draw(size: host.windowSize, droppedLines: screen.droppedScrollbackLines, at: clock.now()))
+        }
     }
 
     private func redrawSoon() {

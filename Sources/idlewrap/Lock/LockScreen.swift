@@ -217,7 +217,7 @@ enum LockScreen {
 
     /// `line` cut to `columns` characters, with "..." to show the cut when
     /// there is room for it.
-    private static func fitted(_ line: String, columns: Int) -> String {
+    static func fitted(_ line: String, columns: Int) -> String {
         let characters = Array(terminalSafe(line))
         guard characters.count > columns else { return String(characters) }
         return columns > 3 ? String(characters.prefix(columns - 3)) + "..." : String(characters.prefix(max(columns, 0)))

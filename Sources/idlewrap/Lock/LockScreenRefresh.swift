@@ -12,6 +12,8 @@ struct LockScreenRefresh {
     private var drawnAt: MonotonicInstant?
     /// When to draw again for news that came sooner than a second after the last drawing.
     private(set) var due: MonotonicInstant?
+    /// What the plain lock screen showed last in this lock; nil before its first drawing.
+    private var plainShown: LockScreenContent?
 
     init(program: String, host: String, message: String?) {
         content = LockScreenContent(
@@ -24,6 +26,7 @@ struct LockScreenRefresh {
         content.failures = 0
         content.status = nil
         arrival = OutputArrival()
+        plainShown = nil
     }
 
     /// The bytes that draw the whole lock screen now; `droppedLines` scrolled away while
@@ -35,6 +38,23 @@ struct LockScreenRefresh {
         drawnAt = now
         due = nil
         return LockScreen.draw(content, size: size)
+    }
+
+    /// The bytes that write the plain lock screen below what it showed before: only what is
+    /// new (`PlainLockScreen.draw`). The output that arrived shows with the next drawing
+    /// that has something else to say: a line for every second of it would bury the prompt.
+    mutating func drawPlain(size: WindowSize, at now: MonotonicInstant) -> [UInt8] {
+        content.finished = finishedAt.map { "Command finished at \(LocalTime.hourAndMinute($0))" }
+        content.arrival = plainShown?.arrival
+        drawnAt = now
+        due = nil
+        var bytes = PlainLockScreen.draw(content, size: size, after: plainShown)
+        if !bytes.isEmpty {
+            content.arrival = arrival.text
+            bytes = PlainLockScreen.draw(content, size: size, after: plainShown)
+            plainShown = content
+        }
+        return bytes
     }
 
     /// News to show: true if the screen is to be drawn now; otherwise `due` says when.

@@ -13,5 +13,7 @@ extension LockController {
         var warn: Duration = .zero
         /// Ring once when the command exits while locked.
         var bellOnExit = false
+        /// The terminal cannot be driven (`PlainLockScreen`): a lock writes lines of text only.
+        var plainScreen = false
     }
 }

@@ -117,6 +117,36 @@ final class CommandScreen {
         flush()
     }
 
+    /// Shows the screen again on a terminal that cannot be driven (`PlainLockScreen`): from
+    /// a line of its own, a line saying how many lines scrolled away while hidden (such a
+    /// terminal cannot take them back), then the screen's rows as text down to the
+    /// cursor, which ends where the command's is. The queries the command asked meanwhile
+    /// go after, as the command wrote them.
+    func showAsText() {
+        guard !isShown else { return }
+        isShown = true
+        hiddenByteCount = 0
+        let held = model.heldScrollback
+        model.discardHeldScrollback()
+        model.isHoldingQueries = false
+        let queries = model.takeHeldQueries()
+        var text = "\r\n"
+        if held.lines + held.dropped > 0 {
+            text += "idlewrap: \(LockScreenRefresh.lines(held.lines + held.dropped)) of output are not shown\r\n"
+        }
+        let cursor = model.cursor
+        for row in 0..<cursor.row {
+            var line = model.text(row: row)
+            while line.last == " " { line.removeLast() }
+            text += line + "\r\n"
+        }
+        text += String(model.text(row: cursor.row).prefix(cursor.column))
+        buffer.removeAll()
+        buffer.append(contentsOf: Array(text.utf8))
+        buffer.append(contentsOf: queries)
+        flush()
+    }
+
     /// The session ends while hidden: nothing held is ever shown.
     func discardHidden() {
         model.discardHeldScrollback()

@@ -60,11 +60,13 @@ final class Session: RelayDelegate {
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
         screen = CommandScreen(size: windowSize, holdLimit: options.holdLimit) { [unowned self] in show($0) }
+        // A terminal the lock cannot drive gets no countdown in its title either.
+        let plain = PlainLockScreen.isNeeded(term: environment["TERM"])
         lock = LockController(
             settings: LockController.Settings(
                 timeout: options.timeout, lockKey: options.lockKey, message: options.message,
                 wipeScrollback: options.wipeScrollback, program: plan.programName, host: UserIdentity.hostName,
-                user: user, warn: options.warn, bellOnExit: options.bellOnExit),
+                user: user, warn: plain ? .zero : options.warn, bellOnExit: options.bellOnExit, plainScreen: plain),
             authenticator: authenticator, clock: clock, host: self, screen: screen)
         lockSource = LockSource(lock) { [unowned self] in finishIfOver() }
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)

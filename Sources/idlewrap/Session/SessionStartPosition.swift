@@ -8,7 +8,8 @@ extension Session {
     /// when both ends of the terminal are one that understands the question: not TERM=dumb.
     /// The command's output is read from now on, after the question.
     func askStartPosition() {
-        guard terminal.isTerminal, relay.terminalOutput.isTerminal, environment["TERM"] != "dumb" else { return }
+        guard terminal.isTerminal, relay.terminalOutput.isTerminal, !PlainLockScreen.isNeeded(term: environment["TERM"])
+        else { return }
         show(StartPositionQuery.question)
         guard ending.isRunning, !terminalIsGone else { return }
         startPosition = StartPositionQuery(askedAt: clock.now())

@@ -1,0 +1,51 @@
+import Glibc
+import PTYKit
+import Testing
+
+@testable import TestSupport
+@testable import idlewrap
+
+extension EndToEnd {
+    /// A terminal the lock cannot drive (TERM=dumb) through the real binary in a pty: idlewrap writes it not one escape sequence, the lock and the unlock work in
+    /// lines of text, and nothing typed while locked reaches the command.
+    @Suite struct PlainLockScreen {
+        let directory: TemporaryDirectory
+
+        init() throws {
+            directory = try TemporaryDirectory()
+        }
+
+        @Test func lockAndUnlockInLinesOfText() throws {
+            let password = try makePasswordFile(in: directory)
+            // Records every byte it receives; prints plain lines, one of them while locked.
+            let command = [
+                "sh", "-c", "echo first line; echo recording; stty raw -echo; exec cat > \"$0\"",
+                directory.file("received"),
+            ]
+            let terminal = try TerminalDriver(
+                idlewrap: ["--password-file", password, "-t", "0", "-k", "^]", "--warn", "5s", "--"] + command,
+                environment: ["TERM": "dumb"])
+            #expect(terminal.expect("recording"))
+            #expect(terminal.waitForAttributes { !$0.isCanonical })
+            try terminal.type("before|")
+            #expect(terminal.waitUntil { directory.read("received") == "before|" })
+            try terminal.type([0x1d] + Array("lock key burst".utf8))
+            #expect(terminal.expect("Locked"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("wrong\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type([0x03, 0x1a, 0x1c])
+            try terminal.type("\u{15}open sesame\rafter enter")
+            // The unlock writes the command's screen again as text, down to the cursor.
+            #expect(terminal.expect("first line\r\nrecording\r\n"), "\(terminal.text)")
+            try terminal.type("after|")
+            #expect(terminal.waitUntil { directory.read("received") == "before|after|" })
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+            #expect(directory.read("received") == "before|after|")
+            #expect(!terminal.text.utf8.contains(0x1B), "an escape sequence reached a dumb terminal: \(terminal.text)")
+            #expect(!terminal.text.contains("open sesame") && !terminal.text.contains("wrong"))
+        }
+    }
+}
