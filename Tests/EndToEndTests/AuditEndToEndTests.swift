@@ -291,8 +291,14 @@ extension EndToEnd {
             try session.type("pw\r")
             try #require(session.expect("Repeat password:"))
             try session.type("pw\r")
-            let socket = "\(host.alice.runtimeDirectory)/\(session.process.pid)"
-            try #require(session.waitUntil { access(socket, F_OK) == 0 }, "no \(socket): \(session.text)")
+            // The socket is there before the session process serves it (it is made before
+            // the split, and the command is started after): the audit's 3 s for an answer
+            // must not race that start on a loaded machine. The event: the session answers.
+            let pid = String(session.process.pid)
+            try #require(
+                session.waitUntil {
+                    (try? host.alice.runToEnd([host.alice.idlewrap, "--list"]))?.text.contains(pid) == true
+                }, "the session never answered --list: \(session.text)")
             let utmp = try host.write("var/run/utmp", "")
             try addLogin(utmp, user: host.alice.name, line: session.terminal.replicaPath, pid: session.process.pid)
             var result = try host.audit()
