@@ -123,19 +123,21 @@ struct RowRenderer {
         pen = style
     }
 
-    /// The whole SGR for `style`, from `0`, in as many sequences as keep each within the 16
-    /// parameters every parser takes (the model's limit; tmux takes 24):
-    /// all eight attributes, an underline and three direct colours make 25.
+    /// The whole SGR for `style`, from `0`, each attribute and colour spelled as the stream
+    /// spelled it (terminals read `21` and `4:2`, `38;2;...` and `38:2::...` differently),
+    /// in sequences of at most `SGRWriter.limit` parameters.
     static func writeAttributes(_ style: Style, into buffer: OutputBuffer) {
         var sgr = SGRWriter(buffer)
         for (flag, code) in Attributes.codes where style.attributes.contains(flag) {
             sgr.parameter(1) { buffer.appendNumber(Int(code)) }
         }
-        switch style.attributes.underline {
+        let attributes = style.attributes
+        switch attributes.underline {
         case 0: break
-        case 1: sgr.parameter(1) { buffer.append("4") }
+        case 1 where !attributes.underlineSpelledWithColon: sgr.parameter(1) { buffer.append("4") }
+        case 2 where !attributes.underlineSpelledWithColon: sgr.parameter(1) { buffer.append("21") }
         case let underline:
-            sgr.parameter(1) {
+            sgr.parameter(2) {
                 buffer.append("4:")
                 buffer.appendNumber(Int(underline))
             }
@@ -149,6 +151,8 @@ struct RowRenderer {
     /// `base` 30 (foreground), 40 (background) or 50 (underline: only 58 forms).
     private static func writeColour(_ colour: Colour, base: Int, into sgr: inout SGRWriter) {
         let buffer = sgr.buffer
+        let spelling = colour.spelling
+        let separator = UInt8(ascii: spelling == .semicolons ? ";" : ":")
         switch colour.form {
         case .default:
             return
@@ -157,26 +161,36 @@ struct RowRenderer {
         case .ansi(let number), .indexed(let number):
             sgr.parameter(3) {
                 buffer.appendNumber(base + 8)
-                buffer.append(";5;")
+                buffer.appendByte(separator)
+                buffer.appendByte(UInt8(ascii: "5"))
+                buffer.appendByte(separator)
                 buffer.appendNumber(Int(number))
             }
         case .direct(let red, let green, let blue):
-            sgr.parameter(5) {
+            // `38:2::R:G:B` has an empty colour space before the values.
+            let withColourSpace = spelling == .colons
+            sgr.parameter(withColourSpace ? 6 : 5) {
                 buffer.appendNumber(base + 8)
-                buffer.append(";2;")
+                buffer.appendByte(separator)
+                buffer.appendByte(UInt8(ascii: "2"))
+                buffer.appendByte(separator)
+                if withColourSpace { buffer.appendByte(separator) }
                 buffer.appendNumber(Int(red))
-                buffer.appendByte(UInt8(ascii: ";"))
+                buffer.appendByte(separator)
                 buffer.appendNumber(Int(green))
-                buffer.appendByte(UInt8(ascii: ";"))
+                buffer.appendByte(separator)
                 buffer.appendNumber(Int(blue))
             }
         }
     }
 
     /// SGR parameters written in groups that stay together, a new sequence begun where the
-    /// next group would pass 16 parameters; the first sequence starts with `0`.
+    /// next group would pass `limit` parameters (sub-parameters counted); the first
+    /// sequence starts with `0`. Short sequences, because terminals drop longer ones whole:
+    /// mlterm any of more than 10 parameters (true-colour text and background in one SGR
+    /// take 11), others past 16 or 24.
     private struct SGRWriter {
-        static let limit = SequenceParameters.maximumParameterCount
+        static let limit = 10
         let buffer: OutputBuffer
         private var count = 1
 
@@ -185,7 +199,7 @@ struct RowRenderer {
             buffer.append("\u{1b}[0")
         }
 
-        /// A group of `count` `;`-separated parameters, written by `write`.
+        /// A group of `count` parameters, written by `write`.
         mutating func parameter(_ count: Int, _ write: () -> Void) {
             if self.count + count > Self.limit {
                 buffer.append("m\u{1b}[")

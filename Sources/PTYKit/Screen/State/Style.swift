@@ -1,6 +1,7 @@
 /// A colour as the stream set it, kept in its own form so that a repaint sets it the same
 /// way (`31`, `38;5;1` and `38;2;...` are different requests to a terminal): 0 is the
-/// default; otherwise the top byte says which form and the low bytes hold the value.
+/// default; otherwise bits 24-25 say which form, bits 26-27 how the stream spelled it
+/// (`Spelling`), and the low bytes hold the value.
 struct Colour: Hashable, Sendable {
     var rawValue: UInt32
 
@@ -9,14 +10,30 @@ struct Colour: Hashable, Sendable {
     private static let indexedKind: UInt32 = 2 << 24
     private static let directKind: UInt32 = 3 << 24
 
+    /// How the stream spelled a colour of 38, 48 or 58. Terminals read the spellings
+    /// differently (one that takes no sub-parameters reads `38:2::R:G:B` as other SGRs,
+    /// xterm reads `58;2;R;G;B` as attributes), so a repaint writes the one the stream
+    /// wrote, and the terminal shows what it showed.
+    enum Spelling: UInt32, Sendable {
+        /// `38;5;N`, `38;2;R;G;B`.
+        case semicolons
+        /// `38:5:N`, `38:2::R:G:B` (with a colour space, empty or not).
+        case colons
+        /// `38:2:R:G:B`, without a colour space.
+        case colonsWithoutColourSpace
+    }
+
     /// One of the 16 colours of SGR 30-37 and 90-97 (40-47, 100-107): 0-7, and 8-15 for
     /// the bright ones.
     static func ansi(_ number: UInt32) -> Colour { Colour(rawValue: ansiKind | number) }
-    /// `38;5;N`.
-    static func indexed(_ number: UInt32) -> Colour { Colour(rawValue: indexedKind | number & 0xFF) }
-    /// `38;2;R;G;B`.
-    static func direct(red: UInt32, green: UInt32, blue: UInt32) -> Colour {
-        Colour(rawValue: directKind | (red & 0xFF) << 16 | (green & 0xFF) << 8 | blue & 0xFF)
+    /// `38;5;N`, or `38:5:N`.
+    static func indexed(_ number: UInt32, _ spelling: Spelling = .semicolons) -> Colour {
+        Colour(rawValue: indexedKind | spelling.rawValue << 26 | number & 0xFF)
+    }
+    /// `38;2;R;G;B`, or a colon form.
+    static func direct(red: UInt32, green: UInt32, blue: UInt32, _ spelling: Spelling = .semicolons) -> Colour {
+        Colour(
+            rawValue: directKind | spelling.rawValue << 26 | (red & 0xFF) << 16 | (green & 0xFF) << 8 | blue & 0xFF)
     }
 
     enum Form: Equatable {
@@ -28,13 +45,15 @@ struct Colour: Hashable, Sendable {
 
     var form: Form {
         let value = rawValue & 0xFF_FFFF
-        switch rawValue >> 24 {
+        switch rawValue >> 24 & 3 {
         case 1: return .ansi(UInt8(value))
         case 2: return .indexed(UInt8(value))
         case 3: return .direct(UInt8(value >> 16), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
         default: return .default
         }
     }
+
+    var spelling: Spelling { Spelling(rawValue: rawValue >> 26 & 3) ?? .semicolons }
 }
 
 /// Character attributes other than colours, one bit each, and the underline style.
@@ -49,12 +68,26 @@ struct Attributes: OptionSet, Hashable, Sendable {
     static let invisible = Attributes(rawValue: 1 << 5)
     static let strikethrough = Attributes(rawValue: 1 << 6)
     static let overline = Attributes(rawValue: 1 << 7)
-    static let underlineMask = Attributes(rawValue: 7 << 8)
+    /// The underline style and whether it was spelled `4:N`.
+    static let underlineMask = Attributes(rawValue: 0xF << 8)
+    private static let underlineColonBit: UInt16 = 1 << 11
 
-    /// 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed (SGR 4:N).
+    /// 0 none, 1 single, 2 double, 3 curly, 4 dotted, 5 dashed (SGR 4:N). Setting it spells
+    /// it `4` or `21` (`setUnderline(_:colon:)` for `4:N`).
     var underline: UInt16 {
         get { rawValue >> 8 & 7 }
-        set { self = Attributes(rawValue: rawValue & ~Self.underlineMask.rawValue | (newValue & 7) << 8) }
+        set { setUnderline(newValue, colon: false) }
+    }
+
+    /// Whether the underline was set as `4:N`: a terminal without sub-parameters reads
+    /// `4:2` as SGR 4 and 2 (urxvt: 42), and xterm reads `21` as double underline but
+    /// ignores `4:2`, so the repaint writes it as the stream did.
+    var underlineSpelledWithColon: Bool { rawValue & Self.underlineColonBit != 0 }
+
+    /// No underline is spelled one way only, so equal styles stay equal.
+    mutating func setUnderline(_ style: UInt16, colon: Bool) {
+        let spelling = colon && style != 0 ? Self.underlineColonBit : 0
+        self = Attributes(rawValue: rawValue & ~Self.underlineMask.rawValue | (style & 7) << 8 | spelling)
     }
 
     /// The flags and their SGR numbers, in the order a repaint writes them.
@@ -263,7 +296,7 @@ struct Style: Hashable, Sendable {
         if code == 4 {
             guard count == 2 else { return }
             let style = sequence.pointee.value(start + 1) ?? 0
-            if style <= 5 { attributes.underline = UInt16(style) }
+            if style <= 5 { attributes.setUnderline(UInt16(style), colon: true) }
             return
         }
         guard count >= 2, code == 38 || code == 48 || code == 58 else { return }
@@ -271,7 +304,7 @@ struct Style: Hashable, Sendable {
         case 5:
             guard count >= 3 else { return }
             if let number = sequence.pointee.value(start + 2), number <= 255 {
-                setColour(code, .indexed(number))
+                setColour(code, .indexed(number, .colons))
             } else if code != 58 {
                 setColour(code, .default)
             }
@@ -282,7 +315,8 @@ struct Style: Hashable, Sendable {
             guard let red = sequence.pointee.value(first), let green = sequence.pointee.value(first + 1),
                 let blue = sequence.pointee.value(first + 2), red <= 255, green <= 255, blue <= 255
             else { return }
-            setColour(code, .direct(red: red, green: green, blue: blue))
+            let spelling: Colour.Spelling = count == 5 ? .colonsWithoutColourSpace : .colons
+            setColour(code, .direct(red: red, green: green, blue: blue, spelling))
         default:
             return
         }

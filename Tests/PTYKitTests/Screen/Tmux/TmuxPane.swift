@@ -125,6 +125,18 @@ struct ShownCell: Equatable {
     var style: Style
 }
 
+extension Style {
+    /// The same look in one spelling: tmux writes its own (semicolons, `4:2`).
+    var respelled: Style {
+        var style = self
+        for colour in [\Style.foreground, \Style.background, \Style.underlineColour] {
+            style[keyPath: colour] = Colour(rawValue: style[keyPath: colour].rawValue & ~(3 << 26))
+        }
+        style.attributes.underline = style.attributes.underline
+        return style
+    }
+}
+
 extension ScreenModel {
     /// The visible cells.
     var shownCells: [[ShownCell]] {
@@ -136,7 +148,7 @@ extension ScreenModel {
                 if scalars.first == 0x1B { scalars = [Cell.decGraphicsScalar(scalars[1])] }
                 var text = ""
                 for scalar in scalars { text.unicodeScalars.append(Unicode.Scalar(scalar) ?? "?") }
-                return ShownCell(text: text, width: cell.width, style: cell.style)
+                return ShownCell(text: text, width: cell.width, style: cell.style.respelled)
             }
         }
     }
