@@ -52,5 +52,10 @@ extension EndToEnd {
             #expect(sgrs.contains("0;21") && sgrs.contains("0;4:2"), "\(sgrs)")
             #expect(sgrs.contains { $0.contains("38:2::1:2:3") } && sgrs.contains { $0.hasSuffix("58:5:9") }, "\(sgrs)")
         }
+
+        @Test func lettersDrawnInTheLineDrawingSetComeBackInIt() throws {
+            let unlocked = try unlockBytes(of: "printf '\\033(0ABlqk\\033(B.\\r\\n'")
+            #expect(unlocked.contains("\u{1b}(0ABlqk\u{1b}(B."), "\(unlocked.debugDescription)")
+        }
     }
 }

@@ -75,4 +75,12 @@ struct ScreenRepaintSpellingTests {
         #expect(
             screenEverySplit(bytes(#"\e[4:2m\e[21mX"#)).style(0, 0) == screenEverySplit(bytes(#"\e[21mX"#)).style(0, 0))
     }
+
+    /// st, urxvt and mlterm map more of the line-drawing set than the VT100's `_` to `~`:
+    /// letters and spaces drawn in it are repainted in it, and show as they showed there.
+    @Test func everythingDrawnInTheLineDrawingSetIsRepaintedInIt() {
+        let model = screenEverySplit(bytes(#"\e(0ABlq \e(Bx"#))
+        #expect(model.lines[0] == "AB┌─ x")
+        #expect(String(decoding: model.repaint(), as: UTF8.self).contains("\u{1b}(0ABlq \u{1b}(Bx"))
+    }
 }

@@ -24,7 +24,8 @@ enum Cell {
         cell & 0xFFFF_FFFF | UInt64(style) &<< 32
     }
 
-    /// The ASCII byte a DEC special graphics cell shows as its Unicode character.
+    /// The ASCII byte a DEC special graphics cell shows as its Unicode character (as xterm
+    /// and tmux show it: outside the VT100's range, the byte itself).
     static func decGraphicsScalar(_ byte: UInt32) -> UInt32 {
         guard byte >= 0x5F && byte <= 0x7E else { return byte }
         return UInt32(decGraphics[Int(byte - 0x5F)])

@@ -78,7 +78,10 @@ extension ScreenState {
         case .ascii:
             return UInt64(byte)
         case .decGraphics:
-            return byte >= 0x5F && byte <= 0x7E ? UInt64(byte) | Cell.decGraphicsFlag : UInt64(byte)
+            // Every printable byte keeps the set, not only the VT100's `_` to `~`: st, urxvt
+            // and mlterm map more (letters to arrows and blocks), and the repaint must
+            // print them in the set they were printed in.
+            return byte >= 0x20 && byte <= 0x7E ? UInt64(byte) | Cell.decGraphicsFlag : UInt64(byte)
         case .unitedKingdom:
             return byte == UInt8(ascii: "#") ? 0xA3 : UInt64(byte)
         }
