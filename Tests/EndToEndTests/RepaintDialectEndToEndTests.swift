@@ -57,5 +57,14 @@ extension EndToEnd {
             let unlocked = try unlockBytes(of: "printf '\\033(0ABlqk\\033(B.\\r\\n'")
             #expect(unlocked.contains("\u{1b}(0ABlqk\u{1b}(B."), "\(unlocked.debugDescription)")
         }
+
+        /// Synchronized output begins and ends once, origin mode is reset once, and the
+        /// default tab stops are left as the terminal has them.
+        @Test func theUnlockWritesNothingTwiceOrInVain() throws {
+            let unlocked = try unlockBytes(of: "printf 'a\\tb\\r\\n'")
+            #expect(unlocked.split(separator: "\u{1b}[?2026h", omittingEmptySubsequences: false).count == 2)
+            #expect(unlocked.split(separator: "\u{1b}[?6l", omittingEmptySubsequences: false).count == 2)
+            #expect(!unlocked.contains("\u{1b}[3g"), "\(unlocked.debugDescription)")
+        }
     }
 }

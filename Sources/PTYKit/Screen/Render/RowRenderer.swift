@@ -1,14 +1,15 @@
-/// Writes cells as the bytes that draw them, tracking what the terminal's pen and G0 set
-/// are as it goes, so that an SGR is written only where the style changes (tmux's
+/// Writes cells as the bytes that draw them, tracking what the terminal's pen, G0 set and
+/// origin mode are as it goes, so that an SGR is written only where the style changes (tmux's
 /// tty_draw_line: runs of one style). Each change writes the whole pen from `0`, so what
 /// came before never leaks into it.
 struct RowRenderer {
     let styles: StyleTable
     let clusters: ClusterTable
     let hyperlinks: HyperlinkTable
-    /// The terminal's pen and G0 set as the bytes written so far leave them.
+    /// The terminal's pen, G0 set and origin mode as the bytes written so far leave them.
     private(set) var pen = Style.plain
     private(set) var decGraphics = false
+    private(set) var originMode = false
 
     init(styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable) {
         self.styles = styles
@@ -16,10 +17,11 @@ struct RowRenderer {
         self.hyperlinks = hyperlinks
     }
 
-    /// After a reset the terminal's pen is plain and G0 is ASCII.
+    /// After the known state the terminal's pen is plain, G0 is ASCII and origin mode off.
     mutating func assumeReset() {
         pen = .plain
         decGraphics = false
+        originMode = false
     }
 
     /// Cells `from..<to` of visible row `y` of `grid`, from column `from` where the cursor
@@ -101,6 +103,12 @@ struct RowRenderer {
         }
         buffer.appendScalar(content)
         return content >= 0x80 && CharacterWidth.isUncertain(content)
+    }
+
+    mutating func setOriginMode(_ on: Bool, into buffer: OutputBuffer) {
+        guard on != originMode else { return }
+        originMode = on
+        TerminalControl.privateMode(6, on: on).write(to: buffer)
     }
 
     mutating func setGraphics(_ on: Bool, into buffer: OutputBuffer) {

@@ -31,6 +31,12 @@ extension ScreenState {
 
     func repaint(into buffer: OutputBuffer) {
         buffer.append(.synchronizedOutput(true))
+        repaintScreens(into: buffer)
+        buffer.append(.synchronizedOutput(false))
+    }
+
+    /// The repaint without the synchronized output around it.
+    private func repaintScreens(into buffer: OutputBuffer) {
         buffer.append(.privateMode(25, on: false))
         // Onto the main screen: where the alternate screen is left, the terminal is in
         // both xterm's and tmux's usual state to enter it again.
@@ -55,7 +61,8 @@ extension ScreenState {
             paint(grid, renderer: &renderer, into: buffer)
             appendSavedCursor(savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
         }
-        buffer.append(.privateMode(6, on: false))
+        // Tab stops are set by column, which origin mode with margins would shift.
+        renderer.setOriginMode(false, into: buffer)
         appendTabStops(into: buffer)
         if reverseVideo { buffer.append(.privateMode(5, on: true)) }
         if cursorBlink { buffer.append(.privateMode(12, on: true)) }
@@ -67,7 +74,6 @@ extension ScreenState {
         if insertMode { buffer.append(.ansiMode(4, on: true)) }
         if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
         if modes.cursorVisible { buffer.append(.privateMode(25, on: true)) }
-        buffer.append(.synchronizedOutput(false))
     }
 
     /// The character REP repeats (the ASCII one printed last, nothing but REP after it)
@@ -125,7 +131,7 @@ extension ScreenState {
         _ cursor: SavedCursor, of grid: Grid, marginsSet: Bool = false, renderer: inout RowRenderer,
         into buffer: OutputBuffer
     ) {
-        buffer.append(.privateMode(6, on: cursor.originMode))
+        renderer.setOriginMode(cursor.originMode, into: buffer)
         let rowOffset = cursor.originMode && marginsSet ? top : 0
         let columnOffset = cursor.originMode && marginsSet && leftRightMarginMode ? left : 0
         var column = cursor.x
@@ -196,18 +202,13 @@ extension ScreenState {
         if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
     }
 
+    /// The tab stops, unless the terminal has them already: until the stream set, cleared
+    /// or reset one (or a resize), they are the terminal's own, which it got every byte
+    /// of (the defaults, or stops set before the program, which the program saw too).
     private func appendTabStops(into buffer: OutputBuffer) {
-        guard tabStops != Self.defaultTabStops(columns) else {
-            // The terminal may have others: set the defaults again.
-            appendTabs(Self.defaultTabStops(columns), into: buffer)
-            return
-        }
-        appendTabs(tabStops, into: buffer)
-    }
-
-    private func appendTabs(_ stops: [Bool], into buffer: OutputBuffer) {
+        guard tabStopsChanged else { return }
         buffer.append(.clearTabStops)
-        for (column, isStop) in stops.enumerated() where isStop {
+        for (column, isStop) in tabStops.enumerated() where isStop {
             buffer.append(.cursorColumn(column + 1))
             buffer.append(.setTabStop)
         }
@@ -246,7 +247,7 @@ extension ScreenState {
                 ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)
             }
         }
-        repaint(into: buffer)
+        repaintScreens(into: buffer)
         buffer.append(.synchronizedOutput(false))
     }
 }

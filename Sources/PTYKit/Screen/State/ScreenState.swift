@@ -62,7 +62,12 @@ struct ScreenState {
     /// SO selected G1 (SI selects G0).
     var shifted = false
 
-    var tabStops: [Bool]
+    var tabStops: [Bool] {
+        didSet { tabStopsChanged = true }
+    }
+    /// Whether anything changed the tab stops since the start (the repaint leaves the
+    /// terminal's alone until then).
+    var tabStopsChanged = false
     var savedMain = SavedCursor()
     var savedAlternate = SavedCursor()
     /// The last character printed, for REP; nil after anything else (as tmux).
