@@ -80,7 +80,7 @@ extension EndToEnd {
             ])
             #expect(terminal.expect("ready"))
             let locked = lock(terminal)
-            #expect(locked.hasPrefix("\u{1b}[22;0t\u{1b}]0;Locked\u{1b}\\"), "\(locked.debugDescription)")
+            #expect(locked.hasPrefix("\u{1b}[22;0t\u{1b}]2;Locked\u{1b}\\"), "\(locked.debugDescription)")
             #expect(!locked.contains("]0;gone") && !locked.contains("]2;gone"))
             _ = try directory.write("go", "")
             #expect(terminal.waitUntil { directory.read("go.done") != nil })

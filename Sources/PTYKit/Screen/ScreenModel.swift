@@ -7,7 +7,7 @@ import Glibc
 ///
 /// It cannot restore what it does not model: images (sixel, kitty graphics, iTerm2), the
 /// terminal's own scrollback (it only adds held lines to it), its palette and default
-/// colours (OSC 4, 10-12, 104-112 are not replayed), the icon name, the title stack the
+/// colours (OSC 4, 10-12, 104-112 are not replayed), the icon name from before it, the title stack the
 /// terminal had before, selection, and modes it does not track (see docs/screen-model.md).
 ///
 /// All state lives behind one pointer owned by this class, so the hot loop runs without
@@ -268,6 +268,9 @@ public final class ScreenModel {
 
     /// The window title the stream last set with OSC 0 or 2 (empty if none), as bytes.
     public var title: [UInt8] { engine.pointee.state.title }
+
+    /// The icon name the stream last set with OSC 0 or 1 (nil if none), as bytes.
+    public var iconName: [UInt8]? { engine.pointee.state.iconName }
 
     /// How many titles the stream pushed (XTPUSHTITLE) and did not pop.
     public var titleStackDepth: Int { engine.pointee.state.titleStack.count }

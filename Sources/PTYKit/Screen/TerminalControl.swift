@@ -50,6 +50,8 @@ public enum TerminalControl: Equatable, Sendable {
     case setTitle([UInt8])
     /// OSC 2: the window title alone.
     case setWindowTitle([UInt8])
+    /// OSC 1: the icon name alone.
+    case setIconName([UInt8])
     /// tmux's window name (`ESC k name ST`); empty: back to its automatic name.
     case setWindowName([UInt8])
     /// OSC 7: the working directory (a `file://` URI); empty: none.
@@ -139,6 +141,10 @@ public enum TerminalControl: Equatable, Sendable {
         case .setWindowTitle(let title):
             buffer.append("\u{1b}]2;")
             buffer.append(contentsOf: title.filter { $0 >= 0x20 })
+            buffer.append("\u{1b}\\")
+        case .setIconName(let name):
+            buffer.append("\u{1b}]1;")
+            buffer.append(contentsOf: name.filter { $0 >= 0x20 })
             buffer.append("\u{1b}\\")
         case .setWindowName(let name):
             buffer.append("\u{1b}k")

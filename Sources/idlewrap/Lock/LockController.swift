@@ -214,7 +214,7 @@ final class LockController {
         } else {
             screen.write { buffer in
                 entry = LockScreen.enter(
-                    modes: screen.modes, workingDirectory: screen.workingDirectory, afterCut: afterCut,
+                    modes: screen.modes, titles: screen.titles, afterCut: afterCut,
                     wipeScrollback: settings.wipeScrollback, into: buffer)
             }
         }
@@ -276,7 +276,7 @@ final class LockController {
                 screen.showAsText()
             } else {
                 screen.show(hiddenModes: entry.modes) {
-                    LockScreen.leave(entry, title: screen.title, rows: Int(host.windowSize.rows), into: $0)
+                    LockScreen.leave(entry, titles: screen.titles, rows: Int(host.windowSize.rows), into: $0)
                 }
             }
         }

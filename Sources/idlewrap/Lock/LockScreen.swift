@@ -26,8 +26,8 @@ struct LockScreenContent: Equatable {
 struct LockScreenEntry {
     /// The command's modes when the lock began.
     let modes: ScreenModes
-    /// What gives back the title, window name and working directory, in order.
-    let undo: [TerminalControl]
+    /// The titles the lock hid, and what they were.
+    let titles: HiddenTitles
     /// Whether the lock pushed kitty keyboard flags 0 on each screen's stack.
     let pushedKeyboard: (main: Bool, alternate: Bool)
 }
@@ -41,33 +41,16 @@ enum LockScreen {
     static let title = Array("Locked".utf8)
 
     /// Hides everything the command shows: onto the alternate screen (cleared when drawn),
-    /// the title saved on the terminal's title stack and replaced by the lock's, tmux's window name and the
-    /// working directory (OSC 7) hidden, the modes that make the terminal send input by
+    /// its titles hidden (`HiddenTitles`), the modes that make the terminal send input by
     /// itself turned off, and the known state a screen of one's own draws from (no margins,
     /// origin mode off, ASCII, insert mode off, the default pen), whatever the command left.
     /// `afterCut`: the command's output was cut short, and a title or window name it was
     /// setting may have been set by the cut.
     static func enter(
-        modes: ScreenModes, workingDirectory: [UInt8]?, afterCut: Bool, wipeScrollback: Bool,
-        into buffer: OutputBuffer
+        modes: ScreenModes, titles: CommandTitles, afterCut: Bool, wipeScrollback: Bool, into buffer: OutputBuffer
     ) -> LockScreenEntry {
-        var undo: [TerminalControl] = []
         if wipeScrollback { buffer.append(.eraseScrollback) }
-        if modes.titleWasSet || afterCut {
-            buffer.append(.pushTitle)
-            buffer.append(.setTitle(title))
-            undo.append(.popTitle)
-        }
-        // tmux has no stack for window names: a neutral one at once (an empty one would
-        // bring back tmux's automatic name only at its next check), automatic after.
-        if modes.windowNameWasSet || afterCut {
-            buffer.append(.setWindowName(Array("idlewrap".utf8)))
-            undo.append(.setWindowName([]))
-        }
-        if let workingDirectory, !workingDirectory.isEmpty {
-            buffer.append(.setWorkingDirectory([]))
-            undo.append(.setWorkingDirectory(workingDirectory))
-        }
+        let hidden = HiddenTitles(titles, modes: modes, afterCut: afterCut, title: title, into: buffer)
         // The modes off on the command's screen, then on the lock screen's: a program can
         // leave kitty keyboard flags on the alternate screen's stack, and a password typed
         // with them would arrive as escape sequences. (On a terminal without an alternate
@@ -82,16 +65,15 @@ enum LockScreen {
             if pushedKeyboard.alternate { buffer.append(.pushKeyboardFlags(0)) }
         }
         ScreenModel.appendKnownState(autowrap: true, to: buffer)
-        return LockScreenEntry(modes: modes, undo: undo, pushedKeyboard: pushedKeyboard)
+        return LockScreenEntry(modes: modes, titles: hidden, pushedKeyboard: pushedKeyboard)
     }
 
     /// Written on the lock screen before the command's screen is repainted: the kitty
-    /// keyboard entry the lock pushed popped on the screen it was pushed on, then the title,
-    /// window name and working directory. The title popped is set again as the command has
-    /// it now (`title`, the window title it set last): it may have set another while locked,
-    /// and a terminal without a title stack pops nothing. The input modes come back after
-    /// the repaint, as the command has them then (`ScreenModes.appendInputModesOn(after:to:)`).
-    static func leave(_ entry: LockScreenEntry, title: [UInt8], rows: Int, into buffer: OutputBuffer) {
+    /// keyboard entry the lock pushed popped on the screen it was pushed on, then the
+    /// titles as the command has them now (`HiddenTitles.appendGivenBack`). The input modes
+    /// come back after the repaint, as the command has them then
+    /// (`ScreenModes.appendInputModesOn(after:to:)`).
+    static func leave(_ entry: LockScreenEntry, titles: CommandTitles, rows: Int, into buffer: OutputBuffer) {
         if !entry.modes.alternateScreen {
             // The lock's own alternate screen is left blank, row by row: a program that
             // enters it without clearing it (modes 47 and 1047) must not find the lock
@@ -106,8 +88,7 @@ enum LockScreen {
             buffer.append(.privateMode(1049, on: false))
             buffer.append(.popKeyboardFlags(1))
         }
-        for control in entry.undo { buffer.append(control) }
-        if entry.undo.contains(.popTitle) && !title.isEmpty { buffer.append(.setWindowTitle(title)) }
+        entry.titles.appendGivenBack(titles, into: buffer)
     }
 
     /// The session ends while the lock screen shows: it is cleared with everything the lock
@@ -117,7 +98,7 @@ enum LockScreen {
         buffer.append(.cursorPosition(row: 1, column: 1))
         buffer.append(.eraseDisplay)
         if entry.pushedKeyboard.alternate { buffer.append(.popKeyboardFlags(1)) }
-        for control in entry.undo { buffer.append(control) }
+        entry.titles.appendGivenBackForGood(into: buffer)
         let depth = entry.modes.kittyKeyboardDepth
         if entry.modes.alternateScreen && depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }
         buffer.append(.privateMode(1049, on: false))

@@ -36,7 +36,7 @@ final class CommandScreen {
     /// Changes whenever the command sets its title.
     var titleSets: UInt { model.titleSets }
     var title: [UInt8] { model.title }
-    var workingDirectory: [UInt8]? { model.workingDirectory }
+    var titles: CommandTitles { CommandTitles(model) }
     /// Lines of output that scrolled away while hidden and did not fit in the hold.
     var droppedScrollbackLines: Int { model.heldScrollback.dropped }
 

@@ -74,6 +74,7 @@ struct ScreenState {
     var lastPrinted: UInt8? = nil
 
     var title: [UInt8] = []
+    var iconName: [UInt8]? = nil
     var titleStack: [[UInt8]] = []
     var windowName: [UInt8]? = nil
     var workingDirectory: [UInt8]? = nil

@@ -247,8 +247,10 @@ extension ScreenState: ScreenParserConsumer {
         let text = Array(UnsafeBufferPointer(rebasing: payload.bytes[command.rest...]))
         if command.hasSeparator && command.number <= 2 { titleSets &+= 1 }
         switch command.number {
-        case 0, 2:
-            if command.hasSeparator { title = text }
+        case 0, 1, 2:
+            guard command.hasSeparator else { return }
+            if command.number != 1 { title = text }
+            if command.number != 2 { iconName = text }
         case 7:
             workingDirectory = text
         case 8:
