@@ -317,6 +317,7 @@ public final class ScreenModel {
         engine.pointee.state.scrollback?.deallocate()
         engine.pointee.state.scrollback = ScrollbackHold(limit: limit)
         engine.pointee.state.rowsBeforeStartHeld = 0
+        engine.pointee.state.tabStopsChanged = false
     }
 
     /// Lines held, bytes they take, and lines dropped past the limit.
@@ -326,7 +327,8 @@ public final class ScreenModel {
     }
 
     /// Appends the held lines, put into the terminal's history once and in order, followed
-    /// by the repaint (`appendRepaint`, with its `beforeLastCharacter`); then stops
+    /// by the repaint (`appendRepaint`, with its `beforeLastCharacter`; the tab stops only
+    /// where they changed while held: the terminal had every byte before); then stops
     /// holding. Without a hold, just the repaint. `notice`, if given, goes into the history
     /// after the held lines, as a line of its own (plain text, one row): the line just
     /// above the screen, kept however short the history is (or just above the rows of a

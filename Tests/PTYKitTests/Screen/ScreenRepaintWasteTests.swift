@@ -34,13 +34,22 @@ struct ScreenRepaintWasteTests {
         #expect(occurrences("\u{1b}[?6h", in: repaint) == sets)
     }
 
-    /// Until the program sets, clears or resets a tab stop they are the terminal's own.
-    @Test func tabStopsAreWrittenOnlyOnceTheProgramChangedThem() {
-        #expect(occurrences("\u{1b}[3g", in: model("a\tb").repaint()) == 0)
-        #expect(occurrences("\u{1b}H", in: model("a\tb").repaint()) == 0)
-        #expect(occurrences("\u{1b}[3g", in: model(#"\e[3g"#).repaint()) == 1)
-        // Back to the defaults while the terminal may still have others.
-        let reset = model(#"\e[3g\ec"#).repaint()
+    /// The terminal got every byte before the lock: the unlock writes the tab stops only
+    /// where they changed while locked; a repaint from any state writes them all.
+    @Test func theUnlockWritesTabStopsOnlyWhereTheyChangedWhileLocked() {
+        func unlock(_ before: String, _ whileLocked: String) -> [UInt8] {
+            let model = ScreenModel(rows: 5, columns: 20)
+            model.feed(before)
+            model.startHoldingScrollback(limit: 1024)
+            model.feed(whileLocked)
+            let buffer = OutputBuffer()
+            model.appendHeldScrollbackAndRepaint(to: buffer)
+            return buffer.bytes
+        }
+        #expect(occurrences("\u{1b}[3g", in: unlock(#"a\tb\e[3g\e[5G\eH"#, "c")) == 0)
+        #expect(occurrences("\u{1b}[3g", in: unlock("", #"\e[3g"#)) == 1)
+        let reset = unlock(#"\e[3g"#, #"\ec"#)
         #expect(occurrences("\u{1b}[3g", in: reset) == 1 && occurrences("\u{1b}H", in: reset) == 2)
+        #expect(occurrences("\u{1b}[3g", in: model("a").repaint()) == 1)
     }
 }

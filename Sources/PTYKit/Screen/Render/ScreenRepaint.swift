@@ -31,12 +31,14 @@ extension ScreenState {
 
     func repaint(into buffer: OutputBuffer) {
         buffer.append(.synchronizedOutput(true))
-        repaintScreens(into: buffer)
+        repaintScreens(tabStopsKnown: false, into: buffer)
         buffer.append(.synchronizedOutput(false))
     }
 
-    /// The repaint without the synchronized output around it.
-    private func repaintScreens(into buffer: OutputBuffer) {
+    /// The repaint without the synchronized output around it. `tabStopsKnown`: the
+    /// terminal got every byte up to when the scrollback began to be held, so its tab
+    /// stops are the model's unless they changed since (`tabStopsChanged`).
+    private func repaintScreens(tabStopsKnown: Bool, into buffer: OutputBuffer) {
         buffer.append(.privateMode(25, on: false))
         // Onto the main screen: where the alternate screen is left, the terminal is in
         // both xterm's and tmux's usual state to enter it again.
@@ -63,7 +65,7 @@ extension ScreenState {
         }
         // Tab stops are set by column, which origin mode with margins would shift.
         renderer.setOriginMode(false, into: buffer)
-        appendTabStops(into: buffer)
+        if !tabStopsKnown || tabStopsChanged { appendTabStops(into: buffer) }
         if reverseVideo { buffer.append(.privateMode(5, on: true)) }
         if cursorBlink { buffer.append(.privateMode(12, on: true)) }
         if newlineMode { buffer.append(.ansiMode(20, on: true)) }
@@ -202,11 +204,7 @@ extension ScreenState {
         if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
     }
 
-    /// The tab stops, unless the terminal has them already: until the stream set, cleared
-    /// or reset one (or a resize), they are the terminal's own, which it got every byte
-    /// of (the defaults, or stops set before the program, which the program saw too).
     private func appendTabStops(into buffer: OutputBuffer) {
-        guard tabStopsChanged else { return }
         buffer.append(.clearTabStops)
         for (column, isStop) in tabStops.enumerated() where isStop {
             buffer.append(.cursorColumn(column + 1))
@@ -247,7 +245,7 @@ extension ScreenState {
                 ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)
             }
         }
-        repaintScreens(into: buffer)
+        repaintScreens(tabStopsKnown: true, into: buffer)
         buffer.append(.synchronizedOutput(false))
     }
 }

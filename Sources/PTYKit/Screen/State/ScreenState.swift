@@ -65,8 +65,9 @@ struct ScreenState {
     var tabStops: [Bool] {
         didSet { tabStopsChanged = true }
     }
-    /// Whether anything changed the tab stops since the start (the repaint leaves the
-    /// terminal's alone until then).
+    /// Whether anything changed the tab stops since the scrollback began to be held: until
+    /// then the terminal got every byte, and has the model's (the unlock's repaint leaves
+    /// them alone).
     var tabStopsChanged = false
     var savedMain = SavedCursor()
     var savedAlternate = SavedCursor()
