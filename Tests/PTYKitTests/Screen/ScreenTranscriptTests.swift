@@ -84,6 +84,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"a\r\nb\r\nc\e[2;1H\e[1J"#, ["", "", "c"], cursor: (1, 0)),
         ScreenCase(#"a\r\nb\r\nc\e[2J"#, [""], cursor: (2, 1)),
         ScreenCase(#"a\r\nb\e[3J"#, ["a", "b"], cursor: (1, 1)),
+        // DECCOLM clears and homes in the region, which it keeps (tmux).
+        ScreenCase(#"a\r\nb\r\nc\e[2;4r\e[?6h\e[3;2H\e[?3hX\e[9;1HY"#, ["", "X", "", "Y"], cursor: (3, 1)),
     ]
 
     static let editing: [ScreenCase] = [

@@ -177,6 +177,13 @@ extension ScreenState: ScreenParserConsumer {
     /// DECSET and DECRST for the modes the grid follows (ScreenModes follows the rest).
     private mutating func setPrivateMode(_ mode: Int, on: Bool) {
         switch mode {
+        case 3:
+            // DECCOLM: the window keeps its width, but the screen is cleared (with the
+            // background) and the cursor homed, margins and origin mode kept, as tmux does
+            // (xterm only where mode 40 allows 132 columns, and then it resets the margins).
+            eraseInDisplay(2)
+            moveTo(row: 1, column: 1)
+            followRowsBeforeStart(erasedAbove: true)
         case 5: reverseVideo = on
         case 6:
             originMode = on

@@ -44,6 +44,8 @@ struct ScreenTmuxTests {
         Case(
             name: "origin mode and region",
             input: bytes(#"1\r\n2\r\n3\r\n4\r\n5\r\n6\e[2;5r\e[?6h\e[1;1HA\e[9;1HB\n\nC\e[2;4H\eMD"#)),
+        // (Not with a background: tmux's capture leaves out rows erased whole.)
+        Case(name: "DECCOLM", input: bytes(#"abc\r\ndef\r\nghi\e[2;5r\e[?6h\e[3;3H\e[?3hX\e[?3lY"#)),
         Case(name: "region scrolls", input: bytes(#"\e[3;6r\e[6;1Ha\nb\nc\nd\e[3;1H\eM\eMe\e[r"#)),
         Case(name: "DEC graphics", input: bytes(#"\e(0lqqk\r\nx  x\r\nmqqj\e(B ok \e)0\x0Eaa\x0Fbb"#)),
         // (Not over the second half of a wide character: tmux 3.3 keeps both there.)
