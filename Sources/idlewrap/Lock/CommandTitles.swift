@@ -52,6 +52,15 @@ struct HiddenTitles {
         if workingDirectory { buffer.append(.setWorkingDirectory([])) }
     }
 
+    /// A lock that hides no title (the plain lock screen of a dumb terminal).
+    init(nothingHidden titles: CommandTitles) {
+        atLock = titles
+        pushedTitle = false
+        iconName = false
+        windowName = false
+        workingDirectory = false
+    }
+
     /// At the unlock: the title popped, then each title set as the command has it `now`
     /// where the lock hid it or the command changed it while locked.
     func appendGivenBack(_ now: CommandTitles, into buffer: OutputBuffer) {

@@ -210,7 +210,9 @@ final class LockController {
         screen.hide()
         if settings.plainScreen {
             // Nothing to turn off or save: the lock screen's first drawing is all it writes.
-            entry = LockScreenEntry(modes: screen.modes, undo: [], pushedKeyboard: (false, false))
+            entry = LockScreenEntry(
+                modes: screen.modes, titles: HiddenTitles(nothingHidden: screen.titles),
+                pushedKeyboard: (false, false))
         } else {
             screen.write { buffer in
                 entry = LockScreen.enter(
