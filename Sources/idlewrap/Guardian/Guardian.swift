@@ -104,6 +104,15 @@ final class Guardian {
                 nonblocking: nonblocking))
     }
 
+    /// Waits for the session process to end, and ends idlewrap with its exit status.
+    /// With `_exit`: the guardian has nothing buffered to flush, and the C library's exit
+    /// handlers (each loaded library's destructors) would write to pages it still shares
+    /// copy-on-write with the session process: page faults on the way out, which every
+    /// start-up's end waited for.
+    func watchToEnd() -> Never {
+        GuardianCalls.end(watch())
+    }
+
     /// Waits for the session process to end, and returns idlewrap's exit status.
     func watch() -> Int32 {
         while true {

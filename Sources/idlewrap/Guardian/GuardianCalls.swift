@@ -9,6 +9,11 @@ enum GuardianCalls {
         try valueOrErrno(retryOnInterrupt: false) { cpty_fork_watched(parentDeathSignal) }
     }
 
+    /// Ends the process at once: no exit handlers, no flushing.
+    static func end(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
     static func restoreDefaultAction(_ signal: Int32) {
         Glibc.signal(signal, SIG_DFL)
     }

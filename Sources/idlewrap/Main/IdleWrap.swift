@@ -225,7 +225,7 @@ enum IdleWrap {
                 // The session process serves the socket; a copy kept here would hold
                 // clients waiting after it ended.
                 try? server?.listener.close()
-                return .guardian(guardian.watch())
+                guardian.watchToEnd()
             case .session(let link):
                 return .session(link)
             }
