@@ -49,7 +49,7 @@ struct ScreenRedrawSkipTests {
         let second = Self.redraw("b") + Self.redraw("c") + Self.redraw("d")
         let (model, expected) = fed([Self.redraw("a"), second])
         // Left out: all before the last redraw's reset (ESC [ m), after ESC [ 27 m.
-        #expect(model.bytesLeftOutOfRedraws == bytes(Self.redraw("b") + Self.redraw("c")).count + 5)
+        #expect(model.bytesSkippedBeforeRedraws == bytes(Self.redraw("b") + Self.redraw("c")).count + 5)
         #expect(model.lines == ["d top", "second lin", "e", "", "status d"])
         expectSameScreen(model, expected, "redraws in one read")
         #expect(model.snapshot() == expected.snapshot())
@@ -57,9 +57,9 @@ struct ScreenRedrawSkipTests {
 
     @Test func aReadIsLookedAtOnlyAfterOneThatErasedTheScreen() {
         let (model, _) = fed(["plain", Self.redraw("b") + Self.redraw("c")])
-        #expect(model.bytesLeftOutOfRedraws == 0)
+        #expect(model.bytesSkippedBeforeRedraws == 0)
         model.feed(Self.redraw("d") + Self.redraw("e"))
-        #expect(model.bytesLeftOutOfRedraws > 0)
+        #expect(model.bytesSkippedBeforeRedraws > 0)
     }
 
     /// What the erase, CUP and reset undo, and what is fed alone, split at every byte:
@@ -79,7 +79,7 @@ struct ScreenRedrawSkipTests {
             #expect(reads.snapshot() == model.snapshot(), "\(input)")
         }
         let (model, _) = fed([#"\e[2J"#, inputs[0]])
-        #expect(model.bytesLeftOutOfRedraws > 0)
+        #expect(model.bytesSkippedBeforeRedraws > 0)
     }
 
     /// What the redraw's reset and CUP cannot undo is fed alone, in order; what reads the
@@ -99,7 +99,7 @@ struct ScreenRedrawSkipTests {
         for (items, leftOut) in [(fedAlone, true), (kept, false)] {
             for item in items {
                 let model = afterAnErase(#"\e[m\e[Hold\r\n"# + item + #"x\e[33mx\e[m\e[2;2H\e[2J\e[Hnew\e8"#)
-                #expect((model.bytesLeftOutOfRedraws > 0) == leftOut, "\(item)")
+                #expect((model.bytesSkippedBeforeRedraws > 0) == leftOut, "\(item)")
             }
         }
     }
@@ -128,17 +128,17 @@ struct ScreenRedrawSkipTests {
             #"a\e[m\e[Hold\e[?5H\e[2Jnew"#,  // not a CUP
         ]
         for read in reads {
-            #expect(afterAnErase(read).bytesLeftOutOfRedraws == 0, "\(read)")
+            #expect(afterAnErase(read).bytesSkippedBeforeRedraws == 0, "\(read)")
         }
         // A reset after the CUP, and SGRs after both.
         let model = afterAnErase(#"\e[m\e[Hold\e[H\e[0;1m\e[32m\e[2Jnew"#)
-        #expect(model.bytesLeftOutOfRedraws == bytes(#"\e[m\e[Hold"#).count)
+        #expect(model.bytesSkippedBeforeRedraws == bytes(#"\e[m\e[Hold"#).count)
     }
 
     @Test func textThatScrollsIntoHeldScrollbackIsFed() {
         let flood = String(repeating: #"held line\r\n"#, count: 8) + #"\e[m\e[H\e[2Jafter"#
         let (model, expected) = fed([#"\e[2J"#, flood], holding: true)
-        #expect(model.bytesLeftOutOfRedraws == 0)
+        #expect(model.bytesSkippedBeforeRedraws == 0)
         #expect(model.heldScrollback == expected.heldScrollback && model.heldScrollback.lines == 4)
         let (unlock, expectedUnlock) = (OutputBuffer(), OutputBuffer())
         model.appendHeldScrollbackAndRepaint(to: unlock)

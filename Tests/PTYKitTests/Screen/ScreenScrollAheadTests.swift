@@ -46,14 +46,18 @@ struct ScreenScrollAheadTests {
 
     @Test func whatIsLeftIsPlainTextToTheEndOrNot() {
         var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
-        defer { state.deallocate() }
+        var scratch = WalkScratch()
+        defer {
+            state.deallocate()
+            scratch.deallocate()
+        }
         let texts = [
             (#"a\nb\nc\nd\ne\nf\ng\nh\n"#, true), (#"a\nb\nc\nd\ne\nf\ng\nh\n\e[1;32m"#, true),
             (#"a\nb\nc\nd\ne\nf\ng\nh\n\e[K"#, false),
         ]
         for (text, plain) in texts {
             state.y = 2
-            let result = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count) }
+            let result = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count, &scratch) }
             guard case .skipped(let ahead)? = result else {
                 Issue.record("\(text): \(String(describing: result))")
                 continue
@@ -161,16 +165,16 @@ struct ScreenScrollAheadTests {
 
     @Test func whatIsLeftOfAReadIsKeptBackUntilTheScreenIsRead() {
         let (model, expected) = fed([Self.flood])
-        #expect(model.deferredTextCount > 0)
+        #expect(model.keptTextCount > 0)
         // What plain text cannot change is read without feeding it.
         _ = (model.modes, model.title, model.titleSets, model.isAtBoundary, model.heldScrollback, model.openSequence)
-        #expect(model.deferredTextCount > 0)
+        #expect(model.keptTextCount > 0)
         // The next read scrolls it away: what is kept back is what is left of both.
         model.feed(Self.flood)
         for byte in bytes(Self.flood) { expected.feed([byte]) }
-        #expect(model.deferredTextCount > 0 && model.deferredTextCount < bytes(Self.flood).count)
+        #expect(model.keptTextCount > 0 && model.keptTextCount < bytes(Self.flood).count)
         #expect(model.cursor == expected.cursor)
-        #expect(model.deferredTextCount == 0)
+        #expect(model.keptTextCount == 0)
         #expect(model.snapshot() == expected.snapshot())
     }
 
@@ -221,7 +225,7 @@ struct ScreenScrollAheadTests {
         ]
         for (name, use) in uses {
             let (model, expected) = fed([Self.flood, Self.flood])
-            #expect(model.deferredTextCount > 0, "\(name)")
+            #expect(model.keptTextCount > 0, "\(name)")
             #expect(use(model) == use(expected), "\(name)")
             #expect(model.snapshot() == expected.snapshot(), "\(name)")
         }
@@ -229,39 +233,39 @@ struct ScreenScrollAheadTests {
 
     @Test func whatIsLeftOfAReadIsFedWhenItIsTooLongToKeepBack() {
         // Returns make a row's bytes as many as they like: the last row, rewritten 7000
-        // times, is more than DeferredText keeps.
+        // times, is more than KeptText keeps.
         let rewritten = Self.flood + String(repeating: "ab\r", count: 7000)
-        #expect(bytes(rewritten).count > DeferredText.capacity)
+        #expect(bytes(rewritten).count > KeptText.capacity)
         let (model, expected) = fed([Self.flood, rewritten])
-        #expect(model.deferredTextCount == 0)
+        #expect(model.keptTextCount == 0)
         #expect(model.snapshot() == expected.snapshot())
     }
 
     @Test func aShortReadAfterTextKeptBackIsKeptBackAfterIt() {
         let flood = bytes(Self.flood)
         let (short, shortExpected) = fed([Self.flood, #"one\r\ntwo"#])
-        #expect(short.deferredTextCount > bytes(#"one\r\ntwo"#).count)
+        #expect(short.keptTextCount > bytes(#"one\r\ntwo"#).count)
         #expect(short.snapshot() == shortExpected.snapshot())
         // A flood after both scrolls them away: what is kept back is the last one's rest.
         let (scrolled, scrolledExpected) = fed([Self.flood, #"one\r\ntwo"#, Self.flood])
-        #expect(scrolled.deferredTextCount > 0 && scrolled.deferredTextCount < flood.count)
+        #expect(scrolled.keptTextCount > 0 && scrolled.keptTextCount < flood.count)
         #expect(scrolled.snapshot() == scrolledExpected.snapshot())
         // Each short read that scrolls a row in drops the kept text of the row that
         // scrolls out: what is kept back stays a screen's worth.
         let (lines, linesExpected) = fed([Self.flood] + Array(repeating: #"one\r\n"#, count: 4000))
-        #expect(lines.deferredTextCount > 0 && lines.deferredTextCount <= 3 * bytes(#"one\r\n"#).count)
+        #expect(lines.keptTextCount > 0 && lines.keptTextCount <= 3 * bytes(#"one\r\n"#).count)
         #expect(lines.snapshot() == linesExpected.snapshot())
-        // Reads that scroll nothing are kept back until DeferredText is full: then all of
+        // Reads that scroll nothing are kept back until KeptText is full: then all of
         // it is fed, and what comes after (too short to walk) too.
         let (few, fewExpected) = fed([Self.flood] + Array(repeating: #"ab\r"#, count: 4000))
-        #expect(few.deferredTextCount > 12_000)
+        #expect(few.keptTextCount > 12_000)
         #expect(few.snapshot() == fewExpected.snapshot())
         let (many, manyExpected) = fed([Self.flood] + Array(repeating: #"ab\r"#, count: 6000))
-        #expect(many.deferredTextCount == 0)
+        #expect(many.keptTextCount == 0)
         #expect(many.snapshot() == manyExpected.snapshot())
         // A read with more than plain text in it: both are fed.
         let (sequence, sequenceExpected) = fed([Self.flood, #"one\r\n\e[Htwo"#])
-        #expect(sequence.deferredTextCount == 0)
+        #expect(sequence.keptTextCount == 0)
         #expect(sequence.snapshot() == sequenceExpected.snapshot())
     }
 
@@ -309,7 +313,7 @@ struct ScreenScrollAheadTests {
         let starts = stride(from: 0, to: text.count, by: 4096)
         for (index, start) in starts.enumerated() {
             model.feed(text[start..<min(start + 4096, text.count)])
-            if model.deferredTextCount > 0 { kept += 1 }
+            if model.keptTextCount > 0 { kept += 1 }
             if index == 20 {
                 let partial = ScreenModel(rows: rows, columns: columns)
                 for byte in text[..<min(start + 4096, text.count)] { partial.feed([byte]) }
@@ -339,12 +343,12 @@ struct ScreenScrollAheadTests {
     @Test func readsThatScrollLessThanAScreenDropTheKeptTextThatScrolledOut() {
         let twoRows = (1...20).map { "line \($0)\r\nx\r\n" }
         let (model, expected) = fed(twoRows)
-        #expect(model.deferredTextCount > 0 && model.deferredTextCount <= 2 * bytes(twoRows[19]).count)
+        #expect(model.keptTextCount > 0 && model.keptTextCount <= 2 * bytes(twoRows[19]).count)
         #expect(model.snapshot() == expected.snapshot())
         // The first row shown begins inside a line that wraps, after a line feed in the
         // read before the read before.
         let (wrapped, wrappedExpected) = fed(["ab\r\n" + String(repeating: "y", count: 25), "0123456789", "0123456789"])
-        #expect(wrapped.deferredTextCount > 20 && wrapped.deferredTextCount < 40)
+        #expect(wrapped.keptTextCount > 20 && wrapped.keptTextCount < 40)
         #expect(wrapped.snapshot() == wrappedExpected.snapshot())
         for rows in [100, 200] {
             let tall = ScreenModel(rows: rows, columns: 10)
@@ -353,7 +357,7 @@ struct ScreenScrollAheadTests {
                 let text = bytes((0..<(rows / 3)).map { "\(read) \($0)\r\n" }.joined())
                 tall.feed(text)
                 for byte in text { tallExpected.feed([byte]) }
-                #expect(tall.deferredTextCount > 0)
+                #expect(tall.keptTextCount > 0)
             }
             #expect(tall.snapshot() == tallExpected.snapshot(), "\(rows) rows")
         }
@@ -369,7 +373,7 @@ struct ScreenScrollAheadTests {
             String(repeating: #"1\n22\n"#, count: 100) + String(repeating: "x", count: 45),
         ] {
             let (model, expected) = fed([text])
-            #expect(model.deferredTextCount > 0)
+            #expect(model.keptTextCount > 0)
             #expect(model.snapshot() == expected.snapshot())
         }
     }
@@ -383,11 +387,15 @@ struct ScreenScrollAheadTests {
 
     @Test func whatAReadThatScrollsTooLittleComesTo() {
         var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
-        defer { state.deallocate() }
+        var scratch = WalkScratch()
+        defer {
+            state.deallocate()
+            scratch.deallocate()
+        }
         func walked(_ text: String) -> String {
             state.y = 2
             state.x = 0
-            let walk = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count) }
+            let walk = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count, &scratch) }
             switch walk {
             case .scrolledTooLittle(let end)?: return "kept, row \(end.row) column \(end.x)"
             case .notPlain?: return "not plain"
@@ -419,7 +427,9 @@ struct ScreenScrollAheadTests {
 extension ScreenState {
     /// Where feeding goes on in `input` walked from the cursor: after the text skipped, or 0.
     fileprivate mutating func resumeAfterSkipping(_ input: [UInt8]) -> Int {
-        let walked = input.withUnsafeBufferPointer { walkRead($0.baseAddress!, count: $0.count) }
+        var scratch = WalkScratch()
+        defer { scratch.deallocate() }
+        let walked = input.withUnsafeBufferPointer { walkRead($0.baseAddress!, count: $0.count, &scratch) }
         guard case .skipped(let ahead)? = walked else { return 0 }
         return ahead.first.offset
     }

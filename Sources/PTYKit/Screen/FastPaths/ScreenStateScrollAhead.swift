@@ -5,7 +5,7 @@
 /// hold more than a screen. The cells of rows that scroll away would be written and
 /// blanked again for nothing. Plain text (printable ASCII, CR and LF) only ever moves the
 /// cursor right and down, so where each byte lands can be worked out without writing it:
-/// the model keeps plain text back (DeferredText) and walks each read on from where it
+/// the model keeps plain text back (KeptText) and walks each read on from where it
 /// leaves the cursor; when the rows shown at the end of the walk were all scrolled in, the
 /// screen and the text before the first of them cannot be seen any more: the screen is
 /// blanked, and only the text from that row on is kept. The grid is the same as if every
@@ -56,11 +56,11 @@ extension ScreenState {
     /// they could save. A read that is not plain text costs the walk up to the first
     /// sequence it does not go over: at once for a full-screen program, which begins its
     /// reads with one; most of the read where one comes late (a background in `ls`).
-    mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int) -> ReadWalk? {
+    mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, _ scratch: inout WalkScratch) -> ReadWalk? {
         guard isWalkable && count >= columns else { return nil }
         // What earlier walks noted is not this text's.
-        walkScratch.generation &+= 1
-        return walk(base, count: count, from: cursorWalk, topRow: 0, streamOffset: 0)
+        scratch.generation &+= 1
+        return walk(base, count: count, from: cursorWalk, topRow: 0, streamOffset: 0, &scratch)
     }
 
     /// The cursor as a walk begins from it when nothing is kept back: its row numbered as
@@ -68,16 +68,18 @@ extension ScreenState {
     var cursorWalk: PlainTextWalk { PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y) }
 
     /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
-    mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, after kept: DeferredText) -> ReadWalk {
+    mutating func walkRead(
+        _ base: UnsafePointer<UInt8>, count: Int, after kept: KeptText, _ scratch: inout WalkScratch
+    ) -> ReadWalk {
         guard isWalkable else { return .notPlain }
-        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd)
+        return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd, &scratch)
     }
 
     /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now;
     /// returns where that row begins in it.
-    mutating func scrollAway(keptText kept: DeferredText, toRow row: Int) -> PlainTextWalk {
+    mutating func scrollAway(keptText kept: KeptText, toRow row: Int, _ scratch: inout WalkScratch) -> PlainTextWalk {
         let first = start(
-            ofRow: row, in: kept.bytes, count: kept.count, from: kept.start, streamOffset: kept.streamStart)
+            ofRow: row, in: kept.bytes, count: kept.count, from: kept.start, streamOffset: kept.streamStart, &scratch)
         blankScreen(to: first)
         return first
     }
@@ -85,17 +87,18 @@ extension ScreenState {
     /// Where row `row` begins in `count` bytes walked from `start`, the first at
     /// `streamOffset` of the text walked: from the last line feed before it the walks
     /// noted in these bytes (a line wraps to a few rows at most), else from `start`.
-    private mutating func start(
-        ofRow row: Int, in base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, streamOffset: Int
+    private func start(
+        ofRow row: Int, in base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, streamOffset: Int,
+        _ scratch: inout WalkScratch
     ) -> PlainTextWalk {
         var first = start
-        if var noted = walkScratch.latest(atOrBefore: row), noted.offset >= streamOffset {
+        if var noted = scratch.latest(atOrBefore: row), noted.offset >= streamOffset {
             noted.offset &-= streamOffset
             first = noted
         }
         if first.row < row {
-            walkScratch.streamOffset = streamOffset
-            walkPlainText(base, to: count, stoppingAtRow: row, &first, walkScratch)
+            scratch.streamOffset = streamOffset
+            walkPlainText(base, to: count, stoppingAtRow: row, &first, scratch)
         }
         return first
     }
@@ -112,11 +115,12 @@ extension ScreenState {
     /// first byte at `streamOffset` of the text walked since the kept text was begun (what
     /// the line feeds noted count in).
     private mutating func walk(
-        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int
+        _ base: UnsafePointer<UInt8>, count: Int, from start: PlainTextWalk, topRow: Int, streamOffset: Int,
+        _ scratch: inout WalkScratch
     ) -> ReadWalk {
-        walkScratch.streamOffset = streamOffset
+        scratch.streamOffset = streamOffset
         var walk = start
-        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, walkScratch)
+        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
         // The rows shown at the end are the last `rows` the walk entered: from this one on.
         let firstShown = walk.row &- rows &+ 1
         // Where plain text to the end leaves the cursor (and the background the SGRs in it
@@ -128,7 +132,8 @@ extension ScreenState {
         }
         guard firstShown >= topRow &+ rows else { return end.map { .scrolledTooLittle(end: $0) } ?? .notPlain }
         guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
-        let first = self.start(ofRow: firstShown, in: base, count: walk.offset, from: start, streamOffset: streamOffset)
+        let first = self.start(
+            ofRow: firstShown, in: base, count: walk.offset, from: start, streamOffset: streamOffset, &scratch)
         blankScreen(to: first)
         return .skipped(ScrollAhead(first: first, end: end))
     }

@@ -1,10 +1,9 @@
-/// What the walks over plain text that may scroll away (ScreenStateScrollAhead.swift) write
-/// as they go, allocated once with the screen: the returns and line feeds found in a batch,
-/// and where the walk was just after each line feed, by the row the feed entered, for the
-/// last rows. The walk to the first row shown at the end of a read goes on from the last
-/// line feed before it, in the read or in the text kept back, instead of from the start of
-/// either (what wrapping enters after a line feed is one line's text). A read that redraws
-/// the screen has the items it must feed alone written to `lineStops` (ScreenModel.applyRead).
+/// What the scroll-ahead's walks over plain text (ScreenStateScrollAhead.swift) write as
+/// they go, allocated once by the planner (FeedPlanner): the returns and line feeds found in
+/// a batch, and where the walk was just after each line feed, by the row the feed entered,
+/// for the last rows. The walk to the first row shown at the end of a read goes on from the
+/// last line feed before it, in the read or in the kept text, instead of from the start of
+/// either (what wrapping enters after a line feed is one line's text).
 struct WalkScratch {
     /// Returns, line feeds and escapes found at a time: a read of 4 KiB of a log has some
     /// 80, of coloured `ls` some 200.

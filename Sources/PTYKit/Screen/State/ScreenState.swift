@@ -90,24 +90,20 @@ struct ScreenState {
     /// Of those, how many scrolled off the top while the scrollback was held.
     var rowsBeforeStartHeld = 0
 
-    var walkScratch = WalkScratch()
-
-    /// An ED 2 was followed since the model last looked: the program may redraw whole
-    /// screens (ScreenModel.applyRead).
+    /// An ED 2 was followed since the redraw skip last looked: the program may redraw whole
+    /// screens (FeedPlanner.feedSkippingRedraws).
     var erasedFully = false
 
     /// What runs of 4 characters or more are stored by, and text that may scroll away
     /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
     let lineStops: CellVectors.LineStops
-    let findRedraw: CellVectors.FindRedraw
 
     static let titleStackLimit = 10
 
     init(rows: Int, columns: Int, vectors: CellVectors) {
         storeASCII = vectors.storeASCII
         lineStops = vectors.lineStops
-        findRedraw = vectors.findRedraw
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
@@ -121,7 +117,6 @@ struct ScreenState {
         grid.deallocate()
         otherGrid.deallocate()
         styleCache.deallocate()
-        walkScratch.deallocate()
     }
 
     static func defaultTabStops(_ columns: Int) -> [Bool] {

@@ -3,7 +3,7 @@
 /// scroll the screen away, what is left of one after the text that scrolled away in it was
 /// skipped, and the plain text of the reads after it. The model's screen is its grid with
 /// this text fed; the model feeds it before anything reads or changes the screen.
-struct DeferredText {
+struct KeptText {
     /// A screen of text and a read after it, at most windows; more than this is fed.
     static let capacity = 16 * 1024
     let bytes: UnsafeMutablePointer<UInt8>

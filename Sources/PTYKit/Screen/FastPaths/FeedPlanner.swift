@@ -1,0 +1,193 @@
+import Glibc
+
+extension ScreenModel {
+    /// Whether a model takes its speed tricks (FeedPlanner) or feeds every byte through the
+    /// parser and the state (PlainFeed): the reference the fuzz target and the tests compare
+    /// the tricks with, as Ghostty's `debug` stream and libvterm's damage merging.
+    package enum FastPaths: Sendable {
+        case all
+        case none
+    }
+}
+
+/// The speed tricks around the plain feed, behind one boundary: the model hands every read
+/// here, and the planner decides which of its bytes the parser and the state must see. It
+/// owns what the tricks keep between reads; the state keeps nothing of theirs. The tricks,
+/// named alike in types, comments, docs and tests:
+///
+/// - the scroll-ahead (ScreenStateScrollAhead.swift): plain text that scrolls away before
+///   anything looks at it is walked, not fed;
+/// - the kept text (KeptText): plain text kept back across reads, which the next read may
+///   scroll away in turn;
+/// - the redraw skip: a read that redraws the screen fed from its last redraw
+///   (CCellStores' ccell_find_redraw).
+///
+/// With `.none` every read goes to the plain feed whole. The state is the same either way
+/// once the kept text is fed (`feedKeptText`), which everything that reads or changes the
+/// screen does first.
+struct FeedPlanner {
+    let fastPaths: ScreenModel.FastPaths
+    private(set) var keptText = KeptText()
+    /// What the walks of the scroll-ahead note as they go.
+    private var walkScratch = WalkScratch()
+    /// Where the redraw skip's finder writes the items before the last redraw it feeds
+    /// alone: offset and length of each.
+    private let redrawItems: UnsafeMutablePointer<Int>
+    private static let redrawItemsKept = 64
+    private let findRedraw: CellVectors.FindRedraw
+    /// How many bytes of reads the redraw skip left out.
+    private(set) var bytesSkippedBeforeRedraws = 0
+
+    init(_ fastPaths: ScreenModel.FastPaths, vectors: CellVectors) {
+        self.fastPaths = fastPaths
+        redrawItems = .allocate(capacity: 2 * Self.redrawItemsKept)
+        findRedraw = vectors.findRedraw
+    }
+
+    func deallocate() {
+        keptText.deallocate()
+        walkScratch.deallocate()
+        redrawItems.deallocate()
+    }
+
+    /// Follows a read.
+    mutating func feed(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
+        guard fastPaths == .all else { return plain.feed(base, count: count) }
+        var base = base
+        var count = count
+        // Plain text is walked only from a boundary (ground, nothing half-read): the rest
+        // of a sequence the last read cut (in a coloured flood, one read in a few) is fed
+        // first.
+        if !plain.parser.isAtBoundary {
+            feedKeptText(&plain)
+            let consumed = plain.feedUntilBoundary(UnsafeRawBufferPointer(start: base, count: count))
+            guard consumed < count else { return }
+            base += consumed
+            count &-= consumed
+        }
+        if keptText.count > 0 {
+            followKeptText(base, count: count, &plain)
+        } else {
+            walkAndKeepBack(base, count: count, &plain)
+        }
+    }
+
+    /// Feeds the kept text, if any: what everything that reads or changes the screen does
+    /// first. What plain text cannot change (modes, titles, the parser's state, held
+    /// queries) is read without it, so that a relay looking at those after every read keeps
+    /// nothing from being skipped.
+    mutating func feedKeptText(_ plain: inout PlainFeed) {
+        let count = keptText.count
+        guard count > 0 else { return }
+        keptText.count = 0
+        plain.feed(keptText.bytes, count: count)
+    }
+
+    /// A read when nothing is kept back: the text in it that scrolls away skipped, and
+    /// plain text kept back.
+    private mutating func walkAndKeepBack(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
+        let start = plain.state.cursorWalk
+        switch plain.state.walkRead(base, count: count, &walkScratch) {
+        case .skipped(let ahead):
+            feedPenChanges(base, count: ahead.first.offset, &plain)
+            keepBackOrFeed(base, count: count, ahead, streamOffset: 0, &plain)
+        case .scrolledTooLittle(let end) where count <= KeptText.capacity:
+            keptText.keep(base, count: count, start: start, end: end, topRow: 0, streamStart: 0)
+            plain.open.reset()
+        default:
+            feedSkippingRedraws(base, count: count, &plain)
+        }
+    }
+
+    /// A read after text kept back: in a flood each read scrolls away some of it.
+    private mutating func followKeptText(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
+        switch plain.state.walkRead(base, count: count, after: keptText, &walkScratch) {
+        case .skipped(let ahead):
+            feedPenChanges(keptText.bytes, count: keptText.count, &plain)
+            feedPenChanges(base, count: ahead.first.offset, &plain)
+            keepBackOrFeed(base, count: count, ahead, streamOffset: keptText.streamEnd, &plain)
+        case .scrolledKeptText(let row, let end):
+            let first = plain.state.scrollAway(keptText: keptText, toRow: row, &walkScratch)
+            feedPenChanges(keptText.bytes, count: first.offset, &plain)
+            keptText.drop(before: first)
+            keepBackAfterKeptText(base, count: count, end: end, &plain)
+        case .scrolledTooLittle(let end):
+            keepBackAfterKeptText(base, count: count, end: end, &plain)
+        case .notPlain:
+            // Walked again from the cursor after the kept text, the read would scroll no
+            // more before that byte: it is fed after the kept text.
+            feedKeptText(&plain)
+            feedSkippingRedraws(base, count: count, &plain)
+        }
+    }
+
+    /// Keeps back a read after the kept text, which leaves the cursor at `end` if it is
+    /// plain text to its end, if there is room; else feeds both (a read that fits alone
+    /// may then be kept back in its place).
+    private mutating func keepBackAfterKeptText(
+        _ base: UnsafePointer<UInt8>, count: Int, end: ScreenState.PlainTextWalk?, _ plain: inout PlainFeed
+    ) {
+        guard let end else {
+            feedKeptText(&plain)
+            return feedSkippingRedraws(base, count: count, &plain)
+        }
+        guard keptText.count &+ count <= KeptText.capacity else {
+            feedKeptText(&plain)
+            return walkAndKeepBack(base, count: count, &plain)
+        }
+        keptText.append(base, count: count, end: end)
+    }
+
+    /// After a skip, keeps back the rest of the read, its first byte at `streamOffset` of
+    /// the text walked, in place of the kept text if it is all plain text (the next read
+    /// may scroll it away); else feeds it.
+    private mutating func keepBackOrFeed(
+        _ base: UnsafePointer<UInt8>, count: Int, _ ahead: ScreenState.ScrollAhead, streamOffset: Int,
+        _ plain: inout PlainFeed
+    ) {
+        let first = ahead.first
+        let rest = count &- first.offset
+        guard let end = ahead.end, rest <= KeptText.capacity else {
+            keptText.count = 0
+            return feedSkippingRedraws(base + first.offset, count: rest, &plain)
+        }
+        keptText.keep(
+            base + first.offset, count: rest,
+            start: ScreenState.PlainTextWalk(offset: 0, x: first.x, pendingWrap: false, row: first.row), end: end,
+            topRow: first.row, streamStart: streamOffset &+ first.offset)
+        plain.open.reset()
+    }
+
+    /// Feeds the parser the SGRs in `count` bytes of walked text that will not be fed
+    /// (skipped, or kept text dropped): all that text no one will see still changes is the
+    /// pen. Only those from the last that begins with a reset.
+    private func feedPenChanges(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
+        var offset = ScreenState.lastPenReset(in: base, count: count)
+        while offset < count, let escape = memchr(base + offset, 0x1B, count &- offset) {
+            let start = UnsafePointer<UInt8>(escape.assumingMemoryBound(to: UInt8.self)) - base
+            // A walked SGR ends at its `m`, before `count`.
+            var end = start &+ 2
+            while base[end] != UInt8(ascii: "m") { end &+= 1 }
+            plain.feed(base + start, count: end &+ 1 &- start)
+            offset = end &+ 1
+        }
+    }
+
+    /// The redraw skip: feeds a read, or what is left of it, from its last redraw. A
+    /// program that redraws whole screens (vim, a dashboard: ED 2 in the last read) draws
+    /// several in a read, and only the last is seen: what comes before the last redraw's
+    /// CUP and pen reset is left out where the ED 2, CUP and reset undo all of it, but for
+    /// the modes, titles and the like in it, fed alone (CCellStores' ccell_find_redraw).
+    /// Not while the scrollback is held: text that scrolls off before the erase goes there.
+    private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
+        guard plain.state.erasedFully && plain.state.scrollback == nil else {
+            return plain.feed(base, count: count)
+        }
+        plain.state.erasedFully = false
+        let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
+        guard redraw.resume > 0 else { return plain.feed(base, count: count) }
+        for index in 0..<redraw.fed { plain.feed(base + redrawItems[2 &* index], count: redrawItems[2 &* index &+ 1]) }
+        bytesSkippedBeforeRedraws &+= redraw.resume
+        plain.feed(base + redraw.resume, count: count &- redraw.resume)
+    }
+}
