@@ -6,8 +6,11 @@ import PTYKit
 // modes, tab stops, saved cursors, the character REP repeats); the repaint, fed to a fresh
 // model of the same size, and to one left in a messy state, gives that state again (but
 // for the input modes, which the repaint leaves to ScreenModes' on and off bytes); the
-// unlock bytes with held scrollback too. After every feed, every style, cluster and
-// hyperlink id the state holds names an entry of its table. And no crash or trap.
+// unlock bytes with held scrollback too. The fast paths against their plain twin: a model
+// with none (`fastPaths: .none`, every byte through the parser and the state) fed whole and
+// in the same chunks gives the same cells, cursor, modes, titles, snapshot and repaint
+// bytes. After every feed, every style, cluster and hyperlink id the state holds names an
+// entry of its table. And no crash or trap.
 //
 // Input: a byte for the rows, one for the columns, one byte N (its low 4 bits: the number
 // of chunk lengths, up to 15; bit 4: table pressure), N chunk lengths, then the stream.
@@ -33,6 +36,23 @@ private func feed(_ model: ScreenModel, _ bytes: ArraySlice<UInt8>, checked: Boo
 
 private func requireValidTables(_ model: ScreenModel) {
     if let broken = model.firstBrokenTableReference() { require(false, "an id names no table entry: \(broken)") }
+}
+
+/// The fast paths (`model`) and the plain feed (`plain`) fed the same give the same screen:
+/// cells, cursor, modes, titles, snapshot, and the repaint byte for byte.
+private func requireSame(_ model: ScreenModel, _ plain: ScreenModel, _ how: String) {
+    require(model.snapshot() == plain.snapshot(), "the fast paths and the plain feed, \(how), give other states")
+    for row in 0..<model.rows {
+        require(model.text(row: row) == plain.text(row: row), "the fast paths and the plain feed, \(how): row \(row)")
+    }
+    require(
+        model.cursor == plain.cursor && model.modes == plain.modes && model.isAlternateScreen == plain.isAlternateScreen
+            && model.title == plain.title && model.rowsBeforeStart == plain.rowsBeforeStart,
+        "the fast paths and the plain feed, \(how), give another cursor, modes or title")
+    let (repaint, plainRepaint) = (OutputBuffer(), OutputBuffer())
+    model.appendRepaint(to: repaint)
+    plain.appendRepaint(to: plainRepaint)
+    require(repaint.bytes == plainRepaint.bytes, "the fast paths and the plain feed, \(how), repaint differently")
 }
 
 /// The stream with its repetitions written out (see the header).
@@ -97,13 +117,26 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     requireValidTables(byByte)
     require(byByte.snapshot() == expected, "byte by byte gives another state than whole")
 
+    let plainWhole = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
+    feed(plainWhole, stream[...])
+    requireSame(unheld, plainWhole, "fed whole")
+
     let chunked = ScreenModel(rows: rows, columns: columns)
+    let plainChunked = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
     var offset = 0
     for length in chunkLengths(total: stream.count, choices: cuts, scale: pressure ? 64 : 1) {
         feed(chunked, stream[offset..<(offset + length)])
+        feed(plainChunked, stream[offset..<(offset + length)], checked: false)
         offset += length
+        // What a relay reads after every read, which the kept text is not fed for.
+        require(
+            chunked.isAtBoundary == plainChunked.isAtBoundary && chunked.modes == plainChunked.modes
+                && chunked.openSequence == plainChunked.openSequence && chunked.title == plainChunked.title
+                && chunked.titleSets == plainChunked.titleSets && chunked.queryCount == plainChunked.queryCount,
+            "the fast paths and the plain feed differ after a chunk, in what a relay reads")
     }
     require(chunked.snapshot() == expected, "chunks give another state than whole")
+    requireSame(chunked, plainChunked, "fed in chunks")
 
     let repaint = OutputBuffer()
     whole.appendRepaint(to: repaint)

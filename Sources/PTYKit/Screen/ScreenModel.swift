@@ -91,7 +91,8 @@ public final class ScreenModel {
     /// offset after it), or nil if it never was. Changes nothing.
     public func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress else { return isAtBoundary ? 0 : nil }
-        return engine.pointee.plain.parser.lastBoundary(in: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        return engine.pointee.plain.parser.lastBoundary(
+            in: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
     /// The bytes since the stream was last at a boundary (at most 4096; none past that):

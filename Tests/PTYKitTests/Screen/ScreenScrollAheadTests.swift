@@ -57,7 +57,9 @@ struct ScreenScrollAheadTests {
         ]
         for (text, plain) in texts {
             state.y = 2
-            let result = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count, &scratch) }
+            let result = bytes(text).withUnsafeBufferPointer {
+                state.walkRead($0.baseAddress!, count: $0.count, &scratch)
+            }
             guard case .skipped(let ahead)? = result else {
                 Issue.record("\(text): \(String(describing: result))")
                 continue
@@ -395,7 +397,9 @@ struct ScreenScrollAheadTests {
         func walked(_ text: String) -> String {
             state.y = 2
             state.x = 0
-            let walk = bytes(text).withUnsafeBufferPointer { state.walkRead($0.baseAddress!, count: $0.count, &scratch) }
+            let walk = bytes(text).withUnsafeBufferPointer {
+                state.walkRead($0.baseAddress!, count: $0.count, &scratch)
+            }
             switch walk {
             case .scrolledTooLittle(let end)?: return "kept, row \(end.row) column \(end.x)"
             case .notPlain?: return "not plain"

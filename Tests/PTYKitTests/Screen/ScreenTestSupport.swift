@@ -30,8 +30,9 @@ extension ScreenModel {
 
 /// Feeds `input` to fresh models of the size given: whole, split in two at every position,
 /// and byte by byte (libvterm's and SwiftTerm's chunk loops), expecting the same state each
-/// time; then the repaint of the result fed to a fresh model, expecting the same again.
-/// Returns the model fed whole.
+/// time, and the same state and repaint as the model without fast paths (the plain feed,
+/// the reference); then the repaint of the result fed to a fresh model, expecting the same
+/// again. Returns the model fed whole.
 @discardableResult
 func screenEverySplit(
     _ input: [UInt8], rows: Int = 5, columns: Int = 10, sourceLocation: SourceLocation = #_sourceLocation
@@ -39,6 +40,10 @@ func screenEverySplit(
     let whole = ScreenModel(rows: rows, columns: columns)
     whole.feed(input)
     let expected = whole.snapshot()
+    let reference = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
+    reference.feed(input)
+    #expect(reference.snapshot() == expected, "the plain feed", sourceLocation: sourceLocation)
+    #expect(reference.repaint() == whole.repaint(), "the plain feed's repaint", sourceLocation: sourceLocation)
     for split in 0...input.count {
         let model = ScreenModel(rows: rows, columns: columns)
         model.feed(input[..<split])
