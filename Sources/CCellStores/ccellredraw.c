@@ -129,6 +129,13 @@ bool ccell_final_left_out_by_avx2(uint8_t final) {
     return (low_nibble_rows[final & 0x0F] & high_nibble_rows[final >> 4]) != 0;
 }
 
+bool ccell_mode_kept_before_full_redraw(unsigned long mode) {
+    for (size_t i = 0; i < sizeof kept_modes / sizeof kept_modes[0]; i++) {
+        if (kept_modes[i] == mode) return true;
+    }
+    return false;
+}
+
 /// The kind of the control sequence from the ESC at `at` (before `limit`), its end in
 /// `end`.
 static item_kind control_sequence_kind(const uint8_t *bytes, long at, long limit, long *end) {

@@ -48,7 +48,7 @@ extension EndToEnd {
             let model = ScreenModel(rows: 24, columns: 80)
             terminal.transcript.withUnsafeBytes { model.feed($0) }
             let modes = model.modes
-            let left = ScreenModes.inputPrivateModes.filter { modes.isSet(privateMode: $0) }
+            let left = ScreenModes.inputPrivateModes.filter { modes.isSet($0) }
             #expect(left.isEmpty, "modes left on: \(left)", sourceLocation: sourceLocation)
             #expect(!modes.applicationKeypad, "keypad left in application mode", sourceLocation: sourceLocation)
             #expect(modes.cursorVisible, "cursor left hidden", sourceLocation: sourceLocation)

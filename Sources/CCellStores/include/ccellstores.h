@@ -91,6 +91,10 @@ uint8_t ccell_escape_kind(uint8_t intermediate, uint8_t final);
 /// out (undone, an SGR or a CUP).
 bool ccell_final_left_out_by_avx2(uint8_t final);
 
+/// Whether a DECSET, DECRST or XTRESTORE list naming DEC private mode `mode` is kept
+/// before a full erase whatever else it is (the alternate screen's modes).
+bool ccell_mode_kept_before_full_redraw(unsigned long mode);
+
 #pragma clang assume_nonnull end
 
 #endif

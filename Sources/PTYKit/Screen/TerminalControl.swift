@@ -15,10 +15,8 @@ public enum TerminalControl: Equatable, Sendable {
     case eraseDisplay
     /// ED 3: erase the scrollback (xterm, Linux).
     case eraseScrollback
-    /// DECSET / DECRST.
-    case privateMode(Int, on: Bool)
-    /// SM / RM (4: insert mode, 20: newline mode).
-    case ansiMode(Int, on: Bool)
+    /// DECSET / DECRST of a DEC private mode, SM / RM of an ANSI one.
+    case mode(TerminalMode, on: Bool)
     /// DECKPAM (true) / DECKPNM.
     case applicationKeypad(Bool)
     /// DECSC / DECRC.
@@ -27,7 +25,7 @@ public enum TerminalControl: Equatable, Sendable {
     /// DECSTBM with the region's rows; nil resets it to the whole screen.
     case scrollRegion(top: Int, bottom: Int)
     case resetScrollRegion
-    /// DECSLRM (needs DECLRMM, private mode 69).
+    /// DECSLRM (needs DECLRMM).
     case horizontalMargins(left: Int, right: Int)
     /// SCS: the set G0 (`ESC ( F`) and G1 (`ESC ) F`) hold.
     case designateG0(TerminalCharacterSet)
@@ -83,13 +81,10 @@ public enum TerminalControl: Equatable, Sendable {
         case .deleteCharacter: buffer.append("\u{1b}[P")
         case .eraseDisplay: buffer.append("\u{1b}[2J")
         case .eraseScrollback: buffer.append("\u{1b}[3J")
-        case .privateMode(let mode, let on):
-            buffer.append("\u{1b}[?")
-            buffer.appendNumber(mode)
-            buffer.appendByte(on ? UInt8(ascii: "h") : UInt8(ascii: "l"))
-        case .ansiMode(let mode, let on):
+        case .mode(let mode, let on):
             buffer.appendCSI()
-            buffer.appendNumber(mode)
+            if mode.isPrivate { buffer.appendByte(UInt8(ascii: "?")) }
+            buffer.appendNumber(mode.number)
             buffer.appendByte(on ? UInt8(ascii: "h") : UInt8(ascii: "l"))
         case .applicationKeypad(let on): buffer.append(on ? "\u{1b}=" : "\u{1b}>")
         case .saveCursor: buffer.append("\u{1b}7")
@@ -160,7 +155,7 @@ public enum TerminalControl: Equatable, Sendable {
             buffer.append("\u{1b}\\")
         case .setTabStop: buffer.append("\u{1b}H")
         case .clearTabStops: buffer.append("\u{1b}[3g")
-        case .synchronizedOutput(let begin): buffer.append(begin ? "\u{1b}[?2026h" : "\u{1b}[?2026l")
+        case .synchronizedOutput(let begin): TerminalControl.mode(.synchronizedOutput, on: begin).write(to: buffer)
         case .bell: buffer.appendByte(0x07)
         }
     }

@@ -155,7 +155,7 @@ struct FallbackLock {
     /// no record of them with it.
     static var entry: [UInt8] {
         let buffer = OutputBuffer(capacity: 256)
-        buffer.append(.privateMode(1049, on: true))
+        buffer.append(.mode(.alternateScreen1049, on: true))
         TerminalReset.append(to: buffer)
         return buffer.bytes
     }

@@ -6,7 +6,7 @@ import PTYKit
 /// anything or depends on what was on.
 enum TerminalReset {
     static func append(to buffer: OutputBuffer) {
-        for mode in ScreenModes.inputPrivateModes { buffer.append(.privateMode(mode, on: false)) }
+        for mode in ScreenModes.inputPrivateModes { buffer.append(.mode(mode, on: false)) }
         // KAM and SRM to their usual states, as every lock forces them: with no model to
         // say what the command left, the initial modes' forced switches are all of them.
         ScreenModes.initial.appendLockOutModesOff(to: buffer)
@@ -22,9 +22,9 @@ enum TerminalReset {
     /// its top: the session's end, locked or not, shows nothing that was on the screen.
     static func appendLeaving(to buffer: OutputBuffer) {
         append(to: buffer)
-        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.mode(.alternateScreen1049, on: false))
         buffer.append(.cursorPosition(row: 1, column: 1))
         buffer.append(.eraseDisplay)
-        buffer.append(.privateMode(25, on: true))
+        buffer.append(.mode(.cursorVisible, on: true))
     }
 }

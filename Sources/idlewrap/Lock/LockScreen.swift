@@ -61,7 +61,7 @@ enum LockScreen {
         var pushedKeyboard = (main: false, alternate: flags.alternate != 0)
         if !modes.alternateScreen {
             pushedKeyboard.main = flags.main != 0
-            buffer.append(.privateMode(1049, on: true))
+            buffer.append(.mode(.alternateScreen1049, on: true))
             if pushedKeyboard.alternate { buffer.append(.pushKeyboardFlags(0)) }
         }
         ScreenModel.appendKnownState(autowrap: true, to: buffer)
@@ -85,7 +85,7 @@ enum LockScreen {
         }
         if entry.pushedKeyboard.alternate { buffer.append(.popKeyboardFlags(1)) }
         if entry.pushedKeyboard.main {
-            buffer.append(.privateMode(1049, on: false))
+            buffer.append(.mode(.alternateScreen1049, on: false))
             buffer.append(.popKeyboardFlags(1))
         }
         entry.titles.appendGivenBack(titles, into: buffer)
@@ -101,14 +101,14 @@ enum LockScreen {
         entry.titles.appendGivenBackForGood(into: buffer)
         let depth = entry.modes.kittyKeyboardDepth
         if entry.modes.alternateScreen && depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }
-        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.mode(.alternateScreen1049, on: false))
         buffer.append(.cursorPosition(row: 1, column: 1))
         buffer.append(.eraseDisplay)
         if wipeScrollback { buffer.append(.eraseScrollback) }
         buffer.append(.resetAttributes)
         let mainPops = depth.main + (entry.pushedKeyboard.main ? 1 : 0)
         if mainPops > 0 { buffer.append(.popKeyboardFlags(mainPops)) }
-        buffer.append(.privateMode(25, on: true))
+        buffer.append(.mode(.cursorVisible, on: true))
     }
 
     /// The whole lock screen, centred, with the cursor after the prompt.
@@ -124,7 +124,7 @@ enum LockScreen {
         // cleared by ED 2 into its history, and the command's with it where the lock
         // screen covers it (a terminal without an alternate screen).
         let buffer = OutputBuffer()
-        buffer.append(.privateMode(25, on: false))
+        buffer.append(.mode(.cursorVisible, on: false))
         for row in 1...rows {
             buffer.append(.cursorPosition(row: row, column: 1))
             buffer.append(.eraseToEndOfLine)
@@ -147,7 +147,7 @@ enum LockScreen {
         }
         if let cursor {
             buffer.append(.cursorPosition(row: cursor.row, column: cursor.column))
-            buffer.append(.privateMode(25, on: true))
+            buffer.append(.mode(.cursorVisible, on: true))
         }
         return buffer.bytes
     }

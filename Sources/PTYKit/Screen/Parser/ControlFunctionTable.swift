@@ -7,7 +7,7 @@
 // checks that the two agree on every sequence.
 //
 // To add a sequence: a row here (one line, the form the script reads), its case, its
-// handler in ScreenStateSequences.swift (or ScreenModes.swift for a mode), then rerun
+// handler in ScreenStateSequences.swift (a mode is a row of ModeTable.swift), then rerun
 //     python3 Tools/generate-control-functions.py
 // CONTRIBUTING.md shows it done for DECST8C.
 
@@ -160,11 +160,6 @@ extension ControlFunction {
         ControlFunctionRow(.decxcpr, marker: "?", final: "n", redraw: .fedAlone, query: true),
         ControlFunctionRow(.xtqmodkeys, marker: "?", final: "m", redraw: .fedAlone, query: true),
     ]
-
-    /// The private modes whose DECSET, DECRST, XTSAVE or XTRESTORE switch screens or save
-    /// and restore the cursor: such a list is kept before a full erase whatever its final.
-    /// The script reads this line.
-    static let modesKeptBeforeFullRedraw: [Int] = [47, 1047, 1048, 1049]
 
     // MARK: - Looking a sequence up
 

@@ -108,7 +108,7 @@ struct RowRenderer {
     mutating func setOriginMode(_ on: Bool, into buffer: OutputBuffer) {
         guard on != originMode else { return }
         originMode = on
-        TerminalControl.privateMode(6, on: on).write(to: buffer)
+        TerminalControl.mode(.origin, on: on).write(to: buffer)
     }
 
     mutating func setGraphics(_ on: Bool, into buffer: OutputBuffer) {

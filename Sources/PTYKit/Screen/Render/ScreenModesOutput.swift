@@ -35,17 +35,14 @@
 
 extension ScreenModes {
     /// The DEC private modes that make the terminal send input by itself or encode keys
-    /// differently, in the order the sequences list them.
-    public static let inputPrivateModes = [
-        1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004,
-        1050, 1051, 1052, 1053, 1060, 1061, 2031, 2048, 9001,
-    ]
+    /// differently (their owner: the input side), in the order the sequences list them.
+    public static let inputPrivateModes = ModeRow.rows.filter { $0.owner == .input && $0.isPrivate }.map(\.mode)
 
     /// For each input mode that is on, the control that turns it off and the one that
     /// turns it back on, so the two sequences cannot drift apart.
     private var inputSwitches: [(off: TerminalControl, on: TerminalControl)] {
-        var switches = Self.inputPrivateModes.filter(isSet(privateMode:)).map { mode in
-            (off: TerminalControl.privateMode(mode, on: false), on: TerminalControl.privateMode(mode, on: true))
+        var switches = Self.inputPrivateModes.filter(isSet).map { mode in
+            (off: TerminalControl.mode(mode, on: false), on: TerminalControl.mode(mode, on: true))
         }
         if applicationKeypad {
             switches.append((off: .applicationKeypad(false), on: .applicationKeypad(true)))
@@ -60,16 +57,19 @@ extension ScreenModes {
         return switches
     }
 
-    /// The ANSI modes that change what keys do, KAM and SRM: each with its usual state
-    /// (set or reset) and whether the program turned it from there.
-    private var ansiKeyModes: [(mode: Int, usuallySet: Bool, changed: Bool)] {
-        [(2, false, keyboardLocked), (12, true, localEcho)]
+    /// The ANSI modes the input side keeps, KAM and SRM: each with whether the program
+    /// turned it from its usual state.
+    private var ansiKeyModes: [(mode: TerminalMode, changed: Bool)] {
+        Self.ansiInputModes.map { ($0, isSet($0) != $0.row.usuallySet) }
     }
+
+    private static let ansiInputModes = ModeRow.rows.filter { $0.owner == .input && !$0.isPrivate }.map(\.mode)
 
     /// KAM and SRM, where the program turned them from their usual state.
     private var ansiSwitches: [(off: TerminalControl, on: TerminalControl)] {
         ansiKeyModes.filter(\.changed).map { key in
-            (off: .ansiMode(key.mode, on: key.usuallySet), on: .ansiMode(key.mode, on: !key.usuallySet))
+            let usuallySet = key.mode.row.usuallySet
+            return (off: .mode(key.mode, on: usuallySet), on: .mode(key.mode, on: !usuallySet))
         }
     }
 
@@ -77,9 +77,12 @@ extension ScreenModes {
     /// their usual state even where the model believes them there already, so that no
     /// terminal keeps the password out or shows it.
     public func appendLockOutModesOff(to buffer: OutputBuffer) {
-        for key in ansiKeyModes where !key.changed { buffer.append(.ansiMode(key.mode, on: key.usuallySet)) }
-        if !isSet(privateMode: 9001) { buffer.append(.privateMode(9001, on: false)) }
+        for mode in Self.lockOutModes where isSet(mode) == mode.row.usuallySet {
+            buffer.append(.mode(mode, on: mode.row.usuallySet))
+        }
     }
+
+    private static let lockOutModes = ModeRow.rows.filter(\.isLockOut).map(\.mode)
 
     /// Turns OFF every input mode that is on: mouse modes, focus events, bracketed paste,
     /// application cursor keys and keypad, the kitty keyboard protocol (by pushing flags 0,
@@ -100,8 +103,8 @@ extension ScreenModes {
     /// shown now from what it was then to what it is: write it on that screen. (A change to
     /// the other screen's stack while locked is not brought over.)
     public func appendInputModesOn(after locked: ScreenModes, to buffer: OutputBuffer) {
-        for mode in Self.inputPrivateModes where isSet(privateMode: mode) {
-            buffer.append(.privateMode(mode, on: true))
+        for mode in Self.inputPrivateModes where isSet(mode) {
+            buffer.append(.mode(mode, on: true))
         }
         if applicationKeypad { buffer.append(.applicationKeypad(true)) }
         if modifyOtherKeys != 0 { buffer.append(.modifyOtherKeys(modifyOtherKeys)) }
@@ -120,8 +123,8 @@ extension ScreenModes {
     /// pushed them on, the alternate screen left, the cursor shown. Nothing for a terminal
     /// in its usual state.
     public func appendRestoreAtExit(to buffer: OutputBuffer) {
-        for mode in Self.inputPrivateModes where isSet(privateMode: mode) {
-            buffer.append(.privateMode(mode, on: false))
+        for mode in Self.inputPrivateModes where isSet(mode) {
+            buffer.append(.mode(mode, on: false))
         }
         if applicationKeypad { buffer.append(.applicationKeypad(false)) }
         if modifyOtherKeys != 0 { buffer.append(.resetModifyOtherKeys) }
@@ -129,9 +132,9 @@ extension ScreenModes {
         let depth = kittyKeyboardDepth
         if alternateScreen {
             if depth.alternate > 0 { buffer.append(.popKeyboardFlags(depth.alternate)) }
-            buffer.append(.privateMode(1049, on: false))
+            buffer.append(.mode(.alternateScreen1049, on: false))
         }
         if depth.main > 0 { buffer.append(.popKeyboardFlags(depth.main)) }
-        if !cursorVisible { buffer.append(.privateMode(25, on: true)) }
+        if !cursorVisible { buffer.append(.mode(.cursorVisible, on: true)) }
     }
 }

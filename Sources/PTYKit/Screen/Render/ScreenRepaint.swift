@@ -18,15 +18,15 @@ extension ScreenState {
         if let columns {
             buffer.append(.horizontalMargins(left: 1, right: columns))
         } else {
-            buffer.append(.privateMode(69, on: false))
+            buffer.append(.mode(.leftRightMargins, on: false))
         }
         buffer.append(.resetScrollRegion)
-        buffer.append(.privateMode(6, on: false))
-        buffer.append(.ansiMode(4, on: false))
+        buffer.append(.mode(.origin, on: false))
+        buffer.append(.mode(.insert, on: false))
         buffer.append(.designateG0(.ascii))
         buffer.append(.designateG1(.ascii))
         buffer.append(.shiftIn)
-        buffer.append(.privateMode(7, on: autowrap))
+        buffer.append(.mode(.autowrap, on: autowrap))
     }
 
     func repaint(into buffer: OutputBuffer) {
@@ -39,10 +39,10 @@ extension ScreenState {
     /// terminal got every byte up to when the scrollback began to be held, so its tab
     /// stops are the model's unless they changed since (`tabStopsChanged`).
     private func repaintScreens(tabStopsKnown: Bool, into buffer: OutputBuffer) {
-        buffer.append(.privateMode(25, on: false))
+        buffer.append(.mode(.cursorVisible, on: false))
         // Onto the main screen: where the alternate screen is left, the terminal is in
         // both xterm's and tmux's usual state to enter it again.
-        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.mode(.alternateScreen1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
@@ -52,11 +52,7 @@ extension ScreenState {
         // as it is now.
         appendSavedCursor(savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
         if onAlternate {
-            // By the numbers the program used, 1049 first: it saves the cursor just set
-            // (xterm's DECSC, tmux's own slot); the screen is painted whole anyway.
-            for mode in [1049, 1047, 47] where modes.isSet(privateMode: mode) {
-                buffer.append(.privateMode(mode, on: true))
-            }
+            appendAlternateScreenEntered(into: buffer)
             renderer.assumeReset()
             Self.appendKnownState(
                 autowrap: true, fullWidthMarginsOf: leftRightMarginMode ? columns : nil, to: buffer)
@@ -66,16 +62,16 @@ extension ScreenState {
         // Tab stops are set by column, which origin mode with margins would shift.
         renderer.setOriginMode(false, into: buffer)
         if !tabStopsKnown || tabStopsChanged { appendTabStops(into: buffer) }
-        if reverseVideo { buffer.append(.privateMode(5, on: true)) }
-        if cursorBlink { buffer.append(.privateMode(12, on: true)) }
-        if newlineMode { buffer.append(.ansiMode(20, on: true)) }
+        if reverseVideo { buffer.append(.mode(.reverseVideo, on: true)) }
+        if cursorBlink { buffer.append(.mode(.cursorBlink, on: true)) }
+        if newlineMode { buffer.append(.mode(.lineFeedNewLine, on: true)) }
         let current = SavedCursor(
             x: x, y: y, pendingWrap: pendingWrap, pen: pen, g0: g0, g1: g1, shifted: shifted, originMode: originMode)
         appendCursorState(current, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
-        if !autowrap { buffer.append(.privateMode(7, on: false)) }
-        if insertMode { buffer.append(.ansiMode(4, on: true)) }
+        if !autowrap { buffer.append(.mode(.autowrap, on: false)) }
+        if insertMode { buffer.append(.mode(.insert, on: true)) }
         if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
-        if modes.cursorVisible { buffer.append(.privateMode(25, on: true)) }
+        if modes.cursorVisible { buffer.append(.mode(.cursorVisible, on: true)) }
     }
 
     /// The character REP repeats (the ASCII one printed last, nothing but REP after it)
@@ -179,7 +175,7 @@ extension ScreenState {
         guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
             let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
             if marginForWrap {
-                buffer.append(.privateMode(69, on: true))
+                buffer.append(.mode(.leftRightMargins, on: true))
                 buffer.append(.horizontalMargins(left: 1, right: saved.x + 1))
             }
             appendCursorState(saved, of: grid, renderer: &renderer, into: buffer)
@@ -196,7 +192,7 @@ extension ScreenState {
     /// none), the left and right margins also when `replacing` others set for the moment.
     private func appendMargins(replacing: Bool = false, into buffer: OutputBuffer) {
         if leftRightMarginMode {
-            buffer.append(.privateMode(69, on: true))
+            buffer.append(.mode(.leftRightMargins, on: true))
             if replacing || left != 0 || right != columns - 1 {
                 buffer.append(.horizontalMargins(left: left + 1, right: right + 1))
             }
@@ -223,8 +219,8 @@ extension ScreenState {
         buffer.append(.synchronizedOutput(true))
         appendRowsBeforeStartScrolled(into: buffer)
         if hold.lineCount > 0 || !notice.isEmpty {
-            buffer.append(.privateMode(25, on: false))
-            buffer.append(.privateMode(1049, on: false))
+            buffer.append(.mode(.cursorVisible, on: false))
+            buffer.append(.mode(.alternateScreen1049, on: false))
             Self.appendKnownState(autowrap: true, to: buffer)
             // Each row erased first (with EL: a terminal forgets that a row it erases had
             // wrapped), then the lines from the top.

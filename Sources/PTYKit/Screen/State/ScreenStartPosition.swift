@@ -61,8 +61,8 @@ extension ScreenState {
     /// an alternate screen they are still there; on one without, the lock screen was).
     func appendRowsBeforeStartScrolled(into buffer: OutputBuffer) {
         guard rowsBeforeStartHeld > 0 else { return }
-        buffer.append(.privateMode(25, on: false))
-        buffer.append(.privateMode(1049, on: false))
+        buffer.append(.mode(.cursorVisible, on: false))
+        buffer.append(.mode(.alternateScreen1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
         buffer.append(.cursorPosition(row: rows, column: 1))
         for _ in 0..<min(rowsBeforeStartHeld, rows) { buffer.append("\n") }

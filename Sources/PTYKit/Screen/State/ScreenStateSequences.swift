@@ -133,13 +133,12 @@ extension ScreenState: ScreenParserConsumer {
             case 3: tabStops = [Bool](repeating: false, count: columns)
             default: break
             }
-        case .sm, .rm:
+        case .sm, .rm, .decset, .decrst:
+            let isPrivate = function == .decset || function == .decrst
             for index in 0..<sequence.pointee.parameterCount {
-                switch sequence.pointee.parameter(index, default: 0) {
-                case 4: insertMode = function == .sm
-                case 20: newlineMode = function == .sm
-                case let mode: modes.setANSIMode(Int(mode), on: function == .sm)
-                }
+                let number = Int(sequence.pointee.parameter(index, default: 0))
+                guard let mode = ModeRow.lookUp(number, isPrivate: isPrivate) else { continue }
+                set(mode, on: function == .sm || function == .decset)
             }
         case .decstbm:
             let newTop = sequence.pointee.count(0) - 1
@@ -161,10 +160,6 @@ extension ScreenState: ScreenParserConsumer {
             }
         case .scorc: restoreCursor()
         case .xtwinops: windowOperation(sequence)
-        case .decset, .decrst:
-            for index in 0..<sequence.pointee.parameterCount {
-                setPrivateMode(Int(sequence.pointee.parameter(index, default: 0)), on: function == .decset)
-            }
         case .decstr: softReset()  // modes already
         case .decscusr:
             let shape = sequence.pointee.parameter(0, default: 0)
@@ -174,51 +169,43 @@ extension ScreenState: ScreenParserConsumer {
         }
     }
 
-    /// DECSET and DECRST for the modes the grid follows (ScreenModes follows the rest).
-    private mutating func setPrivateMode(_ mode: Int, on: Bool) {
+    /// SM, RM, DECSET or DECRST of `mode`: ScreenModes follows it first, then its owner
+    /// here.
+    private mutating func set(_ mode: TerminalMode, on: Bool) {
+        modes.set(mode, on: on)
+        switch mode.row.owner {
+        case .screen: setScreenMode(mode, on: on)
+        case .alternateScreen: setAlternateScreenMode(mode, on: on)
+        case .input, .keypad, .cursor, .repaint: break
+        }
+    }
+
+    /// The modes the grid's state keeps.
+    private mutating func setScreenMode(_ mode: TerminalMode, on: Bool) {
         switch mode {
-        case 3:
+        case .columns132:
             // DECCOLM: the window keeps its width, but the screen is cleared (with the
             // background) and the cursor homed, margins and origin mode kept, as tmux does
             // (xterm only where mode 40 allows 132 columns, and then it resets the margins).
             eraseInDisplay(2)
             moveTo(row: 1, column: 1)
             followRowsBeforeStart(erasedAbove: true)
-        case 5: reverseVideo = on
-        case 6:
+        case .insert: insertMode = on
+        case .lineFeedNewLine: newlineMode = on
+        case .reverseVideo: reverseVideo = on
+        case .origin:
             originMode = on
             moveTo(row: 1, column: 1)
-        case 7:
+        case .autowrap:
             autowrap = on
             if !on { pendingWrap = false }
-        case 12: cursorBlink = on
-        case 69:
+        case .cursorBlink: cursorBlink = on
+        case .leftRightMargins:
             leftRightMarginMode = on
             if !on {
                 left = 0
                 right = columns - 1
                 dropMarginWraps()
-            }
-        case 47:
-            switchScreen(toAlternate: on)
-        case 1047:
-            if !on && onAlternate {
-                for row in 0..<rows { grid.clearRow(row, style: 0) }
-            }
-            switchScreen(toAlternate: on)
-        case 1048:
-            if on { saveCursor() } else { restoreCursor() }
-        case 1049:
-            if on {
-                if !onAlternate {
-                    saveCursor()
-                    switchScreen(toAlternate: true)
-                    let style = erasePenId()
-                    for row in 0..<rows { grid.clearRow(row, style: style) }
-                }
-            } else {
-                switchScreen(toAlternate: false)
-                restoreCursor()
             }
         default:
             break
