@@ -302,7 +302,9 @@ struct LockControllerTests {
         host.screen = []
         lock.requestLock()
         let locked = host.screenText
-        #expect(locked.hasPrefix("\u{1b}[22;0t\u{1b}]0;Locked\u{1b}\\"))
+        // The command set the window title alone (OSC 2): the icon name is the terminal's,
+        // which a terminal without a title stack could not get back, so it is left alone.
+        #expect(locked.hasPrefix("\u{1b}[22;0t\u{1b}]2;Locked\u{1b}\\"))
         #expect(!locked.contains("Back soon\u{1b}\\"))
         #expect(TitleStackModel(host.screen).title == "Locked")
         output(lock, "\u{1b}]2;other.txt - vim\u{07}")
