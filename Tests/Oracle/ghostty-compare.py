@@ -133,9 +133,9 @@ def state(term):
         "workingDirectory": string_data(term, "pwd"),
     }
     for mode in DEC_MODES:
-        result[f"mode ?{mode}"] = term.mode(mode)
+        result[f"mode.?{mode}"] = term.mode(mode)
     for mode in ANSI_MODES:
-        result[f"mode {mode}"] = term.mode(mode, ansi=True)
+        result[f"mode.{mode}"] = term.mode(mode, ansi=True)
     return result
 
 
@@ -153,6 +153,11 @@ def differences(expected, actual, rows, columns):
         entry = found.setdefault(kind, [0, f"{where}: expected {wanted!r}, got {got!r}"])
         entry[0] += 1
 
+    # DECCOLM may have resized either (Ghostty follows it where allowed).
+    if expected.size != actual.size:
+        note("size", "screen", expected.size, actual.size)
+    columns = min(expected.size[0], actual.size[0])
+    rows = min(expected.size[1], actual.size[1])
     wanted, got = state(expected), state(actual)
     for key in wanted:
         if wanted[key] != got[key]:

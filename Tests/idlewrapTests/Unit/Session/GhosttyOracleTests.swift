@@ -86,7 +86,7 @@ struct GhosttyOracleTests {
             entry = LockScreen.enter(
                 modes: screen.modes, workingDirectory: screen.workingDirectory, afterCut: cut, wipeScrollback: false,
                 into: buffer)
-            buffer.append(contentsOf: Array("\u{1b}[1;1H\u{1b}[7m locked \u{1b}[m\u{1b}[3;3HPassword for oracle: ".utf8))
+            buffer.append(contentsOf: Self.lockScreenText)
         }
         rest.withUnsafeBytes { screen.follow($0) }
         if let entry {
@@ -96,6 +96,9 @@ struct GhosttyOracleTests {
         }
         return written
     }
+
+    /// What stands for the lock screen's text: drawn where the command's screen was.
+    static let lockScreenText = Array("\u{1b}[1;1H\u{1b}[7m locked \u{1b}[m\u{1b}[3;3HPassword for oracle: ".utf8)
 
     /// The inputs of `corpus`, each with its screen size.
     static func inputs(_ corpus: Corpus) throws -> [(name: String, rows: Int, columns: Int, bytes: [UInt8])] {
