@@ -84,14 +84,14 @@ struct GhosttyOracleTests {
         var entry: LockScreenEntry?
         screen.write { buffer in
             entry = LockScreen.enter(
-                modes: screen.modes, workingDirectory: screen.workingDirectory, afterCut: cut, wipeScrollback: false,
+                modes: screen.modes, titles: screen.titles, afterCut: cut, wipeScrollback: false,
                 into: buffer)
             buffer.append(contentsOf: Self.lockScreenText)
         }
         rest.withUnsafeBytes { screen.follow($0) }
         if let entry {
             screen.show(hiddenModes: entry.modes) { buffer in
-                LockScreen.leave(entry, title: screen.title, rows: rows, into: buffer)
+                LockScreen.leave(entry, titles: screen.titles, rows: rows, into: buffer)
             }
         }
         return written
