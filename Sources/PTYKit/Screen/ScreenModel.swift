@@ -51,7 +51,7 @@ public final class ScreenModel {
 
     deinit {
         engine.pointee.planner.deallocate()
-        engine.pointee.plain.state.scrollback?.deallocate()
+        engine.pointee.plain.state.history.deallocate()
         engine.pointee.plain.state.deallocate()
         engine.deinitialize(count: 1)
         engine.deallocate()
@@ -164,15 +164,13 @@ public final class ScreenModel {
     /// grows as lines arrive; where memory runs out first, that is its limit.
     public func startHoldingScrollback(limit: Int) {
         let engine = settled
-        engine.pointee.plain.state.scrollback?.deallocate()
-        engine.pointee.plain.state.scrollback = ScrollbackHold(limit: limit)
-        engine.pointee.plain.state.rowsBeforeStartHeld = 0
+        engine.pointee.plain.state.history.startHolding(limit: limit)
         engine.pointee.plain.state.tabStopsChanged = false
     }
 
     /// Lines held, bytes they take, and lines dropped past the limit.
     public var heldScrollback: (lines: Int, bytes: Int, dropped: Int) {
-        guard let hold = engine.pointee.plain.state.scrollback else { return (0, 0, 0) }
+        guard let hold = engine.pointee.plain.state.history.hold else { return (0, 0, 0) }
         return (hold.lineCount, hold.usedBytes, hold.droppedLines)
     }
 
@@ -190,11 +188,9 @@ public final class ScreenModel {
         beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
         let engine = settled
-        if let hold = engine.pointee.plain.state.scrollback {
-            engine.pointee.plain.state.scrollback = nil
+        if let hold = engine.pointee.plain.state.history.hold {
             engine.pointee.plain.state.scrollbackAndRepaint(hold, notice: notice, drain: drain, into: buffer)
-            engine.pointee.plain.state.rowsBeforeStartHeld = 0
-            hold.deallocate()
+            engine.pointee.plain.state.history.stopHolding()
         } else {
             engine.pointee.plain.state.repaint(into: buffer)
         }
@@ -204,10 +200,7 @@ public final class ScreenModel {
 
     /// Stops holding and discards what was held.
     public func discardHeldScrollback() {
-        let engine = settled
-        engine.pointee.plain.state.scrollback?.deallocate()
-        engine.pointee.plain.state.scrollback = nil
-        engine.pointee.plain.state.rowsBeforeStartHeld = 0
+        settled.pointee.plain.state.history.stopHolding()
     }
 
     // MARK: - Where the program started
@@ -224,7 +217,7 @@ public final class ScreenModel {
 
     /// How many rows at the top of the main screen are still the terminal's from before the
     /// program (see `start(atRow:column:)`): the repaint leaves them alone.
-    public var rowsBeforeStart: Int { engine.pointee.plain.state.rowsBeforeStart }
+    public var rowsBeforeStart: Int { engine.pointee.plain.state.history.rowsBeforeStart }
 
     // MARK: - Size
 

@@ -136,7 +136,7 @@ struct ScreenScrollAheadTests {
         }
         let unlike: [(inout ScreenState) -> Void] = [
             { $0.top = 1 }, { $0.bottom = 1 }, { $0.leftRightMarginMode = true }, { $0.autowrap = false },
-            { $0.insertMode = true }, { $0.rowsBeforeStart = 1 },
+            { $0.insertMode = true }, { $0.history.rowsBeforeStart = 1 },
         ]
         let input = bytes(flood)
         for change in unlike {

@@ -188,7 +188,7 @@ struct ScreenSeamTests {
         terminal.startHoldingScrollback(limit: 1 << 20)
         terminal.feed(bytes)
         let history = OutputBuffer()
-        terminal.state.scrollback?.write(into: history)
+        terminal.state.history.hold?.write(into: history)
         return (terminal, history.bytes)
     }
 
@@ -212,7 +212,7 @@ struct ScreenSeamTests {
         #expect(model.heldScrollback.lines == 0)
         let (terminal, history) = terminalHistory(after: unlock.bytes, rows: 5, columns: 10)
         let held = OutputBuffer()
-        expected.state.scrollback?.write(into: held)
+        expected.state.history.hold?.write(into: held)
         #expect(text(history) == text(held.bytes))
         #expect(String(decoding: history, as: UTF8.self).hasPrefix("before"))
         expectSameScreen(terminal, expected, "after the unlock")

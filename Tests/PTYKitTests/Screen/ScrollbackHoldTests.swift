@@ -75,12 +75,12 @@ struct ScrollbackHoldTests {
         model.startHoldingScrollback(limit: 1 << 30)
         for number in 0..<20_000 { model.feed("held line \(number)\r\n") }
         let whole = OutputBuffer()
-        model.state.scrollback?.write(into: whole)
+        model.state.history.hold?.write(into: whole)
         #expect(whole.count > 4 * ScrollbackHold.drainSize)
         let pieces = OutputBuffer()
         var drained: [UInt8] = []
         var largest = 0
-        model.state.scrollback?.write(
+        model.state.history.hold?.write(
             into: pieces,
             drain: { buffer in
                 largest = max(largest, buffer.count)
@@ -100,7 +100,7 @@ struct ScrollbackHoldTests {
         terminal.startHoldingScrollback(limit: 1 << 20)
         terminal.feed(unlock)
         let history = OutputBuffer()
-        terminal.state.scrollback?.write(into: history)
+        terminal.state.history.hold?.write(into: history)
         // Without the SGR resets and ELs: `ESC [`, what is not a letter, the letter.
         var text = ""
         var bytes = history.bytes[...]

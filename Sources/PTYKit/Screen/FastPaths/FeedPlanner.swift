@@ -180,7 +180,7 @@ struct FeedPlanner {
     /// the modes, titles and the like in it, fed alone (CCellStores' ccell_find_redraw).
     /// Not while the scrollback is held: text that scrolls off before the erase goes there.
     private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
-        guard plain.state.erasedFully && plain.state.scrollback == nil else {
+        guard plain.state.erasedFully && plain.state.history.hold == nil else {
             return plain.feed(base, count: count)
         }
         plain.state.erasedFully = false

@@ -107,8 +107,7 @@ extension ScreenState {
     /// nothing keeps what leaves it; text goes to the last column, wraps and inserts
     /// nothing.
     private var isWalkable: Bool {
-        top == 0 && bottom == rows &- 1 && !leftRightMarginMode && autowrap && !insertMode && scrollback == nil
-            && rowsBeforeStart == 0
+        scrollsPlainly && autowrap && !insertMode
     }
 
     /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's

@@ -47,7 +47,7 @@ extension ScreenState {
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
-        paint(mainGrid, from: rowsBeforeStart, renderer: &renderer, into: buffer)
+        paint(mainGrid, from: history.rowsBeforeStart, renderer: &renderer, into: buffer)
         // On the alternate screen the margins are set there, after 1049 saved the cursor
         // as it is now.
         appendSavedCursor(savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)

@@ -2,7 +2,7 @@
 // the top left. A shell run from a prompt on row 15 starts there, below what the terminal
 // showed before it. `ScreenModel.start(atRow:column:)` puts the cursor there; the rows above
 // it are the terminal's, which the model never saw: it keeps them as a count of rows at the
-// top of the main screen (`rowsBeforeStart`) that the repaint leaves as they are. A terminal
+// top of the main screen (`history.rowsBeforeStart`) that the repaint leaves as they are. A terminal
 // with an alternate screen keeps them while another screen shows, so they come back
 // exactly; on one without, whatever was drawn over them stays there.
 //
@@ -26,22 +26,21 @@ extension ScreenState {
         y = min(max(row, 0), rows - 1)
         x = min(max(column, 0), columns - 1)
         pendingWrap = false
-        rowsBeforeStart = onAlternate ? 0 : y
+        history.rowsBeforeStart = onAlternate ? 0 : y
     }
 
-    /// The region scrolled up by `count` while some rows are the terminal's.
+    /// A region short of the whole screen scrolled up by `count` while some rows are the
+    /// terminal's: those that leave its top are gone (only a full-screen scroll pushes them
+    /// into the terminal's history: `mainTopRowsLeave`).
     mutating func rowsBeforeStartScrolled(_ count: Int) {
         guard !onAlternate else { return }
-        guard hasFullWidthMargins, bottom >= rowsBeforeStart - 1 else {
+        guard hasFullWidthMargins, bottom >= history.rowsBeforeStart - 1 else {
             // Blank rows come in among them (a region inside them) or cells move across
             // them (left and right margins): the rows from the region's top are painted.
-            rowsBeforeStart = min(rowsBeforeStart, top)
+            history.rowsBeforeStart = min(history.rowsBeforeStart, top)
             return
         }
-        let gone = min(count, rowsBeforeStart - top)
-        rowsBeforeStart = max(top, rowsBeforeStart - count)
-        // Only a full-screen scroll pushes them into the terminal's history.
-        if top == 0 && bottom == rows - 1 && scrollback != nil { rowsBeforeStartHeld += gone }
+        history.rowsBeforeStart = max(top, history.rowsBeforeStart - count)
     }
 
     /// After a sequence: the cursor on one of the terminal's rows, or ED having erased them,
@@ -49,9 +48,9 @@ extension ScreenState {
     mutating func followRowsBeforeStart(erasedAbove: Bool) {
         guard !onAlternate else { return }
         if erasedAbove {
-            rowsBeforeStart = 0
-        } else if y < rowsBeforeStart {
-            rowsBeforeStart = y
+            history.rowsBeforeStart = 0
+        } else if y < history.rowsBeforeStart {
+            history.rowsBeforeStart = y
         }
     }
 
@@ -60,11 +59,11 @@ extension ScreenState {
     /// many lines from its last row, which pushes them into its history (on a terminal with
     /// an alternate screen they are still there; on one without, the lock screen was).
     func appendRowsBeforeStartScrolled(into buffer: OutputBuffer) {
-        guard rowsBeforeStartHeld > 0 else { return }
+        guard history.rowsBeforeStartHeld > 0 else { return }
         buffer.append(.mode(.cursorVisible, on: false))
         buffer.append(.mode(.alternateScreen1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
         buffer.append(.cursorPosition(row: rows, column: 1))
-        for _ in 0..<min(rowsBeforeStartHeld, rows) { buffer.append("\n") }
+        for _ in 0..<min(history.rowsBeforeStartHeld, rows) { buffer.append("\n") }
     }
 }

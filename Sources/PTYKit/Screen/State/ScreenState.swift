@@ -82,13 +82,8 @@ struct ScreenState {
     var titleSets: UInt = 0
 
     var queries = QueryHold()
-    var scrollback: ScrollbackHold? = nil
-
-    /// Rows at the top of the main screen that hold what the terminal showed before the
-    /// program started (ScreenStartPosition.swift): the repaint leaves them alone.
-    var rowsBeforeStart = 0
-    /// Of those, how many scrolled off the top while the scrollback was held.
-    var rowsBeforeStartHeld = 0
+    /// What the rows that leave the top of the main screen go to (History.swift).
+    var history = History()
 
     /// An ED 2 was followed since the redraw skip last looked: the program may redraw whole
     /// screens (FeedPlanner.feedSkippingRedraws).
@@ -303,11 +298,7 @@ struct ScreenState {
             } else {
                 shiftMain = fromTop
             }
-            if !onAlternate, shiftMain > 0, scrollback != nil {
-                for row in rowsBeforeStart..<max(shiftMain, rowsBeforeStart) { captureLine(row, of: grid) }
-            }
-            if !onAlternate, scrollback != nil { rowsBeforeStartHeld += min(shiftMain, rowsBeforeStart) }
-            rowsBeforeStart = max(0, rowsBeforeStart - shiftMain)
+            mainTopRowsLeave(shiftMain)
         }
         let newMain = Self.resized(mainGrid, rows: newRows, columns: newColumns, dropping: shiftMain)
         let newAlternate = Self.resized(alternateGrid, rows: newRows, columns: newColumns, dropping: shiftAlternate)
@@ -327,7 +318,7 @@ struct ScreenState {
         columns = newColumns
         x = min(max(x, 0), columns - 1)
         y = min(max(y, 0), rows - 1)
-        rowsBeforeStart = min(rowsBeforeStart, onAlternate ? savedMain.y : y)
+        history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? savedMain.y : y)
         if pendingWrap && x != columns - 1 { pendingWrap = false }
         for index in [0, 1] {
             var saved = index == 0 ? savedMain : savedAlternate
@@ -363,15 +354,5 @@ struct ScreenState {
             }
         }
         return new
-    }
-
-    // MARK: - Scrollback
-
-    /// Renders visible row `y` of `grid` into the scrollback hold, if one is on.
-    mutating func captureLine(_ y: Int, of grid: Grid) {
-        guard var hold = scrollback else { return }
-        scrollback = nil
-        hold.append(row: y, of: grid, styles: styles, clusters: clusters, hyperlinks: hyperlinks)
-        scrollback = hold
     }
 }

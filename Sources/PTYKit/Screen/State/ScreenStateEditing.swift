@@ -253,7 +253,7 @@ extension ScreenState {
     @inline(never)
     private mutating func lineFeedAtOrBelowBottom() {
         if y == bottom {
-            if y == rows &- 1 && top == 0 && !leftRightMarginMode && scrollback == nil && rowsBeforeStart == 0 {
+            if y == rows &- 1 && scrollsPlainly {
                 // Text scrolling up a whole screen whose lines go nowhere and whose rows are
                 // all the program's: most of what scrolls.
                 grid.scrollScreenUp(style: erasePenId())
@@ -280,10 +280,11 @@ extension ScreenState {
     mutating func scrollUp(_ count: Int) {
         let style = erasePenId()
         if hasFullWidthMargins {
-            if top == 0 && bottom == rows &- 1 && !onAlternate && scrollback != nil {
-                for row in rowsBeforeStart..<max(min(count, rows), rowsBeforeStart) { captureLine(row, of: grid) }
+            if top == 0 && bottom == rows &- 1 && !onAlternate {
+                mainTopRowsLeave(count)
+            } else if history.rowsBeforeStart > top && !onAlternate {
+                rowsBeforeStartScrolled(count)
             }
-            if rowsBeforeStart > top && !onAlternate { rowsBeforeStartScrolled(count) }
             grid.scrollUp(top: top, bottom: bottom, count: count, style: style)
         } else {
             for _ in 0..<min(count, bottom - top + 1) {
@@ -294,7 +295,7 @@ extension ScreenState {
 
     mutating func scrollDown(_ count: Int) {
         let style = erasePenId()
-        if rowsBeforeStart > top && !onAlternate { rowsBeforeStart = top }
+        if history.rowsBeforeStart > top && !onAlternate { history.rowsBeforeStart = top }
         if hasFullWidthMargins {
             grid.scrollDown(top: top, bottom: bottom, count: count, style: style)
         } else {

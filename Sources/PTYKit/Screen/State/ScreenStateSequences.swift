@@ -23,7 +23,7 @@ extension ScreenState: ScreenParserConsumer {
         case .designateG1: g1 = Self.charset(final)
         default: break
         }
-        if rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
+        if history.rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
     }
 
     private static func charset(_ final: UInt8) -> TerminalCharacterSet {
@@ -38,7 +38,7 @@ extension ScreenState: ScreenParserConsumer {
     mutating func cursorPosition(_ row: UInt32, _ column: UInt32) {
         lastPrinted = nil
         moveTo(row: row == 0 ? 1 : Int(row), column: column == 0 ? 1 : Int(column))
-        if rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
+        if history.rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
     }
 
     // Kept out of the parser's loop: the SGRs that make up most sequences take the fast
@@ -63,7 +63,7 @@ extension ScreenState: ScreenParserConsumer {
         }
         // Only SGR interprets sub-parameters.
         guard !sequence.pointee.hasSubparameters else {
-            if sequence.pointee.marker | sequence.pointee.intermediate != 0 && rowsBeforeStart > 0 {
+            if sequence.pointee.marker | sequence.pointee.intermediate != 0 && history.rowsBeforeStart > 0 {
                 followRowsBeforeStart(erasedAbove: false)
             }
             return
@@ -74,7 +74,7 @@ extension ScreenState: ScreenParserConsumer {
         } else {
             controlSequence(function, sequence)
         }
-        if rowsBeforeStart > 0 {
+        if history.rowsBeforeStart > 0 {
             // ED or DECSED 1 or 2 erase every row above the cursor.
             let erased =
                 (function == .ed || function == .decsed) && (1...2).contains(sequence.pointee.parameter(0, default: 0))

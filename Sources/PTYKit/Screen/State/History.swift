@@ -1,0 +1,78 @@
+// Where a row goes that leaves the top of the main screen (a full-screen scroll up, or a
+// resize that drops rows from the top): libvterm's sb_pushline. The state decides in one
+// place (`mainTopRowsLeave`) that rows leave, and History takes them: into the scrollback hold
+// while one is on, and out of the rows above the start (ScreenStartPosition.swift), which
+// it counts while held so that the repaint pushes the terminal's own copies into its
+// history. What nothing takes needs nothing done: `scrollsPlainly` is what the fast scroll
+// and the walk assume.
+
+/// What the rows that leave the top of the main screen go to.
+struct History {
+    /// Output kept for the terminal's scrollback while the screen is not shown.
+    var hold: ScrollbackHold? = nil
+    /// Rows at the top of the main screen that hold what the terminal showed before the
+    /// program started (ScreenStartPosition.swift): the repaint leaves them alone.
+    var rowsBeforeStart = 0
+    /// Of those, how many left the top while the scrollback was held.
+    var rowsBeforeStartHeld = 0
+
+    /// No row that leaves the top is kept or counted.
+    var takesNothing: Bool { hold == nil && rowsBeforeStart == 0 }
+
+    /// The top `count` rows of `grid`, the main screen, leave it: the program's are
+    /// rendered into the hold (while one is on), the terminal's counted there.
+    mutating func push(
+        topRows count: Int, of grid: Grid, styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable
+    ) {
+        let count = min(count, grid.rows)
+        if hold != nil {
+            for row in rowsBeforeStart..<max(count, rowsBeforeStart) {
+                hold?.append(row: row, of: grid, styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+            }
+            rowsBeforeStartHeld += min(count, rowsBeforeStart)
+        }
+        rowsBeforeStart = max(0, rowsBeforeStart - count)
+    }
+
+    /// The top `count` rows of the hidden main screen are cut (a resize on the alternate
+    /// screen): nothing keeps them.
+    mutating func dropTopRows(_ count: Int) {
+        rowsBeforeStart = max(0, rowsBeforeStart - count)
+    }
+
+    /// From now on, rows that leave go into a hold of at most `limit` bytes.
+    mutating func startHolding(limit: Int) {
+        hold?.deallocate()
+        hold = ScrollbackHold(limit: limit)
+        rowsBeforeStartHeld = 0
+    }
+
+    /// Stops holding and frees what was held.
+    mutating func stopHolding() {
+        hold?.deallocate()
+        hold = nil
+        rowsBeforeStartHeld = 0
+    }
+
+    func deallocate() {
+        hold?.deallocate()
+    }
+}
+
+extension ScreenState {
+    /// The top `count` rows of the main screen leave it: the one place that hands them to
+    /// the history. Hidden (a resize on the alternate screen), they are cut: nothing keeps
+    /// them.
+    mutating func mainTopRowsLeave(_ count: Int) {
+        if onAlternate {
+            history.dropTopRows(count)
+        } else {
+            history.push(topRows: count, of: grid, styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        }
+    }
+
+    /// A line feed at the bottom scrolls the whole screen and nothing keeps what leaves it.
+    var scrollsPlainly: Bool {
+        top == 0 && bottom == rows &- 1 && !leftRightMarginMode && history.takesNothing
+    }
+}
