@@ -296,9 +296,10 @@ extension EndToEnd {
                 ["-t", "0", "--wipe-scrollback"], ["sh", "-c", "printf '\\033]2;secret title\\007titled\\n'; exec cat"])
             #expect(terminal.expect("titled"))
             lockNow(terminal)
+            // The command set the window title alone: the lock's is OSC 2, the icon name left.
             #expect(
                 terminal.expect(
-                    "\u{1b}[3J\u{1b}[22;0t\u{1b}]0;Locked\u{1b}\\" + "\u{1b}[2l\u{1b}[12h\u{1b}[?9001l\u{1b}[?1049h"))
+                    "\u{1b}[3J\u{1b}[22;0t\u{1b}]2;Locked\u{1b}\\" + "\u{1b}[2l\u{1b}[12h\u{1b}[?9001l\u{1b}[?1049h"))
             try terminal.type("open sesame\r")
             #expect(terminal.expect("\u{1b}[23;0t\u{1b}]2;secret title\u{1b}\\"))
         }
