@@ -2,9 +2,12 @@
  * The commands the harness runs inside each wrapper (one binary, one mode per
  * metric), so that every wrapper runs exactly the same workload:
  *
- *   bench-child write N      write N bytes of log text (bench-text.h) to the
+ *   bench-child write N [WORKLOAD]
+ *                            write N bytes of the workload (bench-workload.h;
+ *                            the log text of bench-text.h by default) to the
  *                            terminal as it is (cooked: ONLCR applies)
- *   bench-child write-raw N  the same after putting the terminal in raw mode
+ *   bench-child write-raw N [WORKLOAD]
+ *                            the same after putting the terminal in raw mode
  *   bench-child echo         raw mode, then echo every byte back; 'Q' ends it
  *   bench-child idle SECS    print "R", then sleep without a single wake-up
  *                            (an alarm after SECS is only a safety net)
@@ -26,7 +29,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "bench-text.h"
+#include "bench-workload.h"
 
 static void die(const char *what) {
     char msg[128];
@@ -64,6 +67,21 @@ static void write_text(int fd, uint64_t total) {
     }
 }
 
+static void write_workload(int fd, uint64_t total, const char *name) {
+    static char buf[BENCH_TEXT_SIZE];
+    Workload w;
+    if (workload_open(&w, name) < 0) {
+        errno = ENOENT;
+        die(name);
+    }
+    while (total > 0) {
+        workload_next(&w, buf);
+        size_t n = total < BENCH_TEXT_SIZE ? (size_t)total : BENCH_TEXT_SIZE;
+        write_all(fd, buf, n);
+        total -= n;
+    }
+}
+
 static void wait_for_one_byte(void) {
     char c;
     while (read(0, &c, 1) < 0 && errno == EINTR) {}
@@ -82,7 +100,7 @@ static void echo_until_q(void) {
 
 static int usage(void) {
     static const char text[] =
-        "usage: bench-child write N | write-raw N | echo | idle SECS | probe | text N\n"
+        "usage: bench-child write N [WORKLOAD] | write-raw N [WORKLOAD] | echo | idle SECS | probe | text N\n"
         "       bench-child flood N GO DONE\n";
     write_all(2, text, sizeof text - 1);
     return 2;
@@ -91,9 +109,9 @@ static int usage(void) {
 int main(int argc, char **argv) {
     if (argc < 2) return usage();
     const char *mode = argv[1];
-    if ((!strcmp(mode, "write") || !strcmp(mode, "write-raw")) && argc == 3) {
+    if ((!strcmp(mode, "write") || !strcmp(mode, "write-raw")) && (argc == 3 || argc == 4)) {
         if (!strcmp(mode, "write-raw")) make_raw(1);
-        write_text(1, strtoull(argv[2], NULL, 10));
+        write_workload(1, strtoull(argv[2], NULL, 10), argc == 4 ? argv[3] : "log");
         wait_for_one_byte();
         return 0;
     }

@@ -49,7 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench-text.h"
+#include "bench-workload.h"
 
 extern char **environ;
 
@@ -58,6 +58,7 @@ enum {
     MAX_ROUNDS = 64,
     MAX_STARTS = 1000,
     MAX_PARSER_ROWS = 16,
+    MAX_WORKLOADS = 12,
     DRAIN_BUFFER = 1 << 20,
     WARMUP_KEYS = 200,
 };
@@ -70,9 +71,10 @@ typedef struct {
 } Wrapper;
 
 typedef struct {
-    double cooked_mbps[MAX_ROUNDS], cooked_cpu[MAX_ROUNDS];
-    double raw_mbps[MAX_ROUNDS], raw_cpu[MAX_ROUNDS];
-    double rss_mib[2 * MAX_ROUNDS];
+    /* Throughput: by workload, then round. */
+    double cooked_mbps[MAX_WORKLOADS][MAX_ROUNDS], cooked_cpu[MAX_WORKLOADS][MAX_ROUNDS];
+    double raw_mbps[MAX_WORKLOADS][MAX_ROUNDS], raw_cpu[MAX_WORKLOADS][MAX_ROUNDS];
+    double rss_mib[MAX_WORKLOADS * 2 * MAX_ROUNDS];
     double p50[MAX_ROUNDS], p90[MAX_ROUNDS], p99[MAX_ROUNDS];
     double idle_switches[MAX_ROUNDS], idle_cpu[MAX_ROUNDS];
     double locked_switches[MAX_ROUNDS], locked_cpu[MAX_ROUNDS];
@@ -94,6 +96,10 @@ static struct {
     const char *parser_labels[MAX_PARSER_ROWS];
     double parser_mbps[MAX_PARSER_ROWS];
     int parser_count;
+    /* The throughput rows' workloads (bench-workload.h): label, name, newlines in `bytes`. */
+    const char *workload_labels[MAX_WORKLOADS], *workload_names[MAX_WORKLOADS];
+    uint64_t workload_newlines[MAX_WORKLOADS];
+    int workload_count;
 } config = {
     .bytes = 256ull << 20, .rounds = 5, .keys = 10000, .idle_seconds = 10, .starts = 100,
     .do_throughput = 1, .do_latency = 1, .do_idle = 1, .do_startup = 1,
@@ -101,7 +107,6 @@ static struct {
 };
 
 static Results results[MAX_WRAPPERS];
-static char text[BENCH_TEXT_SIZE];
 static char drain_buffer[DRAIN_BUFFER];
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -430,13 +435,14 @@ static int thread_switches(pid_t pid, double *total) {
 
 /* ---- the metrics ------------------------------------------------------------ */
 
-static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_ms_per_gb,
+static void run_throughput(const Wrapper *w, int workload, int raw, double *mbps, double *cpu_ms_per_gb,
                            double *rss_mib) {
     *mbps = *cpu_ms_per_gb = *rss_mib = NAN;
     char bytes[32];
     snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
-    char *command[] = {(char *)config.child, raw ? "write-raw" : "write", bytes, NULL};
-    uint64_t expected = config.bytes + (raw ? 0 : bench_text_newlines(text, config.bytes));
+    char *command[] = {(char *)config.child, raw ? "write-raw" : "write", bytes,
+                       (char *)config.workload_names[workload], NULL};
+    uint64_t expected = config.bytes + (raw ? 0 : config.workload_newlines[workload]);
 
     Session s;
     start(&s, w, command);
@@ -473,8 +479,9 @@ static void run_throughput(const Wrapper *w, int raw, double *mbps, double *cpu_
     close(s.master);
     int status = reap(s.pid, 10);
     if (got != expected) {
-        fprintf(stderr, "  %s: %s throughput: received %llu bytes, expected %llu\n", w->label,
-                raw ? "raw" : "cooked", (unsigned long long)got, (unsigned long long)expected);
+        fprintf(stderr, "  %s: %s %s throughput: received %llu bytes, expected %llu\n", w->label,
+                config.workload_labels[workload], raw ? "raw" : "cooked", (unsigned long long)got,
+                (unsigned long long)expected);
         return;
     }
     if (drained < 0 || status != 0)
@@ -831,15 +838,20 @@ static void print_table(void) {
     printf(" |\n|---|---");
     for (int i = 0; i < config.wrapper_count; i++) printf("|---:");
     printf("|\n");
-    if (config.do_throughput) {
-        block("throughput, cooked (MB/s)", FIELD(cooked_mbps), rounds, 0, none,
-              (Target){AT_LEAST, 1.00}, ALL_COLUMNS);
-        block("wrapper CPU, cooked (ms/GB)", FIELD(cooked_cpu), rounds, 0, none,
-              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
-        block("throughput, raw (MB/s)", FIELD(raw_mbps), rounds, 0, none,
-              (Target){AT_LEAST, 0.95}, ALL_COLUMNS);
-        block("wrapper CPU, raw (ms/GB)", FIELD(raw_cpu), rounds, 0, none,
-              (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+    for (int k = 0; k < config.workload_count && config.do_throughput; k++) {
+        /* The log alone keeps the rows' old names; other workloads are named in them. */
+        char label[160], suffix[80] = "";
+        if (config.workload_count > 1 || strcmp(config.workload_names[k], "log"))
+            snprintf(suffix, sizeof suffix, ", %s", config.workload_labels[k]);
+        size_t by = (size_t)k * sizeof(double[MAX_ROUNDS]);
+        snprintf(label, sizeof label, "throughput, cooked%s (MB/s)", suffix);
+        block(label, FIELD(cooked_mbps) + by, rounds, 0, none, (Target){AT_LEAST, 1.00}, ALL_COLUMNS);
+        snprintf(label, sizeof label, "wrapper CPU, cooked%s (ms/GB)", suffix);
+        block(label, FIELD(cooked_cpu) + by, rounds, 0, none, (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+        snprintf(label, sizeof label, "throughput, raw%s (MB/s)", suffix);
+        block(label, FIELD(raw_mbps) + by, rounds, 0, none, (Target){AT_LEAST, 0.95}, ALL_COLUMNS);
+        snprintf(label, sizeof label, "wrapper CPU, raw%s (ms/GB)", suffix);
+        block(label, FIELD(raw_cpu) + by, rounds, 0, none, (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
     }
     if (config.do_latency) {
         block("keystroke p50 (µs)", FIELD(p50), rounds, 1, none, (Target){AT_MOST, 1.10}, ALL_COLUMNS);
@@ -879,7 +891,8 @@ static void print_table(void) {
         char label[128] = "peak RSS (MiB)";
         if (!default_size)
             snprintf(label, sizeof label, "peak RSS, %dx%d window (MiB)", config.columns, config.rows);
-        row(label, FIELD(rss_mib), 2 * rounds, 2, (Target){AT_MOST, default_size ? 7 : 8}, WRAPPERS_ONLY, 1);
+        row(label, FIELD(rss_mib), config.workload_count * 2 * rounds, 2, (Target){AT_MOST, default_size ? 7 : 8},
+            WRAPPERS_ONLY, 1);
     }
     for (int p = 0; p < config.parser_count; p++) {
         // The screen model alone: >= 3 GB/s on plain text, 1 GB/s on the coloured ls and
@@ -907,7 +920,7 @@ static void usage(void) {
             "usage: harness --child PATH [--bytes N] [--rounds N] [--keys N] [--idle SECONDS]\n"
             "               [--starts N] [--only throughput,latency,idle,startup,flood]\n"
             "               [--size COLUMNSxROWS] [--fifo-dir DIR]\n"
-            "               [--parser LABEL=MBPS]... [--probe]\n"
+            "               [--parser LABEL=MBPS]... [--workload LABEL=WORKLOAD]... [--probe]\n"
             "               --wrapper KEY LABEL ARG... ';;' ...\n"
             "ARG {@} stands for the command's words, {} for the command as one shell string.\n"
             "KEY none, relay and script name the references; idlewrap* columns are judged.\n");
@@ -942,6 +955,12 @@ static void parse(int argc, char **argv) {
             *equals = 0;
             config.parser_labels[config.parser_count] = spec;
             config.parser_mbps[config.parser_count++] = strtod(equals + 1, NULL);
+        } else if (!strcmp(a, "--workload") && has_value && config.workload_count < MAX_WORKLOADS) {
+            char *spec = argv[++i], *equals = strchr(spec, '=');
+            if (!equals) usage();
+            *equals = 0;
+            config.workload_labels[config.workload_count] = spec;
+            config.workload_names[config.workload_count++] = equals + 1;
         } else if (!strcmp(a, "--wrapper") && i + 2 < argc && config.wrapper_count < MAX_WRAPPERS) {
             Wrapper *w = &config.wrappers[config.wrapper_count++];
             w->key = argv[++i];
@@ -970,7 +989,18 @@ int main(int argc, char **argv) {
     unsetenv("IDLEWRAP_TTY");
     unsetenv("IDLEWRAP_PID");
     unsetenv("IDLEWRAP_TIMEOUT");
-    bench_text_fill(text);
+    if (config.workload_count == 0) {
+        config.workload_labels[0] = "service log";
+        config.workload_names[config.workload_count++] = "log";
+    }
+    for (int k = 0; k < config.workload_count && config.do_throughput; k++) {
+        int64_t newlines = workload_newlines(config.workload_names[k], config.bytes);
+        if (newlines < 0) {
+            fprintf(stderr, "harness: no workload %s\n", config.workload_names[k]);
+            return 2;
+        }
+        config.workload_newlines[k] = (uint64_t)newlines;
+    }
 
     if (config.probe) {
         int failed = 0;
@@ -980,16 +1010,17 @@ int main(int argc, char **argv) {
     int w = config.wrapper_count, rounds = config.rounds;
     for (int round = 0; round < rounds && config.do_throughput; round++) {
         fprintf(stderr, "throughput: round %d of %d\n", round + 1, rounds);
-        for (int raw = 0; raw <= 1; raw++)
-            for (int k = 0; k < w; k++) {
-                int i = (k + round) % w;
-                if (is_idle_only(&config.wrappers[i])) continue;
-                Results *r = &results[i];
-                double *mbps = raw ? r->raw_mbps : r->cooked_mbps;
-                double *cpu = raw ? r->raw_cpu : r->cooked_cpu;
-                run_throughput(&config.wrappers[i], raw, &mbps[round], &cpu[round],
-                               &r->rss_mib[2 * round + raw]);
-            }
+        for (int workload = 0; workload < config.workload_count; workload++)
+            for (int raw = 0; raw <= 1; raw++)
+                for (int k = 0; k < w; k++) {
+                    int i = (k + round) % w;
+                    if (is_idle_only(&config.wrappers[i])) continue;
+                    Results *r = &results[i];
+                    double *mbps = raw ? r->raw_mbps[workload] : r->cooked_mbps[workload];
+                    double *cpu = raw ? r->raw_cpu[workload] : r->cooked_cpu[workload];
+                    run_throughput(&config.wrappers[i], workload, raw, &mbps[round], &cpu[round],
+                                   &r->rss_mib[(workload * rounds + round) * 2 + raw]);
+                }
     }
     for (int round = 0; round < rounds && config.do_latency; round++) {
         fprintf(stderr, "keystroke round trip: round %d of %d\n", round + 1, rounds);
