@@ -191,8 +191,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         case 3, 4:
             let bytes = choices.input.take(choices.input.choice(32))
             bytes.withUnsafeBytes { output in
-                if lock.state != .abandoned { host.reference.feed(output) }
-                lock.handleOutput(output)
+                // As the session does: nothing is followed once the session ends.
+                guard lock.state != .abandoned else { return }
+                host.reference.feed(output)
+                screen.follow(output)
             }
         case 5:
             lock.requestLock()

@@ -210,6 +210,8 @@ public final class Relay {
     public func run(delegate: any RelayDelegate) throws(PTYError) {
         isStopped = false
         while !isStopped {
+            delegate.relayWillPoll(self)
+            if isStopped { break }
             arm()
             let ready: Int
             do {

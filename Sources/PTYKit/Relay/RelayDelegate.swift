@@ -32,6 +32,11 @@ public protocol RelayDelegate: AnyObject {
     /// A descriptor given to `relay.watch` is readable, or writable if
     /// watched for that (or hung up, or failed: a read will say which).
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor)
+
+    /// A round is about to poll: the one place to bring what the round's events changed
+    /// into what the relay waits for (`watch`, `deadline`), as tmux's `proc_loop` callback.
+    /// Called before the first round too; `relay.stop()` here ends the run before polling.
+    func relayWillPoll(_ relay: Relay)
 }
 
 extension RelayDelegate {
@@ -57,4 +62,6 @@ extension RelayDelegate {
     public func relayDeadlineDidPass(_ relay: Relay) {}
 
     public func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {}
+
+    public func relayWillPoll(_ relay: Relay) {}
 }

@@ -13,7 +13,8 @@ final class LockController {
     private let settings: Settings
     private let clock: TimeSource
     private unowned let host: LockHost
-    private let screen: CommandScreen
+    /// The command's screen, which every byte of output goes to; the lock observes it.
+    let screen: CommandScreen
 
     private(set) var state = LockState.active
     /// Asked twice for every read of output. Unchecked, as the relay's properties are
@@ -34,6 +35,7 @@ final class LockController {
         watch = IdleWatch(timeout: settings.timeout, warn: settings.warn, now: clock.now())
         dialog = UnlockDialog(authenticator: authenticator, firstPrompt: passwordPrompt(for: settings.user.value))
         refresh = LockScreenRefresh(program: settings.program, host: settings.host, message: settings.message)
+        screen.observer = self
     }
 
     /// As `LockState` says.
@@ -84,27 +86,6 @@ final class LockController {
         }
     }
 
-    func handleOutput(_ bytes: UnsafeRawBufferPointer) {
-        let titles = screen.titleSets
-        switch state {
-        case .active:
-            screen.follow(bytes)
-            noteTitle(since: titles)
-            updateWarningTitle()
-        case .locking:
-            let shown = screen.followUntilBoundary(bytes)
-            noteTitle(since: titles)
-            if screen.isAtBoundary {
-                engage()
-                hold(UnsafeRawBufferPointer(rebasing: bytes[shown...]))
-            }
-        case .locked:
-            hold(bytes)
-        case .abandoned:
-            return
-        }
-    }
-
     /// SIGUSR1, the lock key, or the idle timer: lock as soon as the output
     /// is at a boundary.
     func requestLock() {
@@ -115,6 +96,7 @@ final class LockController {
             engage()
         } else {
             state = .locking(giveUpAt: clock.now() + LockController.boundaryPatience)
+            screen.awaitBoundary()
         }
     }
 
@@ -166,8 +148,6 @@ final class LockController {
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
         let wasLockingOrLocked = isLockingOrLocked
-        // First: a terminal that fails while the screen is cleared ends the session
-        // again, and that call must find the lock already abandoned.
         state = .abandoned
         show(endWarning())
         guard wasLockingOrLocked else { return }
@@ -220,8 +200,6 @@ final class LockController {
                     wipeScrollback: settings.wipeScrollback, into: buffer)
             }
         }
-        // Showing fails when the terminal is gone, and the session then ends.
-        if state == .abandoned { return }
         refresh.begin(since: LockScreen.clockText(at: clock.wallTime()))
         dialog.restart()
         if refresh.finishedAt != nil && settings.bellOnExit { host.show([0x07]) }
@@ -282,18 +260,9 @@ final class LockController {
                 }
             }
         }
-        if state == .abandoned { return }
         state = .active
         watch.restart(at: clock.now())
         host.lockDidRelease()
-    }
-
-    private func hold(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
-        screen.follow(bytes)
-        guard isLocked else { return }
-        refresh.arrival.note(bytes, at: clock.wallTime())
-        redrawSoon()
     }
 
     private func redraw() {
@@ -324,5 +293,28 @@ final class LockController {
     private func noteTitle(since titles: UInt) {
         guard watch.isCountingDown, screen.titleSets != titles else { return }
         watch.commandDidSetTitle(screen.title)
+    }
+}
+
+extension LockController: CommandScreenObserver {
+    func screen(_ screen: CommandScreen, didFollow bytes: UnsafeRawBufferPointer, titlesBefore titles: UInt) {
+        switch state {
+        case .active:
+            noteTitle(since: titles)
+            updateWarningTitle()
+        case .locking:
+            noteTitle(since: titles)
+        case .locked:
+            guard !bytes.isEmpty else { return }
+            refresh.arrival.note(bytes, at: clock.wallTime())
+            redrawSoon()
+        case .abandoned:
+            return
+        }
+    }
+
+    /// A lock that waited for the output to reach a boundary engages there.
+    func screenReachedBoundary(_ screen: CommandScreen) {
+        if case .locking = state { engage() }
     }
 }

@@ -1,5 +1,14 @@
 import PTYKit
 
+/// What hears of the command's output once the screen has followed it: the lock, which
+/// counts it as arrived while locked, and waits for a boundary to engage at.
+protocol CommandScreenObserver: AnyObject {
+    /// `bytes` were followed; `titles` is what `titleSets` was before them.
+    func screen(_ screen: CommandScreen, didFollow bytes: UnsafeRawBufferPointer, titlesBefore titles: UInt)
+    /// The boundary `awaitBoundary` asked for: the rest of the output is followed after this.
+    func screenReachedBoundary(_ screen: CommandScreen)
+}
+
 /// The command's screen, the one owner of its output: every byte goes through PTYKit's
 /// screen model, locked or not. Shown, the bytes go on to the terminal as they came (the
 /// model only follows them); hidden behind the lock screen, nothing reaches the terminal and
@@ -13,6 +22,10 @@ final class CommandScreen {
     /// Bytes of scrollback kept while hidden (`--hold-limit`).
     private let holdLimit: Int
     private(set) var isShown = true
+    /// Hears of every output followed: the lock.
+    weak var observer: (any CommandScreenObserver)?
+    /// While true the terminal gets output only up to the next boundary (`awaitBoundary`).
+    private(set) var awaitsBoundary = false
     /// Output that arrived since the screen was hidden, in bytes; 0 while shown.
     private(set) var hiddenByteCount = 0
     /// The output so far, kept while the terminal may still say where its cursor was when
@@ -42,25 +55,37 @@ final class CommandScreen {
 
     // MARK: - Output
 
-    /// Output from the command: to the model, and to the terminal while shown.
+    /// Output from the command: to the model, and to the terminal while shown; the observer
+    /// hears of it after. While a boundary is awaited (`awaitBoundary`), the terminal gets
+    /// the bytes only up to it; the observer hears that it was reached, and the rest follows.
     func follow(_ bytes: UnsafeRawBufferPointer) {
-        model.feed(bytes)
-        if outputBeforeStart != nil { keepBeforeStart(bytes) }
-        if isShown {
-            terminal(bytes)
-        } else {
-            hiddenByteCount &+= bytes.count
+        let titles = model.titleSets
+        guard awaitsBoundary else {
+            model.feed(bytes)
+            if outputBeforeStart != nil { keepBeforeStart(bytes) }
+            if isShown {
+                terminal(bytes)
+            } else {
+                hiddenByteCount &+= bytes.count
+            }
+            observer?.screen(self, didFollow: bytes, titlesBefore: titles)
+            return
         }
-    }
-
-    /// Shows output only up to the next boundary and returns how many bytes that was (all
-    /// of them if none comes): a lock waits there, so the lock screen starts on a terminal
-    /// that is not inside the command's escape sequence.
-    func followUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
-        giveUpStartPosition()
         let shown = model.feedUntilBoundary(bytes)
         terminal(UnsafeRawBufferPointer(rebasing: bytes[..<shown]))
-        return shown
+        observer?.screen(self, didFollow: UnsafeRawBufferPointer(rebasing: bytes[..<shown]), titlesBefore: titles)
+        guard awaitsBoundary, model.isAtBoundary else { return }
+        awaitsBoundary = false
+        observer?.screenReachedBoundary(self)
+        if shown < bytes.count { follow(UnsafeRawBufferPointer(rebasing: bytes[shown...])) }
+    }
+
+    /// From now on the terminal gets output only up to the next boundary (the end of an
+    /// escape sequence or character): a lock waits there, so the lock screen starts on a
+    /// terminal that is not inside the command's sequence. Until `hide` or `cutShort`.
+    func awaitBoundary() {
+        giveUpStartPosition()
+        awaitsBoundary = true
     }
 
     /// The command stopped inside a sequence and the lock waits no longer: the terminal
@@ -68,6 +93,7 @@ final class CommandScreen {
     /// the screen again puts the terminal back inside it (`show`).
     func cutShort() {
         giveUpStartPosition()
+        awaitsBoundary = false
         ScreenModel.cut.withUnsafeBytes(terminal)
     }
 
@@ -77,6 +103,7 @@ final class CommandScreen {
     /// terminal's history up to the hold limit, queries for after the repaint.
     func hide() {
         giveUpStartPosition()
+        awaitsBoundary = false
         guard isShown else { return }
         isShown = false
         hiddenByteCount = 0

@@ -19,10 +19,25 @@ final class Session: RelayDelegate {
     let clock: TimeSource
     let log: AuditLog
     let hooks: Hooks
-    private(set) var lock: LockController!
-    /// The command's screen: every byte of its output goes through it.
-    private(set) var screen: CommandScreen!
-    private(set) var lockSource: LockSource!
+    /// Where the command's screen and the lock are shown.
+    let display: SessionDisplay
+    /// The command's screen: every byte of its output goes to it, and the lock observes it.
+    let screen: CommandScreen
+    /// Made on first use, the first time the relay calls: it and its source need the
+    /// session itself (the lock's host, the source's check after its deadlines).
+    private(set) lazy var lock: LockController = {
+        // A terminal the lock cannot drive gets no countdown in its title either.
+        let plain = PlainLockScreen.isNeeded(term: environment["TERM"])
+        return LockController(
+            settings: LockController.Settings(
+                timeout: options.timeout, lockKey: options.lockKey, message: options.message,
+                wipeScrollback: options.wipeScrollback, program: plan.programName, host: UserIdentity.hostName,
+                user: UserName.runningUser, warn: plain ? .zero : options.warn, bellOnExit: options.bellOnExit,
+                plainScreen: plain),
+            authenticator: authenticator, clock: clock, host: self, screen: screen)
+    }()
+    private(set) lazy var lockSource = LockSource(lock) { [unowned self] in finishIfOver() }
+    private let authenticator: Authenticator
     /// Where the terminal's cursor was at the start, while its answer is awaited or may
     /// still come (SessionStartPosition.swift).
     var startPosition: StartPositionQuery?
@@ -30,8 +45,8 @@ final class Session: RelayDelegate {
     /// Asked for every read of output. Unchecked, as the relay's properties are
     /// (Relay.swift says why): every access is in place, none is open across a call out.
     @exclusivity(unchecked) var ending: SessionEnding
-    var terminalIsGone = false
-    private var sources: SessionSources!
+    var terminalIsGone: Bool { display.isGone }
+    private let sources: SessionSources
     /// What `status` reports of the session.
     private let terminalPath: String
     /// What the guardian is told; its pid is idlewrap's for the command and --list.
@@ -51,6 +66,7 @@ final class Session: RelayDelegate {
         self.environment = environment
         self.pseudoTerminalSession = pseudoTerminalSession
         self.clock = clock
+        self.authenticator = authenticator
         ending = SessionEnding(killAfter: options.killAfter)
         let user = UserName.runningUser
         terminalPath = terminal.terminalPath() ?? "?"
@@ -59,16 +75,9 @@ final class Session: RelayDelegate {
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
-        screen = CommandScreen(size: windowSize, holdLimit: options.holdLimit) { [unowned self] in show($0) }
-        // A terminal the lock cannot drive gets no countdown in its title either.
-        let plain = PlainLockScreen.isNeeded(term: environment["TERM"])
-        lock = LockController(
-            settings: LockController.Settings(
-                timeout: options.timeout, lockKey: options.lockKey, message: options.message,
-                wipeScrollback: options.wipeScrollback, program: plan.programName, host: UserIdentity.hostName,
-                user: user, warn: plain ? .zero : options.warn, bellOnExit: options.bellOnExit, plainScreen: plain),
-            authenticator: authenticator, clock: clock, host: self, screen: screen)
-        lockSource = LockSource(lock) { [unowned self] in finishIfOver() }
+        let display = SessionDisplay(pseudoTerminalSession.relay)
+        self.display = display
+        screen = CommandScreen(size: display.windowSize, holdLimit: options.holdLimit) { display.write($0) }
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
 
@@ -108,7 +117,6 @@ final class Session: RelayDelegate {
         }
         defer { leaveTerminal() }
         askStartPosition()
-        sources.update()
         do {
             try relay.run(delegate: self)
         } catch {
@@ -249,21 +257,12 @@ final class Session: RelayDelegate {
         } else {
             lock.handleInput(input)
         }
-        sources.update()
     }
 
     func relay(_ relay: Relay, didReadOutput output: UnsafeRawBufferPointer) {
         guard ending.isRunning else { return }
-        // Output to an unlocked screen that stays unlocked changes no source (the idle
-        // timer counts keystrokes, not output), and this is the path every chunk of a
-        // flood takes: the update, which asks every source, is left to the rest. A lock
-        // engaging at a boundary, output held while locked, the start position still
-        // awaited, and a terminal that failed (the hang-up abandons the lock) all update.
-        // (Output never unlocks: a lock that is active after it was active before.)
-        let awaitsStartPosition = startPosition != nil
-        if awaitsStartPosition { noteOutputBeforeStartPosition() }
-        lock.handleOutput(output)
-        if awaitsStartPosition || lock.state != .active || !ending.isRunning { sources.update() }
+        if startPosition != nil { noteOutputBeforeStartPosition() }
+        screen.follow(output)
     }
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
@@ -273,7 +272,7 @@ final class Session: RelayDelegate {
         case SIGUSR1:
             requestLock()
         case SIGWINCH:
-            screen.resize(windowSize)
+            screen.resize(display.windowSize)
             lock.handleResize()
         case SIGCHLD:
             hooks.reap()
@@ -284,32 +283,26 @@ final class Session: RelayDelegate {
             do {
                 try rawMode?.reapply()
             } catch {
-                terminalIsGone = true
-                hangUp(.signal(SIGHUP))
+                display.markGone()
             }
             lock.handleResize()
         default:
             break
         }
-        sources.update()
     }
 
     func relay(_ relay: Relay, commandDidExit status: TerminationStatus) {
         guardian.commandReaped()
         lock.commandDidExit()
         finishIfOver()
-        sources.update()
     }
 
     func relayOutputDidEnd(_ relay: Relay) {
         finishIfOver()
-        sources.update()
     }
 
     func relayInputDidEnd(_ relay: Relay) {
-        terminalIsGone = true
-        hangUp(.signal(SIGHUP))
-        sources.update()
+        display.markGone()
     }
 
     func relayDeadlineDidPass(_ relay: Relay) {
@@ -318,5 +311,12 @@ final class Session: RelayDelegate {
 
     func relay(_ relay: Relay, descriptorIsReadable descriptor: FileDescriptor) {
         _ = sources.ready(descriptor, at: clock.now())
+    }
+
+    /// The round's events are over: a terminal that went away hangs the session up, and the
+    /// relay waits for what the sources want now.
+    func relayWillPoll(_ relay: Relay) {
+        if display.isGone && ending.isRunning { hangUp(.signal(SIGHUP)) }
+        sources.update()
     }
 }

@@ -5,13 +5,7 @@ import PTYKit
 /// unlocking mean for the relay, the log, the hooks and the ending.
 extension Session: LockHost {
     func show(_ bytes: UnsafeRawBufferPointer) {
-        guard !terminalIsGone else { return }
-        do {
-            try relay.sendToTerminal(bytes)
-        } catch {
-            terminalIsGone = true
-            hangUp(.signal(SIGHUP))
-        }
+        display.write(bytes)
     }
 
     func forward(_ bytes: UnsafeRawBufferPointer) {
@@ -22,11 +16,8 @@ extension Session: LockHost {
         relay.discardTypedAhead()
     }
 
-    /// The lock screen is drawn for the size the command's screen is modelled at: on a
-    /// terminal that reports none, 24x80 (it showed nothing at 0x0, not even the prompt).
-    var windowSize: WindowSize {
-        ((try? WindowSize.of(terminal)) ?? WindowSize(rows: 0, columns: 0)).drawingSize
-    }
+    /// The lock screen is drawn for the size the command's screen is modelled at.
+    var windowSize: WindowSize { display.windowSize }
 
     func watch(_ descriptor: FileDescriptor?) {
         lockSource.authenticatorReadiness = descriptor

@@ -11,7 +11,7 @@ protocol SourcePoller: AnyObject {
 extension Relay: SourcePoller {}
 
 /// A session's sources, in the order they were added, and the poller's view of them:
-/// after every event `update` drops the finished ones, has the poller watch what the
+/// once a round, before the poll, `update` drops the finished ones, has the poller watch what the
 /// others want watched, and sets its deadline to the earliest of theirs. A source's
 /// deadline is taken as it was then: one computed from the clock (the warning's next
 /// second) may move on as soon as it is reached, and is due all the same.
@@ -61,14 +61,12 @@ final class SessionSources {
         for (source, due) in zip(sources, deadlines) {
             if let due, due <= now { source.deadlinePassed(at: now) }
         }
-        update()
     }
 
     /// The source watching `descriptor` is ready; false when none is.
     func ready(_ descriptor: FileDescriptor, at now: MonotonicInstant) -> Bool {
         guard let source = sources.first(where: { $0.descriptor == descriptor }) else { return false }
         source.ready(at: now)
-        update()
         return true
     }
 

@@ -101,6 +101,30 @@ final class RecordingDelegate: RelayDelegate {
         terminal.close()
     }
 
+    @Test func theDelegateHearsOfEveryRoundBeforeItsPoll() throws {
+        // A deadline set in the hook is the one the round sleeps until: the hook comes
+        // before the poll, once a round, the first round too.
+        let (relay, _, terminal) = try makeRelay(["sleep", "30"])
+        final class Rounds: RelayDelegate {
+            var rounds = 0
+            var deadlines = 0
+            func relayWillPoll(_ relay: Relay) {
+                rounds += 1
+                if rounds <= 3 { relay.deadline = MonotonicInstant.now() + .milliseconds(10) }
+                if rounds == 4 { relay.stop() }
+            }
+            func relayDeadlineDidPass(_ relay: Relay) { deadlines += 1 }
+        }
+        let delegate = Rounds()
+        try relay.run(delegate: delegate)
+        #expect(delegate.rounds == 4)
+        #expect(delegate.deadlines == 3)
+        relay.command.send(SIGKILL)
+        var status: Int32 = 0
+        waitpid(relay.command.pid, &status, 0)
+        terminal.close()
+    }
+
     @Test func heldOutputStaysInTheKernelUntilReadingResumes() throws {
         let (relay, _, terminal) = try makeRelay(["sh", "-c", "echo early; exec sleep 30"])
         relay.isReadingOutput = false

@@ -114,7 +114,7 @@ struct LockControllerTests {
     }
 
     func output(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.handleOutput($0) }
+        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
     }
 
     /// Moves time to the lock's next deadline and lets it act.

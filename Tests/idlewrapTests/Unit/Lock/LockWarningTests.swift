@@ -53,7 +53,7 @@ struct LockWarningTests {
     }
 
     func output(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.handleOutput($0) }
+        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
     }
 
     func runToDeadline(_ lock: LockController) throws {
@@ -127,10 +127,10 @@ struct LockWarningTests {
         output(lock, "1mred")
         #expect(host.screenText == "\u{1b}[38;5;1mred\u{1b}[22;0t\u{1b}]0;idlewrap: locking in 10 s\u{1b}\\\u{07}")
         // A half character holds the pop back too.
-        ([0xE2, 0x82] as [UInt8]).withUnsafeBytes { lock.handleOutput($0) }
+        ([0xE2, 0x82] as [UInt8]).withUnsafeBytes { lock.screen.follow($0) }
         type(lock, "k")
         #expect(host.screen.suffix(5) == [0x1B, 0x5C, 0x07, 0xE2, 0x82])
-        ([0xAC] as [UInt8]).withUnsafeBytes { lock.handleOutput($0) }
+        ([0xAC] as [UInt8]).withUnsafeBytes { lock.screen.follow($0) }
         #expect(host.screenText.hasSuffix("€\u{1b}[23;0t"))
         #expect(TitleStackModel(host.screen).stack.isEmpty)
     }
@@ -225,7 +225,7 @@ struct LockArrivalTests {
     }
 
     func output(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.handleOutput($0) }
+        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
     }
 
     @Test func theLockScreenCountsLinesAndShowsNoneOfThem() throws {

@@ -130,6 +130,8 @@ import Testing
         countdown.deadline = now + .seconds(1)
         sources.deadlinePassed(at: now)
         #expect(countdown.log == ["deadline"])
+        // The next round's update.
+        sources.update()
         #expect(poller.deadline == now + .seconds(1))
     }
 

@@ -15,7 +15,7 @@ struct TerminalRestoreTests {
                 timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false, program: "sh",
                 host: "testhost", user: "test"),
             authenticator: FakeAuthenticator(), clock: ManualClock(), host: host, screen: host.commandScreen())
-        Array(output.utf8).withUnsafeBytes { lock.handleOutput($0) }
+        Array(output.utf8).withUnsafeBytes { lock.screen.follow($0) }
         return lock
     }
 
