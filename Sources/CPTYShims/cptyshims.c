@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -198,6 +199,62 @@ int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     *uid = credentials.uid;
     *gid = credentials.gid;
     return 0;
+}
+
+/// Room for the few descriptors a control connection may pass.
+#define CPTY_MAX_PASSED 4
+
+ssize_t cpty_send_with_descriptors(int fd, const void *bytes, size_t count, const int *descriptors,
+                                   int descriptor_count) {
+    if (descriptor_count < 0 || descriptor_count > CPTY_MAX_PASSED) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1};
+    if (descriptor_count > 0) {
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)descriptor_count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)descriptor_count);
+        memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)descriptor_count);
+    }
+    return sendmsg(fd, &message, MSG_NOSIGNAL);
+}
+
+ssize_t cpty_receive_with_descriptors(int fd, void *bytes, size_t count, int *descriptors, int capacity,
+                                      int *received) {
+    *received = 0;
+    struct iovec vector = {.iov_base = bytes, .iov_len = count};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
+    ssize_t read = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (read == -1) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < passed; index++) {
+            int descriptor;
+            memcpy(&descriptor, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+            if (*received < capacity) {
+                descriptors[(*received)++] = descriptor;
+            } else {
+                close(descriptor);
+            }
+        }
+    }
+    return read;
 }
 
 int cpty_open_flag_path(void) { return O_PATH; }

@@ -17,6 +17,8 @@ func commandLineArguments(for invocation: Invocation) -> [String] {
     case .showConfig(let settings): commandLineArguments(for: settings.options) + ["--show-config"]
     case .lockAll(let options): commandLineArguments(for: options) + ["--lock-all"]
     case .list(let options): commandLineArguments(for: options) + ["--list"]
+    case .attach(let pid, let options):
+        commandLineArguments(for: options) + ["--attach", "--"] + (pid.map { [String($0)] } ?? [])
     case .audit(let settings): commandLineArguments(for: settings.options) + ["--audit"]
     case .run(let options): commandLineArguments(for: options) + ["--"] + options.command
     case .setPassword(let file, let options):

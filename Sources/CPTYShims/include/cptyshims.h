@@ -62,6 +62,18 @@ int cpty_accept(int fd);
 /// ucred is declared only under _GNU_SOURCE). Returns 0, or -1.
 int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/// sendmsg of `count` bytes with `descriptor_count` descriptors passed along
+/// (SCM_RIGHTS), MSG_NOSIGNAL: the number of bytes sent, or -1.
+ssize_t cpty_send_with_descriptors(int fd, const void *_Nullable bytes, size_t count,
+                                   const int *_Nullable descriptors, int descriptor_count);
+
+/// recvmsg of at most `count` bytes, taking at most `capacity` descriptors
+/// passed along (SCM_RIGHTS, made close-on-exec); `*received` says how many
+/// came. Descriptors beyond `capacity` are closed, as the kernel leaves them
+/// (MSG_CTRUNC). Returns the number of bytes read, or -1.
+ssize_t cpty_receive_with_descriptors(int fd, void *_Nullable bytes, size_t count, int *_Nullable descriptors,
+                                      int capacity, int *received);
+
 /// O_PATH (declared only under _GNU_SOURCE): an open flag for a descriptor
 /// that names a file without opening it for reading or writing.
 int cpty_open_flag_path(void);

@@ -167,6 +167,12 @@ public final class Relay {
         }
     }
 
+    /// The terminal's descriptors name another terminal now (the caller put it in their
+    /// place: a session that outlived its terminal got another): its input is read again.
+    public func terminalWasReplaced() {
+        inputEnded = false
+    }
+
     /// Makes `run` return after the current round.
     public func stop() {
         isStopped = true

@@ -2,14 +2,14 @@
 /// The cases' order is the order in which a message names two that were given together.
 enum Action: CaseIterable, Sendable {
     case help, version, completion
-    case showConfig, checkConfig, setPassword, lockAll, list, audit
+    case showConfig, checkConfig, setPassword, lockAll, list, attach, audit
 
     /// Whether the parser stops at the option and answers at once, whatever else the
     /// command line says: `--help`, `--version`, `--completion SHELL`.
     var isImmediate: Bool {
         switch self {
         case .help, .version, .completion: true
-        case .showConfig, .checkConfig, .setPassword, .lockAll, .list, .audit: false
+        case .showConfig, .checkConfig, .setPassword, .lockAll, .list, .attach, .audit: false
         }
     }
 
@@ -18,7 +18,7 @@ enum Action: CaseIterable, Sendable {
         case .completion: .required
         // --set-password's FILE is the operand, or attached: `--set-password=FILE`.
         case .setPassword: .attachedOnly
-        case .help, .version, .showConfig, .checkConfig, .lockAll, .list, .audit: .none
+        case .help, .version, .showConfig, .checkConfig, .lockAll, .list, .attach, .audit: .none
         }
     }
 
@@ -26,7 +26,7 @@ enum Action: CaseIterable, Sendable {
         switch self {
         case .completion: .shell
         case .setPassword: .path
-        case .help, .version, .showConfig, .checkConfig, .lockAll, .list, .audit: .switch
+        case .help, .version, .showConfig, .checkConfig, .lockAll, .list, .attach, .audit: .switch
         }
     }
 }

@@ -154,6 +154,19 @@ struct CommandLineParser {
         if options.user != nil || options.allUsers {
             throw UsageError(message: "--user and --all-users go with --lock-all or --list")
         }
+        if action == .attach {
+            guard operands.count <= 1 else {
+                throw UsageError(
+                    message: "extra operand '\(terminalSafe(operands.dropFirst().first ?? ""))': --attach takes one PID"
+                )
+            }
+            guard let operand = operands.first else { return .attach(pid: nil, options) }
+            guard let pid = Int32(operand), pid > 0 else {
+                throw UsageError(message: "invalid pid '\(terminalSafe(operand))' for --attach")
+            }
+            return .attach(pid: pid, options)
+        }
+        if options.take { throw UsageError(message: "--take goes with --attach") }
         if action == .audit {
             if let extra = operands.first {
                 throw UsageError(message: "extra operand '\(terminalSafe(extra))': --audit takes no COMMAND")

@@ -100,6 +100,8 @@ enum OptionArgument: Equatable, Sendable {
 /// the only values a grammar accepts, where there are few.
 enum ValueKind: Equatable, Sendable {
     case duration, size, key, method, text, path, directory
+    /// When a session outlives its terminal (`--detach`).
+    case detachWhen
     /// Methods separated by commas (`pam, file`).
     case methods
     /// A whole number (`min-password-length`).
@@ -112,6 +114,7 @@ enum ValueKind: Equatable, Sendable {
     var choices: [String] {
         switch self {
         case .method: AuthMethod.allCases.map(\.rawValue)
+        case .detachWhen: DetachWhen.allCases.map(\.rawValue)
         case .shell: CompletionShell.allCases.map(\.rawValue)
         case .switch: ["yes", "no"]
         default: []

@@ -46,6 +46,18 @@ enum OptionTable {
         killAfter,
         holdLimit,
         OptionDefinition(
+            long: "detach", valueName: "WHEN",
+            help: [
+                "When the session outlives its terminal: never",
+                "(default), or hangup: locked, the command runs on",
+                "until idlewrap --attach and the password.",
+            ],
+            setting: Setting(ValueGrammar.detachWhen, get: { $0.detach }, set: { $0.detach = $1 })),
+        OptionDefinition(
+            long: "detached-kill-after", valueName: "DURATION",
+            help: ["End a detached session after this long (default:", "off)."],
+            setting: Setting(.duration, get: { $0.detachedKillAfter }, set: { $0.detachedKillAfter = $1 })),
+        OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
             setting: Setting(.switch, get: { $0.wipeScrollback }, set: { $0.wipeScrollback = $1 })),
@@ -94,6 +106,18 @@ enum OptionTable {
                 "terminal, user, command, idle time, state, lock time.",
             ],
             action: .list),
+        OptionDefinition(
+            long: "attach",
+            help: [
+                "Take back a detached session of the user's (its pid",
+                "as the operand when there are several), after the",
+                "password; exit with its command's status.",
+            ],
+            action: .attach),
+        OptionDefinition(
+            long: "take",
+            help: ["With --attach: also a session that has a terminal."],
+            scope: .commandLine, setting: Setting(.switch, get: { $0.take }, set: { $0.take = $1 })),
         OptionDefinition(
             long: "audit",
             help: [

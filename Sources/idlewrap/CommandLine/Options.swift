@@ -3,6 +3,14 @@ enum AuthMethod: String, CaseIterable, Sendable, Equatable {
     case pam, ask, file
 }
 
+/// When a session outlives its terminal (`--detach`).
+enum DetachWhen: String, CaseIterable, Sendable, Equatable {
+    /// Never: a terminal that goes away ends the session, as a hang-up does.
+    case never
+    /// When the terminal hangs up: the session locks and goes on without one.
+    case hangup
+}
+
 /// Everything the options can set, with their defaults.
 struct Options: Equatable, Sendable {
     var timeout: Duration = .seconds(300)  // zero = never lock on idle
@@ -17,6 +25,8 @@ struct Options: Equatable, Sendable {
     var onUnlock: String? = nil
     var killAfter: Duration = .zero  // zero = never
     var holdLimit = 8 << 20  // bytes
+    var detach = DetachWhen.never
+    var detachedKillAfter: Duration = .zero  // zero = never
     var wipeScrollback = false
     var bellOnExit = false
     var login = false
@@ -26,6 +36,7 @@ struct Options: Equatable, Sendable {
     var json = false  // --list's and --audit's format
     var user: String? = nil  // --lock-all, --list: whose sessions (nil: the running user's)
     var allUsers = false
+    var take = false  // --attach: also a session that still has a terminal
     var command: [String] = []  // empty: the user's shell
 
     // Site policy: only the system configuration file sets these (see `SitePolicy`).
@@ -49,6 +60,8 @@ enum Invocation: Equatable, Sendable {
     case lockAll(Options)
     /// List those sessions (`options.json`).
     case list(Options)
+    /// Hand this terminal to a detached session of the user's (`pid`, or the only one).
+    case attach(pid: Int32?, Options)
     /// `--audit`: check the host's logins; the settings say whether `--timeout` was given.
     case audit(Settings)
     case help
@@ -65,7 +78,7 @@ extension Invocation {
     /// it could not do without: it goes on when a file has a mistake.
     var wrapsNothing: Bool {
         switch self {
-        case .help, .version, .completion, .list, .lockAll, .checkConfig, .audit: true
+        case .help, .version, .completion, .list, .lockAll, .checkConfig, .audit, .attach: true
         case .run, .setPassword, .showConfig: false
         }
     }

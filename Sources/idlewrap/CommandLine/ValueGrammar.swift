@@ -113,6 +113,17 @@ extension ValueGrammar where Value == AuthMethod {
         }, format: \.rawValue)
 }
 
+extension ValueGrammar where Value == DetachWhen {
+    static let detachWhen = ValueGrammar(
+        .detachWhen,
+        parse: { text throws(ValueProblem) in
+            guard let when = DetachWhen(rawValue: text) else {
+                throw .invalid("unknown value", detail: " (expected \(choiceList(ValueKind.detachWhen.choices)))")
+            }
+            return when
+        }, format: \.rawValue)
+}
+
 extension ValueGrammar where Value == [AuthMethod] {
     /// Methods separated by commas, each at most once, at least one: `pam, file`.
     static let methods = ValueGrammar(

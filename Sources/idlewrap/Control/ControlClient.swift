@@ -166,6 +166,42 @@ enum ControlClient {
     private static func connect(_ endpoint: Endpoint, request: ControlRequest, asked: inout Set<pid_t>) -> Result<
         Connection, Finished
     > {
+        let connection: FileDescriptor
+        let peer: UnixSocket.PeerCredentials
+        switch open(endpoint, asked: &asked) {
+        case .success(let opened): (connection, peer) = opened
+        case .failure(let finished): return .failure(finished)
+        }
+        do {
+            try UnixSocket.sendAll(request.line, on: connection)
+        } catch {
+            try? connection.close()
+            return .failure(
+                Finished(outcome: hasEnded(endpoint) ? .gone : .failed("cannot send the request: \(error)")))
+        }
+        return .success(Connection(descriptor: connection, peer: peer))
+    }
+
+    /// A connection to `endpoint`'s session, checked as `ask` checks it, for a request
+    /// of the caller's own (`--attach`); or why there is none.
+    static func connection(to endpoint: Endpoint) -> Result<FileDescriptor, ControlProblem> {
+        var asked: Set<pid_t> = []
+        switch open(endpoint, asked: &asked) {
+        case .success(let opened):
+            return .success(opened.connection)
+        case .failure(let finished):
+            switch finished.outcome {
+            case .failed(let reason): return .failure(ControlProblem("\(endpoint.path): \(reason)"))
+            default: return .failure(ControlProblem("\(endpoint.path): the session has ended"))
+            }
+        }
+    }
+
+    /// Connects to the socket of `endpoint` and checks who listens there; or
+    /// the outcome when that is already decided.
+    private static func open(_ endpoint: Endpoint, asked: inout Set<pid_t>) -> Result<
+        (connection: FileDescriptor, peer: UnixSocket.PeerCredentials), Finished
+    > {
         let file: FileDescriptor
         do throws(Errno) {
             file = try FileSystem.openWithoutFollowing(endpoint.name, in: endpoint.directory.descriptor)
@@ -202,13 +238,11 @@ enum ControlClient {
                 try? connection.close()
                 return .failure(Finished(outcome: .duplicate))
             }
-            try UnixSocket.sendAll(request.line, on: connection)
         } catch {
             try? connection.close()
-            return .failure(
-                Finished(outcome: hasEnded(endpoint) ? .gone : .failed("cannot send the request: \(error)")))
+            return .failure(Finished(outcome: hasEnded(endpoint) ? .gone : .failed("\(error)")))
         }
-        return .success(Connection(descriptor: connection, peer: peer))
+        return .success((connection, peer))
     }
 
     /// Why the listener the kernel names is not the session the socket's name

@@ -28,9 +28,15 @@ final class ControlServer {
     private(set) var acceptPausedUntil: MonotonicInstant?
 
     private struct Connection {
+        let peer: UnixSocket.PeerCredentials
         var received: [UInt8] = []
+        /// Passed along with the request (an attaching client's terminal).
+        var descriptors: [FileDescriptor] = []
         let deadline: MonotonicInstant
     }
+
+    /// The most descriptors a request may pass: a terminal's input and output.
+    static let maximumPassed = 2
 
     private init(path: String, listener: FileDescriptor, owner: uid_t) {
         self.path = path
@@ -39,9 +45,11 @@ final class ControlServer {
     }
 
     /// Listens at `DIRECTORY/PID` in the user's runtime directory; or says why not.
-    static func register(pid: pid_t, uid: uid_t, environment: Environment) -> Result<ControlServer, ControlProblem> {
+    static func register(
+        pid: pid_t, uid: uid_t, environment: Environment, outlivingLogin: Bool = false
+    ) -> Result<ControlServer, ControlProblem> {
         let directory: String
-        switch RuntimeDirectory.forRegistering(uid: uid, environment: environment) {
+        switch RuntimeDirectory.forRegistering(uid: uid, environment: environment, outlivingLogin: outlivingLogin) {
         case .success(let found): directory = found
         case .failure(let reason): return .failure(reason)
         }
@@ -111,28 +119,34 @@ final class ControlServer {
                 try? connection.close()
                 continue
             }
-            connections[connection] = Connection(deadline: now + ControlServer.patience)
+            connections[connection] = Connection(peer: peer, deadline: now + ControlServer.patience)
             accepted.append(connection)
         }
         return accepted
     }
 
     /// Reads what `connection` sent. Once it is a whole request, `answer`
-    /// gives the reply, which is sent before the connection is closed. Returns
-    /// true when the connection is finished: the caller stops watching it and
-    /// then calls `close(_:)`.
-    func serve(_ connection: FileDescriptor, answer: (ControlRequest) -> String) -> Bool {
+    /// gives the reply, which is sent before the connection is closed, or keeps
+    /// the connection (an attach). Returns true when the connection is finished:
+    /// the caller stops watching it and then calls `close(_:)`, which leaves a
+    /// kept connection alone.
+    func serve(_ connection: FileDescriptor, answer: (ControlCall) -> ControlAnswer) -> Bool {
         guard var state = connections[connection] else { return true }
         var buffer = [UInt8](repeating: 0, count: ControlRequest.maximumLength)
         let room = ControlRequest.maximumLength - state.received.count
         let read = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(Errno) in
-                try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[..<room]))
+                try UnixSocket.receive(
+                    into: UnsafeMutableRawBufferPointer(rebasing: raw[..<room]),
+                    capacity: ControlServer.maximumPassed - state.descriptors.count, on: connection)
             }
         }
         switch read {
-        case .success(0): return true
-        case .success(let count): state.received += buffer[..<count]
+        case .success(let received):
+            state.descriptors += received.descriptors
+            connections[connection] = state
+            guard received.count > 0 else { return true }
+            state.received += buffer[..<received.count]
         case .failure(.wouldBlock): return false
         case .failure: return true
         }
@@ -141,7 +155,17 @@ final class ControlServer {
         switch ControlRequest.parse(state.received) {
         case .incomplete: return false
         case .invalid: reply = ControlRequest.errorReply
-        case .request(let request): reply = answer(request)
+        case .request(let request):
+            let call = ControlCall(
+                request: request, peer: state.peer, connection: connection, descriptors: state.descriptors)
+            state.descriptors = []
+            connections[connection] = state
+            switch answer(call) {
+            case .reply(let text): reply = text
+            case .kept:
+                connections.removeValue(forKey: connection)
+                return true
+            }
         }
         // A reply is a few hundred bytes, far below a socket's buffer: one
         // non-blocking write takes it, and a peer that does not read loses it.
@@ -157,14 +181,15 @@ final class ControlServer {
     }
 
     func close(_ connection: FileDescriptor) {
-        guard connections.removeValue(forKey: connection) != nil else { return }
+        guard let state = connections.removeValue(forKey: connection) else { return }
+        for descriptor in state.descriptors { try? descriptor.close() }
         try? connection.close()
     }
 
     /// Unregisters: removes the socket file and closes everything. The caller
     /// has stopped watching the descriptors.
     func shutDown() {
-        for connection in connections.keys { try? connection.close() }
+        for connection in connections.keys { close(connection) }
         connections = [:]
         try? FileSystem.removeFile(path)
         try? listener.close()
@@ -173,4 +198,23 @@ final class ControlServer {
     var descriptors: [FileDescriptor] {
         [listener] + connections.keys
     }
+}
+
+/// A whole request as the session gets it.
+struct ControlCall {
+    let request: ControlRequest
+    /// Who sent it, as the kernel says (SO_PEERCRED).
+    let peer: UnixSocket.PeerCredentials
+    let connection: FileDescriptor
+    /// What came with it: an attaching client's terminal. The session's to close,
+    /// whatever it answers.
+    let descriptors: [FileDescriptor]
+}
+
+/// What the session makes of a request.
+enum ControlAnswer: Equatable {
+    /// Sent, then the connection closes.
+    case reply(String)
+    /// The session keeps the connection (an attach): the server forgets it unclosed.
+    case kept
 }

@@ -43,6 +43,9 @@ extension SessionStatus {
             ("idle_seconds", String(idleSeconds)),
             ("locked", locked ? "true" : "false"),
             ("locks_in_seconds", locksInSeconds.map(String.init) ?? "null"),
+            // Added later, after the keys above, whose order stays.
+            ("state", JSONText.string(state)),
+            ("detached_since", detachedSince.map(String.init) ?? "null"),
         ])
     }
 }

@@ -14,9 +14,13 @@ enum RuntimeDirectory {
     static let userRuntimeBase = "/run/user"
 
     /// The directory this process registers in, made if missing; or why
-    /// there is none.
-    static func forRegistering(uid: uid_t, environment: Environment) -> Result<String, ControlProblem> {
-        if let runtime = usableRuntimeDirectory(uid: uid, environment: environment) {
+    /// there is none. A session that may outlive its login (`--detach hangup`)
+    /// registers under /tmp: logind removes the runtime directory when the
+    /// user's last login ends, as tmux knows.
+    static func forRegistering(
+        uid: uid_t, environment: Environment, outlivingLogin: Bool = false
+    ) -> Result<String, ControlProblem> {
+        if !outlivingLogin, let runtime = usableRuntimeDirectory(uid: uid, environment: environment) {
             let directory = runtime + "/idlewrap"
             if case .success = make(directory, uid: uid) { return .success(directory) }
         }

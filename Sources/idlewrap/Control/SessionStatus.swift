@@ -14,6 +14,14 @@ struct SessionStatus: Equatable, Sendable {
     /// Whole seconds until the idle lock (rounded up), nil when none is due:
     /// locked already, or --timeout off.
     var locksInSeconds: Int?
+    /// Since when the session has had no terminal (seconds since the epoch), nil while it
+    /// has one. A detached session is locked.
+    var detachedSince: Int? = nil
+
+    /// `unlocked`, `locked` or `detached`.
+    var state: String {
+        detachedSince != nil ? "detached" : locked ? "locked" : "unlocked"
+    }
 
     /// The reply to `status`: one `key value` line per field. Text fields go
     /// through `terminalSafe`, so no value holds a newline.
@@ -24,9 +32,9 @@ struct SessionStatus: Equatable, Sendable {
             "user \(terminalSafe(user))",
             "command \(terminalSafe(command))",
             "idle \(idleSeconds)",
-            "state \(locked ? "locked" : "unlocked")",
+            "state \(state)",
             "locks-in \(locksInSeconds.map(String.init) ?? "none")",
-        ].map { $0 + "\n" }.joined()
+        ].map { $0 + "\n" }.joined() + (detachedSince.map { "detached-since \($0)\n" } ?? "")
     }
 }
 
@@ -42,12 +50,14 @@ extension SessionStatus {
         guard let pid = fields["pid"].flatMap({ pid_t($0) }), let terminal = fields["terminal"],
             let user = fields["user"], let command = fields["command"],
             let idle = fields["idle"].flatMap({ Int($0) }), let state = fields["state"],
-            state == "locked" || state == "unlocked", let locksIn = fields["locks-in"]
+            ["locked", "unlocked", "detached"].contains(state), let locksIn = fields["locks-in"]
         else { return nil }
         let seconds = Int(locksIn)
         guard seconds != nil || locksIn == "none" else { return nil }
+        let detachedSince = fields["detached-since"].flatMap { Int($0) }
+        guard (state == "detached") == (detachedSince != nil) else { return nil }
         self.init(
             pid: pid, terminal: String(terminal), user: String(user), command: String(command), idleSeconds: idle,
-            locked: state == "locked", locksInSeconds: seconds)
+            locked: state != "unlocked", locksInSeconds: seconds, detachedSince: detachedSince)
     }
 }

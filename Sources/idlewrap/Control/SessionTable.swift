@@ -21,7 +21,7 @@ enum SessionTable {
         let terminal = session.terminal.hasPrefix("/dev/") ? String(session.terminal.dropFirst(5)) : session.terminal
         return [
             String(session.pid), terminalSafe(terminal), terminalSafe(session.user), terminalSafe(session.command),
-            duration(session.idleSeconds), session.locked ? "locked" : "unlocked",
+            duration(session.idleSeconds), session.state,
             session.locksInSeconds.map(duration) ?? "-",
         ]
     }

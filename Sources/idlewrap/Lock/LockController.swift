@@ -145,6 +145,19 @@ final class LockController {
         if isLocked { redraw() }
     }
 
+    /// The session is on another terminal (`idlewrap --attach`): the lock screen is drawn
+    /// there anew, at its size; the command's modes stay those it had when the lock began,
+    /// for the unlock to turn its input modes back on.
+    func terminalReplaced() {
+        guard isLocked, let old = entry else { return }
+        screen.write { buffer in
+            entry = LockScreen.enter(
+                modes: old.modes, titles: screen.titles, afterCut: false,
+                wipeScrollback: settings.wipeScrollback, into: buffer)
+        }
+        redraw()
+    }
+
     /// The session is ending while locked: clear everything, show nothing held.
     func abandon() {
         let wasLockingOrLocked = isLockingOrLocked

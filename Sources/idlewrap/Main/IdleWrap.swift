@@ -77,6 +77,8 @@ enum IdleWrap {
             return SessionCommands.lockAll(options, environment: environment)
         case .list(let options):
             return SessionCommands.list(options, environment: environment)
+        case .attach(let pid, let options):
+            return AttachCommand.run(pid: pid, take: options.take, environment: environment)
         case .audit(let settings):
             return Audit.run(settings, environment: environment)
         case .run(let options):
@@ -183,7 +185,8 @@ enum IdleWrap {
         }
         // Before the split, so that the kernel names the pid the shell started as the
         // socket's listener (SO_PEERCRED), as --list and --lock-all expect.
-        let control = ControlServer.register(pid: getpid(), uid: getuid(), environment: environment)
+        let control = ControlServer.register(
+            pid: getpid(), uid: getuid(), environment: environment, outlivingLogin: options.detach == .hangup)
         let guardian: GuardianLink
         switch split(plan, options: options, environment: environment, authenticator: authenticator, control: control) {
         case .guardian(let status): return status

@@ -6,12 +6,12 @@ import PTYKit
 /// `ControlServer.patience` to send its request. Nothing here blocks the session.
 final class ControlSocketSource: SessionSource {
     private let server: ControlServer
-    private let answer: (ControlRequest) -> String
+    private let answer: (ControlCall) -> ControlAnswer
     /// Takes a new connection's source into the session.
     private let adopt: (SessionSource) -> Void
 
     private init(
-        _ server: ControlServer, answer: @escaping (ControlRequest) -> String,
+        _ server: ControlServer, answer: @escaping (ControlCall) -> ControlAnswer,
         adopt: @escaping (SessionSource) -> Void
     ) {
         self.server = server
@@ -25,7 +25,7 @@ final class ControlSocketSource: SessionSource {
     /// name is one way to get there.
     static func serve(
         _ registration: Result<ControlServer, ControlProblem>, log: AuditLog,
-        answer: @escaping (ControlRequest) -> String, adopt: @escaping (SessionSource) -> Void
+        answer: @escaping (ControlCall) -> ControlAnswer, adopt: @escaping (SessionSource) -> Void
     ) -> ControlSocketSource? {
         switch registration {
         case .success(let server):
@@ -65,10 +65,10 @@ final class ControlSocketSource: SessionSource {
 final class ControlConnectionSource: SessionSource {
     private let server: ControlServer
     private let connection: FileDescriptor
-    private let answer: (ControlRequest) -> String
+    private let answer: (ControlCall) -> ControlAnswer
     private(set) var isFinished = false
 
-    init(_ server: ControlServer, _ connection: FileDescriptor, answer: @escaping (ControlRequest) -> String) {
+    init(_ server: ControlServer, _ connection: FileDescriptor, answer: @escaping (ControlCall) -> ControlAnswer) {
         self.server = server
         self.connection = connection
         self.answer = answer

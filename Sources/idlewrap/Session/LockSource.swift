@@ -11,6 +11,9 @@ final class LockSource: SessionSource {
     private let afterDeadline: () -> Void
     /// What the lock asked to have watched (`LockHost.watch`).
     var authenticatorReadiness: FileDescriptor?
+    /// While the session has no terminal, nothing is drawn and nobody types: the lock
+    /// wakes only to engage (a detached session costs no wake-ups).
+    var isDetached = false
 
     init(_ lock: LockController, afterDeadline: @escaping () -> Void) {
         self.lock = lock
@@ -19,7 +22,11 @@ final class LockSource: SessionSource {
 
     var descriptor: FileDescriptor? { authenticatorReadiness }
 
-    var deadline: MonotonicInstant? { lock.nextDeadline }
+    var deadline: MonotonicInstant? {
+        guard isDetached else { return lock.nextDeadline }
+        if case .locking(let giveUpAt) = lock.state { return giveUpAt }
+        return nil
+    }
 
     func ready(at now: MonotonicInstant) {
         lock.handleAuthenticatorReadiness()

@@ -11,7 +11,7 @@ final class Session: RelayDelegate {
     static let watchedSignals = [SIGCHLD, SIGWINCH, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGCONT]
 
     let terminal = FileDescriptor.standardInput
-    private let options: Options
+    let options: Options
     private let plan: CommandPlan
     let environment: Environment
     let pseudoTerminalSession: PseudoTerminalSession
@@ -41,12 +41,16 @@ final class Session: RelayDelegate {
     /// Where the terminal's cursor was at the start, while its answer is awaited or may
     /// still come (SessionStartPosition.swift).
     var startPosition: StartPositionQuery?
-    private var rawMode: RawMode?
+    var rawMode: RawMode?
+    /// Which terminal the session is on, if any (`--detach`, `--attach`).
+    var tenure: TerminalTenure
+    /// The `idlewrap --attach` whose terminal the session is on, if it is on one such.
+    var attachedClient: AttachedClient?
     /// Asked for every read of output. Unchecked, as the relay's properties are
     /// (Relay.swift says why): every access is in place, none is open across a call out.
     @exclusivity(unchecked) var ending: SessionEnding
     var terminalIsGone: Bool { display.isGone }
-    private let sources: SessionSources
+    let sources: SessionSources
     /// What `status` reports of the session.
     private let terminalPath: String
     /// What the guardian is told; its pid is idlewrap's for the command and --list.
@@ -67,7 +71,8 @@ final class Session: RelayDelegate {
         self.pseudoTerminalSession = pseudoTerminalSession
         self.clock = clock
         self.authenticator = authenticator
-        ending = SessionEnding(killAfter: options.killAfter)
+        ending = SessionEnding(killAfter: options.killAfter, detachedKillAfter: options.detachedKillAfter)
+        tenure = TerminalTenure(policy: options.detach, owner: getuid())
         let user = UserName.runningUser
         terminalPath = terminal.terminalPath() ?? "?"
         log = AuditLog(
@@ -124,6 +129,7 @@ final class Session: RelayDelegate {
             hangUp(.signal(SIGHUP))
             leaveTerminal()
             Diagnostics.lateError(error.description)
+            attachedClient?.end(with: .exit(ExitStatus.failure))
             return ExitStatus.failure
         }
         leaveTerminal()
@@ -132,6 +138,8 @@ final class Session: RelayDelegate {
         }
         let (status, message) = ending.exitStatus(command: relay.commandStatus)
         if let message { Diagnostics.error(message) }
+        // Last: the client exits at once, and its shell must find the terminal restored.
+        attachedClient?.end(with: .exit(status))
         return status
     }
 
@@ -211,6 +219,8 @@ final class Session: RelayDelegate {
         switch reason {
         case .lockedTooLong:
             log.record("session ended: locked for longer than --kill-after")
+        case .detachedTooLong:
+            log.record("session ended: detached for longer than --detached-kill-after")
         case .sshCommandEndedWhileLocked(let discarded):
             log.record(
                 "session ended: the ssh command ended while locked" + (discarded ? "; held output discarded" : ""))
@@ -231,20 +241,27 @@ final class Session: RelayDelegate {
         if ending.isRunning { lock.requestLock() }
     }
 
-    private func answer(_ request: ControlRequest) -> String {
-        switch request {
+    private func answer(_ call: ControlCall) -> ControlAnswer {
+        switch call.request {
         case .status:
+            call.closeDescriptors()
             let now = clock.now()
-            return SessionStatus(
-                pid: guardian.sessionPid, terminal: terminalPath, user: UserName.runningUser.value,
-                command: plan.programName,
-                idleSeconds: lock.lastActivity.map { (now - $0).wholeSeconds } ?? 0, locked: lock.isLockingOrLocked,
-                locksInSeconds: lock.idleLockDeadline.map { ($0 - now).secondsRoundedUp }
-            ).reply
+            return .reply(
+                SessionStatus(
+                    pid: guardian.sessionPid, terminal: terminalPath, user: UserName.runningUser.value,
+                    command: plan.programName,
+                    idleSeconds: lock.lastActivity.map { (now - $0).wholeSeconds } ?? 0,
+                    locked: lock.isLockingOrLocked,
+                    locksInSeconds: lock.idleLockDeadline.map { ($0 - now).secondsRoundedUp },
+                    detachedSince: tenure.detachedSince
+                ).reply)
         case .lock:
-            guard ending.isRunning else { return ControlRequest.endingReply }
+            call.closeDescriptors()
+            guard ending.isRunning else { return .reply(ControlRequest.endingReply) }
             lock.requestLock()
-            return lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply
+            return .reply(lock.isLockingOrLocked ? ControlRequest.lockedReply : ControlRequest.endingReply)
+        case .attach, .take:
+            return answerAttach(call)
         }
     }
 
@@ -267,11 +284,17 @@ final class Session: RelayDelegate {
 
     func relay(_ relay: Relay, didReceiveSignal signal: Int32) {
         switch signal {
+        case SIGHUP where tenure.policy == .hangup:
+            // The terminal went away (or the guardian did, which stood for it): the
+            // round's end detaches, once; a detached session ignores the hang-up.
+            display.markGone()
         case SIGHUP, SIGTERM, SIGINT, SIGQUIT:
             hangUp(.signal(signal))
         case SIGUSR1:
             requestLock()
-        case SIGWINCH:
+        case SIGWINCH where !display.isGone:
+            // The relay has given the command the terminal's size. Without a terminal
+            // there is no size to take (one passed on by the guardian is no resize).
             screen.resize(display.windowSize)
             lock.handleResize()
         case SIGCHLD:
@@ -313,10 +336,10 @@ final class Session: RelayDelegate {
         _ = sources.ready(descriptor, at: clock.now())
     }
 
-    /// The round's events are over: a terminal that went away hangs the session up, and the
-    /// relay waits for what the sources want now.
+    /// The round's events are over: a terminal that went away hangs the session up, or
+    /// detaches it (`--detach`), and the relay waits for what the sources want now.
     func relayWillPoll(_ relay: Relay) {
-        if display.isGone && ending.isRunning { hangUp(.signal(SIGHUP)) }
+        if display.isGone { terminalWentAway() }
         sources.update()
     }
 }

@@ -26,6 +26,11 @@ final class SessionDisplay {
         isGone = true
     }
 
+    /// Another terminal took the gone one's place (`idlewrap --attach`).
+    func replaced() {
+        isGone = false
+    }
+
     /// The size the command's screen is modelled and the lock screen drawn at: on a
     /// terminal that reports none, 24x80 (it showed nothing at 0x0, not even the prompt).
     var windowSize: WindowSize {

@@ -10,6 +10,8 @@ struct SessionEnding: Equatable {
         case signal(Int32)
         /// --kill-after: the session stayed locked too long.
         case lockedTooLong
+        /// --detached-kill-after: the session stayed without a terminal too long.
+        case detachedTooLong
         /// An ssh command ended while locked, when perhaps nobody is there to
         /// unlock (automation with `ssh -tt`); `discarded` tells whether any of
         /// its output was, or may have been, held back and is now dropped.
@@ -44,10 +46,15 @@ struct SessionEnding: Equatable {
 
     /// --kill-after; zero is never.
     let killAfter: Duration
+    /// --detached-kill-after; zero is never.
+    let detachedKillAfter: Duration
     private(set) var phase = Phase.running(killAfterLockAt: nil)
+    /// When --detached-kill-after ends the session, while it has no terminal.
+    private(set) var killAfterDetachAt: MonotonicInstant?
 
-    init(killAfter: Duration) {
+    init(killAfter: Duration, detachedKillAfter: Duration = .zero) {
         self.killAfter = killAfter
+        self.detachedKillAfter = detachedKillAfter
     }
 
     var isRunning: Bool {
@@ -58,9 +65,20 @@ struct SessionEnding: Equatable {
     /// the hang-up's next step.
     var deadline: MonotonicInstant? {
         switch phase {
-        case .running(let killAfterLockAt): killAfterLockAt
+        case .running(let killAfterLockAt): .earliest(killAfterLockAt, killAfterDetachAt)
         case .hangingUp(_, let killAt, _): killAt
         }
+    }
+
+    /// The session lost its terminal at `now`: --detached-kill-after starts counting.
+    mutating func detached(at now: MonotonicInstant) {
+        guard isRunning, detachedKillAfter > .zero else { return }
+        killAfterDetachAt = now + detachedKillAfter
+    }
+
+    /// The session has a terminal again.
+    mutating func attached() {
+        killAfterDetachAt = nil
     }
 
     /// The lock engaged at `now`: --kill-after starts counting.
@@ -84,6 +102,8 @@ struct SessionEnding: Equatable {
     /// What is due at `now`.
     mutating func deadlinePassed(at now: MonotonicInstant) -> Step {
         switch phase {
+        case .running where killAfterDetachAt.map { $0 <= now } == true:
+            return .hangUp(.detachedTooLong)
         case .running(let killAt?) where killAt <= now:
             return .hangUp(.lockedTooLong)
         case .running:
@@ -138,6 +158,9 @@ struct SessionEnding: Equatable {
                 command?.shellStatus ?? ExitStatus.killed(by: SIGHUP),
                 "the session ended: it was locked for longer than --kill-after \(formatDuration(killAfter))"
             )
+        case .hangingUp(.detachedTooLong, _, _):
+            // Nobody sees stderr: the log says it.
+            return (command?.shellStatus ?? ExitStatus.killed(by: SIGHUP), nil)
         case .hangingUp(.sshCommandEndedWhileLocked(let discarded), _, _):
             guard discarded else { return (command?.shellStatus ?? ExitStatus.failure, nil) }
             // Not the command's status: a script must not take the output it got for

@@ -96,6 +96,44 @@ enum UnixSocket {
         }
     }
 
+    /// Sends some of `bytes` on a connection with `descriptors` passed along (SCM_RIGHTS;
+    /// at most four), returning how many bytes were taken: the descriptors go with the
+    /// first of them.
+    static func send(
+        _ bytes: UnsafeRawBufferPointer, passing descriptors: [FileDescriptor], on connection: FileDescriptor
+    ) throws(Errno) -> Int {
+        let raw = descriptors.map(\.rawValue)
+        let sent = raw.withUnsafeBufferPointer { passed in
+            Result { () throws(Errno) in
+                try valueOrErrno {
+                    cpty_send_with_descriptors(
+                        connection.rawValue, bytes.baseAddress, bytes.count, passed.baseAddress, Int32(passed.count))
+                }
+            }
+        }
+        return try sent.get()
+    }
+
+    /// Reads what is there on a connection, and the descriptors passed along with it (at
+    /// most `capacity`; any more are closed). Each is close-on-exec, and the caller's.
+    static func receive(
+        into buffer: UnsafeMutableRawBufferPointer, capacity: Int, on connection: FileDescriptor
+    ) throws(Errno) -> (count: Int, descriptors: [FileDescriptor]) {
+        var raw = [Int32](repeating: -1, count: max(capacity, 1))
+        var received: Int32 = 0
+        let read = raw.withUnsafeMutableBufferPointer { slots in
+            Result { () throws(Errno) in
+                try valueOrErrno {
+                    cpty_receive_with_descriptors(
+                        connection.rawValue, buffer.baseAddress, buffer.count, slots.baseAddress, Int32(capacity),
+                        &received)
+                }
+            }
+        }
+        let count = try read.get()
+        return (count, raw.prefix(Int(received)).map { FileDescriptor(rawValue: $0) })
+    }
+
     static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0

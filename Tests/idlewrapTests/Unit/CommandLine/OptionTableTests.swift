@@ -33,7 +33,7 @@ struct OptionTableTests {
             #expect((option.valueName == nil) == (option.kind == .switch), "\(option.long)")
             #expect(!option.help.isEmpty, "\(option.long)")
             // A command-line-only setting only modifies an action (--list's --json).
-            let modifiesAnAction = ["json", "user", "all-users"].contains(option.long)
+            let modifiesAnAction = ["json", "user", "all-users", "take"].contains(option.long)
             #expect((option.setting == nil) == (option.scope == .commandLine && !modifiesAnAction), "\(option.long)")
         }
     }

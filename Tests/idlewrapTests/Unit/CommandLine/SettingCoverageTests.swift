@@ -17,6 +17,7 @@ struct SettingCoverageTests {
             case .size: ["3K", "5M"]
             case .key: ["^]", "^\\"]
             case .method: ["file", "ask"]
+            case .detachWhen: ["hangup", "never"]
             case .text: ["sample text", "other"]
             case .path: ["/tmp/sample-path", "/tmp/other"]
             case .directory: ["/tmp", "/var"]

@@ -34,6 +34,8 @@ struct ShowConfigTests {
                 on-unlock =  # default
                 kill-after = 1h  # /etc/idlewrap/config:3 (max-kill-after; was off from default)
                 hold-limit = 8M  # default
+                detach = never  # default
+                detached-kill-after = off  # default
                 wipe-scrollback = no  # default
                 bell-on-exit = no  # default
                 login = no  # default
