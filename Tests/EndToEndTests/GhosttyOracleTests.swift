@@ -76,25 +76,42 @@ struct GhosttyOracleTests {
             rest = input[half...]
         }
         // The lock waits for a boundary and cuts a sequence that does not end (LockController).
-        let shown = rest.withUnsafeBytes { screen.followUntilBoundary($0) }
-        rest = rest.dropFirst(shown)
-        let cut = !screen.isAtBoundary
-        if cut { screen.cutShort() }
-        screen.hide()
         var entry: LockScreenEntry?
-        screen.write { buffer in
-            entry = LockScreen.enter(
-                modes: screen.modes, titles: screen.titles, afterCut: cut, wipeScrollback: false,
-                into: buffer)
-            buffer.append(contentsOf: Self.lockScreenText)
+        func engage(afterCut: Bool) {
+            screen.hide()
+            screen.write { buffer in
+                entry = LockScreen.enter(
+                    modes: screen.modes, titles: screen.titles, afterCut: afterCut, wipeScrollback: false,
+                    into: buffer)
+                buffer.append(contentsOf: Self.lockScreenText)
+            }
         }
-        rest.withUnsafeBytes { screen.follow($0) }
+        let lock = LockAtBoundary { engage(afterCut: false) }
+        screen.observer = lock
+        if screen.isAtBoundary {
+            engage(afterCut: false)
+        } else {
+            screen.awaitBoundary()
+        }
+        withExtendedLifetime(lock) { rest.withUnsafeBytes { screen.follow($0) } }
+        if entry == nil {
+            screen.cutShort()
+            engage(afterCut: true)
+        }
         if let entry {
             screen.show(hiddenModes: entry.modes) { buffer in
                 LockScreen.leave(entry, titles: screen.titles, rows: rows, into: buffer)
             }
         }
         return written
+    }
+
+    /// Engages the lock where the boundary it awaits comes, as the session's lock does.
+    final class LockAtBoundary: CommandScreenObserver {
+        let engage: () -> Void
+        init(_ engage: @escaping () -> Void) { self.engage = engage }
+        func screen(_ screen: CommandScreen, didFollow bytes: UnsafeRawBufferPointer, titlesBefore titles: UInt) {}
+        func screenReachedBoundary(_ screen: CommandScreen) { engage() }
     }
 
     /// What stands for the lock screen's text: drawn where the command's screen was.
