@@ -48,7 +48,9 @@ struct ScreenFastPathsTests {
     @Test(arguments: streams, reads)
     func everyPublicAccessorAgrees(_ stream: Stream, read: Int) throws {
         try #require(stream.input.count > 1000, "\(stream.name) is missing")
-        for (rows, columns) in [(24, 80), (60, 200), (5, 10)] {
+        // Short reads on the largest screen add minutes and no path the others miss.
+        let sizes = read < 1000 ? [(24, 80), (5, 10)] : [(24, 80), (60, 200), (5, 10)]
+        for (rows, columns) in sizes {
             let fast = ScreenModel(rows: rows, columns: columns)
             let plain = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
             let what = "\(stream.name), \(rows)x\(columns), reads of \(read)"
