@@ -127,7 +127,7 @@ final class CheckingHost: LockHost {
             "the terminal does not show the command's screen \(moment)")
         let (shown, wanted) = (terminal.modes, reference.modes)
         for mode in ScreenModes.inputPrivateModes {
-            require(shown.isSet(privateMode: mode) == wanted.isSet(privateMode: mode), "mode \(mode) \(moment)")
+            require(shown.isSet(mode) == wanted.isSet(mode), "mode \(mode) \(moment)")
         }
         require(shown.applicationKeypad == wanted.applicationKeypad, "keypad \(moment)")
         require(shown.kittyKeyboardFlags == wanted.kittyKeyboardFlags, "kitty flags \(moment)")

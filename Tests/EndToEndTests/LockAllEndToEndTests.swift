@@ -190,7 +190,8 @@ extension EndToEnd {
                     print(sorted(s), s["pid"], s["terminal"], s["user"], s["command"], s["locked"], s["locks_in_seconds"], type(s["idle_seconds"]).__name__)
                 """, file,
             ])
-            let keys = "['command', 'idle_seconds', 'locked', 'locks_in_seconds', 'pid', 'terminal', 'user']"
+            let keys =
+                "['command', 'detached_since', 'idle_seconds', 'locked', 'locks_in_seconds', 'pid', 'state', 'terminal', 'user']"
             let parsed = fields.text.split(separator: "\n").map(String.init)
             #expect(parsed.count == 2, "\(fields.text)")
             #expect(

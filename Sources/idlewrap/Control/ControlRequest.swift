@@ -89,7 +89,9 @@ enum AttachMessage: Equatable, Sendable {
         case "resized": self = .resized
         default:
             if line.hasPrefix("refused ") {
-                self = .refused(String(line.dropFirst("refused ".count)))
+                // Shown on stderr: read as it is written, with control characters in caret
+                // notation, whatever the peer sent.
+                self = .refused(terminalSafe(String(line.dropFirst("refused ".count))))
             } else if line.hasPrefix("exit "), let status = Int32(line.dropFirst("exit ".count)),
                 (0...255).contains(status)
             {

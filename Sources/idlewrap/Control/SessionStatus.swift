@@ -56,8 +56,11 @@ extension SessionStatus {
         guard seconds != nil || locksIn == "none" else { return nil }
         let detachedSince = fields["detached-since"].flatMap { Int($0) }
         guard (state == "detached") == (detachedSince != nil) else { return nil }
+        // Shown by --list: read as a reply writes them, control characters in caret notation,
+        // whatever the peer sent.
         self.init(
-            pid: pid, terminal: String(terminal), user: String(user), command: String(command), idleSeconds: idle,
+            pid: pid, terminal: terminalSafe(String(terminal)), user: terminalSafe(String(user)),
+            command: terminalSafe(String(command)), idleSeconds: idle,
             locked: state != "unlocked", locksInSeconds: seconds, detachedSince: detachedSince)
     }
 }
