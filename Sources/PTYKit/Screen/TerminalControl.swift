@@ -129,34 +129,24 @@ public enum TerminalControl: Equatable, Sendable {
         case .resetModifyOtherKeys: buffer.append("\u{1b}[>4m")
         case .pushTitle: buffer.append("\u{1b}[22;0t")
         case .popTitle: buffer.append("\u{1b}[23;0t")
-        case .setTitle(let title):
-            buffer.append("\u{1b}]0;")
-            buffer.append(contentsOf: title.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
-        case .setWindowTitle(let title):
-            buffer.append("\u{1b}]2;")
-            buffer.append(contentsOf: title.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
-        case .setIconName(let name):
-            buffer.append("\u{1b}]1;")
-            buffer.append(contentsOf: name.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
-        case .setWindowName(let name):
-            buffer.append("\u{1b}k")
-            buffer.append(contentsOf: name.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
-        case .setWorkingDirectory(let uri):
-            buffer.append("\u{1b}]7;")
-            buffer.append(contentsOf: uri.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
-        case .hyperlink(let link):
-            buffer.append("\u{1b}]8;")
-            buffer.append(contentsOf: link.isEmpty ? [UInt8(ascii: ";")] : link.filter { $0 >= 0x20 })
-            buffer.append("\u{1b}\\")
+        case .setTitle(let title): Self.appendString("\u{1b}]0;", title, to: buffer)
+        case .setWindowTitle(let title): Self.appendString("\u{1b}]2;", title, to: buffer)
+        case .setIconName(let name): Self.appendString("\u{1b}]1;", name, to: buffer)
+        case .setWindowName(let name): Self.appendString("\u{1b}k", name, to: buffer)
+        case .setWorkingDirectory(let uri): Self.appendString("\u{1b}]7;", uri, to: buffer)
+        case .hyperlink(let link): Self.appendString("\u{1b}]8;", link.isEmpty ? [UInt8(ascii: ";")] : link, to: buffer)
         case .setTabStop: buffer.append("\u{1b}H")
         case .clearTabStops: buffer.append("\u{1b}[3g")
         case .synchronizedOutput(let begin): TerminalControl.mode(.synchronizedOutput, on: begin).write(to: buffer)
         case .bell: buffer.appendByte(0x07)
         }
+    }
+
+    /// A control string (OSC or tmux's `ESC k`): its introducer, the text without control
+    /// characters (which would end it early or inject another sequence), ST.
+    private static func appendString(_ introducer: StaticString, _ text: [UInt8], to buffer: OutputBuffer) {
+        buffer.append(introducer)
+        buffer.append(contentsOf: text.filter { $0 >= 0x20 })
+        buffer.append("\u{1b}\\")
     }
 }
