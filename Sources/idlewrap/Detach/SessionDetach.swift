@@ -77,11 +77,14 @@ extension Session {
         return .reply(AttachMessage.refused(reason).line)
     }
 
-    /// `--take`: the terminal the session is on is told under its lock screen, which stays
-    /// (leaving it would show the command's screen there), and is let go of.
+    /// `--take`: the terminal the session is on, locked, is left as idlewrap found it (the
+    /// lock screen gone for a cleared screen, its settings restored) with a line that says
+    /// why, and let go of.
     private func letGo(original: Bool) {
-        let notice = Array("\r\nidlewrap: this session was taken over by another terminal\r\n".utf8)
-        notice.withUnsafeBytes { display.write($0) }
+        let leaving = OutputBuffer(capacity: 512)
+        lock.appendLetGo(to: leaving)
+        leaving.append(contentsOf: Array("idlewrap: this session was taken over by another terminal\r\n".utf8))
+        leaving.withUnsafeBytes { display.write($0) }
         rawMode = nil
         attachedClient?.end(with: .detached)
         attachedClient = nil

@@ -28,6 +28,12 @@ struct TerminalTenure: Equatable {
         if case .detached(let since) = state { since } else { nil }
     }
 
+    /// Whether a SIGHUP says that the session's terminal went away: only while the session
+    /// is on the terminal idlewrap started on, whose hang-up the guardian passes on. An
+    /// attached terminal's end is its client's; the first terminal's hang-up after a
+    /// `--take` (its connection dropped later) is no longer the session's.
+    var hangUpIsTheTerminals: Bool { state == .original }
+
     /// What to do when the terminal went away (hung up, EIO, SIGHUP, its client gone).
     enum Departure: Equatable {
         /// `--detach never`: end the session as a hang-up does.

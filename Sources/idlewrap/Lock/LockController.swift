@@ -147,7 +147,9 @@ final class LockController {
 
     /// The session is on another terminal (`idlewrap --attach`): the lock screen is drawn
     /// there anew, at its size; the command's modes stay those it had when the lock began,
-    /// for the unlock to turn its input modes back on.
+    /// for the unlock to turn its input modes back on. An answer begun on the old terminal
+    /// (a half-typed line, or one being checked) is not the new one's: a new attempt begins
+    /// there, empty. A pause after a failure goes on.
     func terminalReplaced() {
         guard isLocked, let old = entry else { return }
         screen.write { buffer in
@@ -155,7 +157,20 @@ final class LockController {
                 modes: old.modes, titles: screen.titles, afterCut: false,
                 wipeScrollback: settings.wipeScrollback, into: buffer)
         }
-        redraw()
+        if case .locked(.waiting) = state {
+            redraw()
+            return
+        }
+        dialog.end(cancelling: true)
+        if let turn = dialog.begin() { take(turn) }
+    }
+
+    /// The session leaves this terminal, locked, for another (`--take`): the lock screen
+    /// goes as at an end while locked (the screen cleared, nothing of the command's shown),
+    /// the lock stays, for `terminalReplaced` to draw on the next terminal.
+    func appendLetGo(to buffer: OutputBuffer) {
+        guard isLocked, let entry else { return }
+        leaveForGood(entry, into: buffer)
     }
 
     /// The session is ending while locked: clear everything, show nothing held.

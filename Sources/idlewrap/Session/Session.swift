@@ -286,8 +286,9 @@ final class Session: RelayDelegate {
         switch signal {
         case SIGHUP where tenure.policy == .hangup:
             // The terminal went away (or the guardian did, which stood for it): the
-            // round's end detaches, once; a detached session ignores the hang-up.
-            display.markGone()
+            // round's end detaches, once; a session on no terminal or on another
+            // ignores the hang-up.
+            if tenure.hangUpIsTheTerminals { display.markGone() }
         case SIGHUP, SIGTERM, SIGINT, SIGQUIT:
             hangUp(.signal(signal))
         case SIGUSR1:

@@ -27,6 +27,15 @@ import Testing
         #expect(tenure.detachedSince == 20)
     }
 
+    @Test func aHangUpIsTheSessionsOnlyOnTheFirstTerminal() {
+        var tenure = TerminalTenure(policy: .hangup, owner: 1000)
+        #expect(tenure.hangUpIsTheTerminals)
+        #expect(tenure.attach(peer: 1000, take: true, locked: true) == .takeOver(original: true))
+        #expect(!tenure.hangUpIsTheTerminals, "the first terminal's hang-up after a take")
+        _ = tenure.terminalWentAway(at: 5)
+        #expect(!tenure.hangUpIsTheTerminals)
+    }
+
     @Test func onlyTheSessionsOwnUserAttachesNotEvenRoot() {
         var tenure = TerminalTenure(policy: .hangup, owner: 1000)
         _ = tenure.terminalWentAway(at: 5)
