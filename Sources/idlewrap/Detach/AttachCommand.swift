@@ -7,7 +7,8 @@ import PTYKit
 /// shows its lock screen here; after the password, its screen. Exit status: the command's
 /// when it ends; 1 when there is no detached session (or none with that PID); 129, as a
 /// hang-up, when another terminal took the session (`--take`) or this one was told to go;
-/// 125 when the session refused, or on any other failure.
+/// 125 when the session refused, when none was found and a directory or session could not
+/// be reached (each named), or on any other failure.
 enum AttachCommand {
     static let noSession: Int32 = 1
     static let takenElsewhere = ExitStatus.killed(by: SIGHUP)
@@ -74,13 +75,14 @@ enum AttachCommand {
     private static func choose(pid: pid_t?, environment: Environment) -> Result<
         ControlClient.Endpoint, NoSession
     > {
-        let (sessions, _) = SessionCommands.statuses(of: [getuid()], environment: environment)
+        let (sessions, unreachable) = SessionCommands.statuses(of: [getuid()], environment: environment)
         let candidates = sessions.filter { session in
             if let pid { session.pid == pid } else { session.detachedSince != nil }
         }
         guard let chosen = candidates.first else {
             Diagnostics.error(pid.map { "no session \($0) of yours" } ?? "no detached session of yours")
-            return .failure(NoSession(status: noSession))
+            // What could not be reached (named on stderr: a planted directory, say) may be it.
+            return .failure(NoSession(status: unreachable ? ExitStatus.failure : noSession))
         }
         guard candidates.count == 1 else {
             try? FileDescriptor.standardOutput.writeAll(SessionTable.text(candidates))
