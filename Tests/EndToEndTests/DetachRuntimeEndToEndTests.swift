@@ -180,6 +180,43 @@ extension EndToEnd {
             return driver
         }
 
+        /// In the directory itself: a socket named by a pid that another process listens on,
+        /// and a link named by a pid to the session's real socket. `--attach` says why it
+        /// will not use either, and passes its terminal to neither.
+        @Test func aPlantedSocketOrLinkNeverGetsTheTerminal() throws {
+            let session = try startSession()
+            let planted = try program(
+                """
+                import os, socket, sys
+                directory = "/tmp/idlewrap-%d" % os.getuid()
+                os.symlink(sys.argv[1], directory + "/4194001")
+                s = socket.socket(socket.AF_UNIX); s.bind(directory + "/4194002"); s.listen(8)
+                print("ready", flush=True)
+                while True:
+                    connection, _ = s.accept()
+                    message, descriptors, _, _ = socket.recv_fds(connection, 64, 4)
+                    if message or descriptors:
+                        print("got %r with %d descriptors" % (message, len(descriptors)), flush=True)
+                    connection.close()
+                """, ["\(alice.runtimeDirectory)/\(session.process.pid)"])
+            // Each names the planted socket (which might have been the session asked for).
+            let problem =
+                "idlewrap: \(alice.runtimeDirectory)/4194002: answered by process \(planted.process.pid), "
+                + "not by process 4194002\n"
+            let link = try run(alice, [alice.idlewrap, "--attach", "4194001"])
+            #expect(link.status == .exited(125), "\(link.text)")
+            #expect(link.text.contains("idlewrap: no session 4194001 of yours"), "\(link.text)")
+            #expect(link.text.contains(problem), "\(link.text)")
+            let socket = try run(alice, [alice.idlewrap, "--attach", "4194002"])
+            #expect(socket.status == .exited(125), "\(socket.text)")
+            #expect(socket.text.contains(problem), "\(socket.text)")
+            planted.pump(timeout: 0.5)
+            #expect(!planted.hasShown("got "), "\(planted.text)")
+            // The session itself is untouched: still unlocked, relaying.
+            try session.type("still here\r")
+            #expect(session.expect("got still here"), "\(session.text)")
+        }
+
         /// Clients of Alice's own that connect and say nothing, or half a request, hold up
         /// nothing: the session relays and locks, `--list` is answered at once, and an
         /// attach is served.
