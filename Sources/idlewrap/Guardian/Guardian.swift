@@ -124,6 +124,13 @@ final class Guardian {
                 if let end = followSessionProcess() { return finish(end) }
                 if !sessionProcessContinued { sessionProcess.send(SIGCONT) }
                 sessionProcessContinued = false
+            case SIGHUP where info.si_code == Int32(SI_KERNEL):
+                // The terminal hung up (the kernel's own SIGHUP): nothing on it is left to
+                // keep locked, and holding it would keep its pseudo-terminal from being
+                // freed for as long as a detached session lives. A lock of the guardian's
+                // then finds no terminal, as it would on the hung-up one.
+                try? ProcessTerminal.replaceWithNothing()
+                sessionProcess.send(SIGHUP)
             case SIGWINCH where info.si_code == Int32(SI_KERNEL):
                 // The terminal's own resize signal goes to its whole foreground job.
                 break
