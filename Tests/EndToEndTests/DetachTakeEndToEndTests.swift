@@ -74,8 +74,10 @@ extension EndToEnd {
             try first.type("before|")
             #expect(first.waitUntil { recorded == "before|" })
             let second = try take(first)
-            #expect(first.expect("idlewrap: this session was taken over by another terminal"), "\(first.text)")
             #expect(second.expect("Password for \(user.name):"), "\(second.text)")
+            // Told before the new terminal was served: there already when that shows.
+            first.pump(timeout: 1)
+            #expect(first.hasShown("idlewrap: this session was taken over by another terminal"), "\(first.text)")
             // The old terminal: its settings as idlewrap found them, the main screen cleared
             // but for the line that says why, no input mode the command had on.
             #expect(first.waitForAttributes { sameSettings($0, first.initialAttributes) }, "A is left raw")
@@ -107,6 +109,32 @@ extension EndToEnd {
             #expect(second.waitUntil { recorded.hasSuffix("still|") }, "\(recorded)")
             #expect(!second.hasShown("taken over"))
             try end(first, attached: second)
+        }
+
+        /// A terminal that an `--attach` passed is taken in turn: its client exits 129 (a
+        /// hang-up) and leaves it as it found it, and the third needs the password too.
+        @Test func anAttachedTerminalTakenInTurnIsGivenBack() throws {
+            let first = try startSession()
+            let second = try take(first)
+            #expect(second.expect("Password for \(user.name):"), "\(second.text)")
+            try second.type("open sesame\r")
+            #expect(second.expect("\u{1b}[?1049l"), "\(second.text)")
+            try second.type("second|")
+            #expect(second.waitUntil { recorded == "second|" }, "\(recorded)")
+            let third = try take(first)
+            #expect(third.expect("Password for \(user.name):"), "\(third.text)")
+            #expect(second.waitForExit(timeout: 60) == .exited(129), "\(second.text)")
+            #expect(second.hasShown("idlewrap: this session was taken over by another terminal"))
+            #expect(sameSettings(try second.attributes(), second.initialAttributes), "B is left raw")
+            let shown = model(of: second)
+            #expect(!shown.isAlternateScreen && shown.modes.cursorVisible)
+            #expect(!shown.modes.isSet(privateMode: 1000) && !shown.modes.isSet(privateMode: 2004))
+            try third.type("typed-on-C|\u{15}open sesame\r")
+            #expect(third.expect("\u{1b}[?1049l"), "\(third.text)")
+            try third.type("third|")
+            #expect(third.waitUntil { recorded.hasSuffix("third|") }, "\(recorded)")
+            #expect(recorded == "second|third|")
+            try end(first, attached: third)
         }
 
         @Test func aHalfTypedPasswordStaysWithTheTerminalItWasTypedOn() throws {
