@@ -102,6 +102,10 @@ enum ValueKind: Equatable, Sendable {
     case duration, size, key, method, text, path, directory
     /// When a session outlives its terminal (`--detach`).
     case detachWhen
+    /// What a login does about detached sessions (`--attach-at-login`).
+    case attachAtLogin
+    /// Names of settings separated by commas (`fixed`).
+    case settingNames
     /// Methods separated by commas (`pam, file`).
     case methods
     /// A whole number (`min-password-length`).
@@ -115,6 +119,7 @@ enum ValueKind: Equatable, Sendable {
         switch self {
         case .method: AuthMethod.allCases.map(\.rawValue)
         case .detachWhen: DetachWhen.allCases.map(\.rawValue)
+        case .attachAtLogin: AttachAtLogin.allCases.map(\.rawValue)
         case .shell: CompletionShell.allCases.map(\.rawValue)
         case .switch: ["yes", "no"]
         default: []

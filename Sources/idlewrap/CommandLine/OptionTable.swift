@@ -45,18 +45,12 @@ enum OptionTable {
             setting: Setting(.text, get: { $0.onUnlock }, set: { $0.onUnlock = $1 })),
         killAfter,
         holdLimit,
-        OptionDefinition(
-            long: "detach", valueName: "WHEN",
-            help: [
-                "When the session outlives its terminal: never",
-                "(default), or hangup: locked, the command runs on",
-                "until idlewrap --attach and the password.",
-            ],
-            setting: Setting(ValueGrammar.detachWhen, get: { $0.detach }, set: { $0.detach = $1 })),
+        detach,
         OptionDefinition(
             long: "detached-kill-after", valueName: "DURATION",
             help: ["End a detached session after this long (default:", "off)."],
             setting: Setting(.duration, get: { $0.detachedKillAfter }, set: { $0.detachedKillAfter = $1 })),
+        attachAtLogin,
         OptionDefinition(
             long: "wipe-scrollback",
             help: ["Also erase the terminal's scrollback when locking."],
@@ -162,7 +156,12 @@ enum OptionTable {
             setting: Setting(.count, get: { $0.minPasswordLength }, set: { $0.minPasswordLength = $1 })),
         shell,
         lockSSHCommands,
+        fixed,
     ]
+
+    /// The settings `fixed` may name: whether sessions outlive their terminal and whether
+    /// logins offer them back are the site's to decide where it wants, not only to limit.
+    static let fixable = [detach, attachAtLogin]
 
     /// The keys of the configuration files: every setting but those only the command
     /// line gives (--list's --json), in the order `--show-config` lists them.
@@ -251,6 +250,29 @@ extension OptionTable {
             "optional K, M or G (default: 8M; at most 1G).",
         ],
         setting: Setting(.size, get: { $0.holdLimit }, set: { $0.holdLimit = $1 }))
+
+    static let detach = OptionDefinition(
+        long: "detach", valueName: "WHEN",
+        help: [
+            "When the session outlives its terminal: never",
+            "(default), or hangup: locked, the command runs on",
+            "until idlewrap --attach and the password.",
+        ],
+        setting: Setting(ValueGrammar.detachWhen, get: { $0.detach }, set: { $0.detach = $1 }))
+
+    static let attachAtLogin = OptionDefinition(
+        long: "attach-at-login", valueName: "WHEN",
+        help: [
+            "At a login with detached sessions: ask (default:",
+            "one key picks one or a new shell), always (the",
+            "only one, after its password) or never.",
+        ],
+        setting: Setting(ValueGrammar.attachAtLogin, get: { $0.attachAtLogin }, set: { $0.attachAtLogin = $1 }))
+
+    static let fixed = OptionDefinition(
+        long: "fixed", valueName: "KEYS",
+        help: ["Settings whose system-file value no one may change: detach, attach-at-login (default: none)."],
+        scope: .systemFile, setting: Setting(.settingNames, get: { $0.fixed }, set: { $0.fixed = $1 }))
 
     static let maxTimeout = OptionDefinition(
         long: "max-timeout", valueName: "DURATION",

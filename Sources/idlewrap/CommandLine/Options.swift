@@ -11,6 +11,16 @@ enum DetachWhen: String, CaseIterable, Sendable, Equatable {
     case hangup
 }
 
+/// What a login does about the user's detached sessions (`--attach-at-login`).
+enum AttachAtLogin: String, CaseIterable, Sendable, Equatable {
+    /// Show them and let one keystroke choose one of them or a new shell.
+    case ask
+    /// Take the one detached session back (after its password); with several, ask.
+    case always
+    /// Start a new shell, as if there were none.
+    case never
+}
+
 /// Everything the options can set, with their defaults.
 struct Options: Equatable, Sendable {
     var timeout: Duration = .seconds(300)  // zero = never lock on idle
@@ -27,6 +37,7 @@ struct Options: Equatable, Sendable {
     var holdLimit = 8 << 20  // bytes
     var detach = DetachWhen.never
     var detachedKillAfter: Duration = .zero  // zero = never
+    var attachAtLogin = AttachAtLogin.ask
     var wipeScrollback = false
     var bellOnExit = false
     var login = false
@@ -47,6 +58,7 @@ struct Options: Equatable, Sendable {
     var minPasswordLength = 1  // characters
     var shell: String? = nil  // the real shell in login-shell mode; nil: /bin/sh
     var lockSSHCommands = true
+    var fixed: [String] = []  // long names of settings whose system-file value no one overrides
     /// Values above that policy lowered or filled in, for notices and the log.
     var policyChanges: [PolicyChange] = []
 }

@@ -4,6 +4,10 @@ struct Settings: Equatable, Sendable {
     private(set) var options = Options()
     /// By long name; an option missing here has its default.
     private var sources: [String: ValueSource] = [:]
+    /// The options as the system file alone sets them, and where, for the settings it
+    /// fixes (`fixed`), whatever was applied after it.
+    private var siteOptions = Options()
+    private var siteSources: [String: ValueSource] = [:]
 
     func source(of option: OptionDefinition) -> ValueSource {
         sources[option.long] ?? .defaultValue
@@ -38,6 +42,11 @@ struct Settings: Equatable, Sendable {
             options = updated
             sources[option.long] = source
         }
+        if source.precedence == .systemFile {
+            // The value passed its grammar just above.
+            try? setting.set(value, in: &siteOptions, inFile: true)
+            siteSources[option.long] = source
+        }
     }
 
     /// Replaces what was asked for with what site policy allows, and keeps the record of
@@ -45,6 +54,26 @@ struct Settings: Equatable, Sendable {
     mutating func enforce(_ change: PolicyChange, _ update: (inout Options) -> Void) {
         update(&options)
         options.policyChanges.append(change)
+    }
+
+    /// Puts back the system file's value (or the default) of each setting it fixes
+    /// (`fixed`) where another source asked for another, with the record of it.
+    mutating func keepFixedSettings() {
+        for option in OptionTable.fixable where options.fixed.contains(option.long) {
+            guard let setting = option.setting else { continue }
+            let asked = setting.text(in: options)
+            let site = setting.text(in: siteOptions)
+            let askedAt = source(of: option)
+            guard askedAt.precedence > .systemFile, asked != site else { continue }
+            // The text of a value that passed its grammar.
+            try? setting.set(site, in: &options, inFile: true)
+            sources[option.long] = siteSources[option.long] ?? .defaultValue
+            options.policyChanges.append(
+                PolicyChange(
+                    key: option.long, requested: asked, requestedAt: askedAt, allowed: site,
+                    limitKey: OptionTable.fixed.long, limitAt: siteSources[OptionTable.fixed.long] ?? .defaultValue,
+                    relation: .fixed))
+        }
     }
 
     /// Applies the options' environment variables (`IDLEWRAP_TIMEOUT`); an empty one

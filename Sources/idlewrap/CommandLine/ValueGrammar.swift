@@ -102,26 +102,30 @@ extension ValueGrammar where Value == UInt8 {
         }, format: { caretNotation(of: $0) ?? "" })
 }
 
+extension ValueGrammar where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the enumeration's cases, by name; anything else is an unknown `what`.
+    fileprivate static func choice(_ kind: ValueKind, _ what: String) -> ValueGrammar {
+        ValueGrammar(
+            kind,
+            parse: { text throws(ValueProblem) in
+                guard let value = Value(rawValue: text) else {
+                    throw .invalid("unknown \(what)", detail: " (expected \(choiceList(kind.choices)))")
+                }
+                return value
+            }, format: \.rawValue)
+    }
+}
+
 extension ValueGrammar where Value == AuthMethod {
-    static let method = ValueGrammar(
-        .method,
-        parse: { text throws(ValueProblem) in
-            guard let method = AuthMethod(rawValue: text) else {
-                throw .invalid("unknown method", detail: " (expected \(choiceList(ValueKind.method.choices)))")
-            }
-            return method
-        }, format: \.rawValue)
+    static let method = choice(.method, "method")
 }
 
 extension ValueGrammar where Value == DetachWhen {
-    static let detachWhen = ValueGrammar(
-        .detachWhen,
-        parse: { text throws(ValueProblem) in
-            guard let when = DetachWhen(rawValue: text) else {
-                throw .invalid("unknown value", detail: " (expected \(choiceList(ValueKind.detachWhen.choices)))")
-            }
-            return when
-        }, format: \.rawValue)
+    static let detachWhen = choice(.detachWhen, "value")
+}
+
+extension ValueGrammar where Value == AttachAtLogin {
+    static let attachAtLogin = choice(.attachAtLogin, "value")
 }
 
 extension ValueGrammar where Value == [AuthMethod] {
@@ -143,6 +147,28 @@ extension ValueGrammar where Value == [AuthMethod] {
             }
             return methods
         }, format: { $0.map(\.rawValue).joined(separator: ", ") })
+}
+
+extension ValueGrammar where Value == [String] {
+    /// Keys of settings the site may fix (`OptionTable.fixable`), separated by commas, each
+    /// at most once: `detach, attach-at-login`. The empty text fixes none.
+    static let settingNames = ValueGrammar(
+        .settingNames,
+        parse: { text throws(ValueProblem) in
+            var names: [String] = []
+            guard !text.isEmpty else { return names }
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let name = String(item.trimmingBlanks())
+                guard OptionTable.fixable.contains(where: { $0.long == name }), !names.contains(name) else {
+                    let keys = OptionTable.fixable.map(\.long)
+                    throw .invalid(
+                        "invalid list of keys",
+                        detail: " (expected \(choiceList(keys)), separated by commas, each once)")
+                }
+                names.append(name)
+            }
+            return names
+        }, format: { $0.joined(separator: ", ") })
 }
 
 extension ValueGrammar where Value == Bool {

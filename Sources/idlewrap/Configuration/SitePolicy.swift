@@ -3,11 +3,13 @@
 /// is lowered, with a notice and a record in the system log; a method the site does not
 /// allow is refused as bad usage.
 extension Settings {
-    /// Lowers the timeout, `--kill-after` and `--hold-limit` to their limits (`off` counts
-    /// as longer than any), makes `max-kill-after` apply when `--kill-after` is off, and refuses an
+    /// Keeps the system file's value of each setting it fixes (`fixed`), lowers the timeout,
+    /// `--kill-after` and `--hold-limit` to their limits (`off` counts as longer than any),
+    /// makes `max-kill-after` apply when `--kill-after` is off, and refuses an
     /// authentication method that `auth-methods` leaves out. Call it once, after every
     /// source has been applied.
     mutating func enforcePolicy() throws(UsageError) {
+        keepFixedSettings()
         lower(OptionTable.timeout, options.timeout, to: OptionTable.maxTimeout, options.maxTimeout) { $0.timeout = $1 }
         lower(OptionTable.killAfter, options.killAfter, to: OptionTable.maxKillAfter, options.maxKillAfter) {
             $0.killAfter = $1
@@ -16,7 +18,8 @@ extension Settings {
             let change = PolicyChange(
                 key: OptionTable.holdLimit.long, requested: formatSize(options.holdLimit),
                 requestedAt: source(of: OptionTable.holdLimit), allowed: formatSize(options.maxHoldLimit),
-                limitKey: OptionTable.maxHoldLimit.long, limitAt: source(of: OptionTable.maxHoldLimit), larger: true)
+                limitKey: OptionTable.maxHoldLimit.long, limitAt: source(of: OptionTable.maxHoldLimit),
+                relation: .larger)
             enforce(change) { $0.holdLimit = $0.maxHoldLimit }
         }
         try checkMethodIsAllowed()
@@ -108,8 +111,17 @@ struct PolicyChange: Equatable, Sendable {
     /// The limit's key: `max-timeout`.
     let limitKey: String
     let limitAt: ValueSource
-    /// A size, which is larger than its limit; else a duration, longer.
-    var larger = false
+    var relation = Relation.longer
+
+    /// How the value asked for passes the limit.
+    enum Relation: Equatable, Sendable {
+        /// A duration longer than its limit.
+        case longer
+        /// A size larger than its limit.
+        case larger
+        /// Another value than the one the system file fixes (`fixed`).
+        case fixed
+    }
 
     /// Whether someone asked for the value, rather than it being the default: only then
     /// is the change worth a notice and a record in the log.
@@ -117,13 +129,20 @@ struct PolicyChange: Equatable, Sendable {
 
     /// "timeout off (-t) is longer than max-timeout (/etc/idlewrap/config:4); using 15m".
     var notice: String {
-        "\(key) \(requested) (\(requestedAt.label)) is \(larger ? "larger" : "longer") than \(limitKey)"
-            + " (\(limitAt.label)); using \(allowed)"
+        let asked = "\(key) \(requested) (\(requestedAt.label))"
+        return switch relation {
+        case .longer: "\(asked) is longer than \(limitKey) (\(limitAt.label)); using \(allowed)"
+        case .larger: "\(asked) is larger than \(limitKey) (\(limitAt.label)); using \(allowed)"
+        case .fixed: "\(asked) is not allowed: the site fixes it (\(limitKey), \(limitAt.label)); using \(allowed)"
+        }
     }
 
     /// For the system log.
     var auditRecord: String {
-        "lowered \(key) \(requested) (\(requestedAt.label)) to \(allowed) (\(limitKey))"
+        let asked = "\(key) \(requested) (\(requestedAt.label))"
+        return relation == .fixed
+            ? "refused \(asked): the site fixes \(key) \(allowed) (\(limitKey))"
+            : "lowered \(asked) to \(allowed) (\(limitKey))"
     }
 }
 

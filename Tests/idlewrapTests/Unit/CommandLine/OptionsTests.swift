@@ -469,6 +469,9 @@ struct OptionsTests {
                   --detached-kill-after DURATION
                                           End a detached session after this long (default:
                                           off).
+                  --attach-at-login WHEN  At a login with detached sessions: ask (default:
+                                          one key picks one or a new shell), always (the
+                                          only one, after its password) or never.
                   --wipe-scrollback       Also erase the terminal's scrollback when locking.
                   --bell-on-exit          Ring once when the command exits while locked.
                   -l, --login             Run the default shell as a login shell.

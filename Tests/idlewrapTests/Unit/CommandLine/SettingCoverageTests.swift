@@ -18,6 +18,8 @@ struct SettingCoverageTests {
             case .key: ["^]", "^\\"]
             case .method: ["file", "ask"]
             case .detachWhen: ["hangup", "never"]
+            case .attachAtLogin: ["always", "never"]
+            case .settingNames: ["detach, attach-at-login", "detach"]
             case .text: ["sample text", "other"]
             case .path: ["/tmp/sample-path", "/tmp/other"]
             case .directory: ["/tmp", "/var"]

@@ -36,6 +36,7 @@ struct ShowConfigTests {
                 hold-limit = 8M  # default
                 detach = never  # default
                 detached-kill-after = off  # default
+                attach-at-login = ask  # default
                 wipe-scrollback = no  # default
                 bell-on-exit = no  # default
                 login = no  # default
@@ -49,6 +50,7 @@ struct ShowConfigTests {
                 min-password-length = 1  # default
                 shell =  # default
                 lock-ssh-commands = yes  # default
+                fixed =  # default
 
                 """)
     }

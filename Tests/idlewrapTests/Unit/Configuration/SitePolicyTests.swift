@@ -189,4 +189,52 @@ struct SitePolicyTests {
             #expect(bytes.withUnsafeBytes { characterCount(ofUTF8: $0) } == count, "\(text)")
         }
     }
+
+    @Test("fixed keeps the system file's detach and attach-at-login over every other source, with a notice")
+    func fixedSettings() throws {
+        let policy = "detach = hangup\nattach-at-login = never\nfixed = detach, attach-at-login"
+        let fixed = try run(system: policy, user: "detach = never", ["--attach-at-login", "ask"])
+        #expect(fixed.detach == .hangup)
+        #expect(fixed.attachAtLogin == .never)
+        #expect(
+            fixed.policyChanges.map(\.notice) == [
+                "detach never (/home/alice/.config/idlewrap/config:1) is not allowed: the site fixes it (fixed,"
+                    + " /etc/idlewrap/config:3); using hangup",
+                "attach-at-login ask (--attach-at-login) is not allowed: the site fixes it (fixed,"
+                    + " /etc/idlewrap/config:3); using never",
+            ])
+        #expect(
+            fixed.policyChanges[0].auditRecord
+                == "refused detach never (/home/alice/.config/idlewrap/config:1): the site fixes detach hangup (fixed)")
+        // The same value asked for again is no change; a key the system file leaves unset is
+        // fixed at its default.
+        #expect(try run(system: policy, ["--detach", "hangup"]).policyChanges.isEmpty)
+        let atDefault = try run(system: "fixed = detach", ["--detach", "hangup"])
+        #expect(atDefault.detach == .never)
+        #expect(atDefault.policyChanges.first?.allowed == "never")
+        // Not fixed: the user decides, as for any setting.
+        #expect(try run(system: "detach = hangup", ["--detach", "never"]).detach == .never)
+        // What --show-config shows: the site's line, and what was asked for.
+        var files = Settings()
+        try ConfigurationText.apply(policy, file: .system, path: systemPath, to: &files)
+        guard
+            case .showConfig(let settings) = try Options.parse(
+                ["--detach", "never", "--show-config"], environment: { _ in nil }, startingFrom: files)
+        else { throw UsageError(message: "not --show-config") }
+        #expect(
+            ShowConfig.text(of: settings).contains(
+                "\ndetach = hangup  # /etc/idlewrap/config:3 (fixed; was never from --detach)\n"))
+    }
+
+    @Test("fixed names only the settings the site may fix, each once, and only in the system file")
+    func fixedRefusals() {
+        #expect(
+            refusal(system: "fixed = timeout", [])?.message
+                == "/etc/idlewrap/config:1: invalid list of keys 'timeout' for fixed (expected detach or"
+                + " attach-at-login, separated by commas, each once)")
+        #expect(refusal(system: "fixed = detach, detach", []) != nil)
+        #expect(refusal(system: "fixed = detach,", []) != nil)
+        #expect(refusal(system: "fixed =", []) == nil)
+        #expect(throws: UsageError.self) { try run(system: "", user: "fixed = detach", []) }
+    }
 }
