@@ -25,12 +25,31 @@ enum AttachCommand {
         case .success(let chosen): endpoint = chosen
         case .failure(let refusal): return refusal.status
         }
+        return attach(to: endpoint, take: take).status
+    }
+
+    /// What became of an attach: `served` once the session took this terminal (the status is
+    /// the command's, or says why it is over); `notServed` when it never did (the session
+    /// could not be reached or refused), which a login can answer with a new shell.
+    enum Attachment: Equatable {
+        case served(Int32)
+        case notServed(Int32)
+
+        var status: Int32 {
+            switch self {
+            case .served(let status), .notServed(let status): status
+            }
+        }
+    }
+
+    /// Hands this terminal to the session at `endpoint` and waits for its last word.
+    static func attach(to endpoint: ControlClient.Endpoint, take: Bool) -> Attachment {
         let connection: FileDescriptor
         switch ControlClient.connection(to: endpoint) {
         case .success(let made): connection = made
         case .failure(let problem):
             Diagnostics.error(problem.description)
-            return ExitStatus.failure
+            return .notServed(ExitStatus.failure)
         }
         defer { try? connection.close() }
         // Taken before the session makes it raw: an abnormal end puts it back.
@@ -48,31 +67,31 @@ enum AttachCommand {
             guard try sent.get() == request.count else { throw Errno(rawValue: EAGAIN) }
         } catch {
             Diagnostics.error("cannot ask session \(endpoint.pid) to attach: \(error)")
-            return ExitStatus.failure
+            return .notServed(ExitStatus.failure)
         }
         let outcome = wait(on: connection, signals: signals)
         switch outcome {
         case .exited(let status):
-            return status
+            return .served(status)
         case .refused(let reason):
             Diagnostics.error("session \(endpoint.pid) refused: \(reason)")
-            return ExitStatus.failure
+            return .notServed(ExitStatus.failure)
         case .takenElsewhere:
             restore(attributes)
-            return takenElsewhere
+            return .served(takenElsewhere)
         case .signalled(let signal):
             restore(attributes)
-            return ExitStatus.killed(by: signal)
+            return .served(ExitStatus.killed(by: signal))
         case .lost:
             restore(attributes)
             Diagnostics.error("session \(endpoint.pid) ended without a status")
-            return ExitStatus.failure
+            return .served(ExitStatus.failure)
         }
     }
 
     /// The session to attach to: `pid`'s, or the only detached one; else the status to
     /// exit with, said on stderr (with the list when there are several).
-    private static func choose(pid: pid_t?, environment: Environment) -> Result<
+    static func choose(pid: pid_t?, environment: Environment) -> Result<
         ControlClient.Endpoint, NoSession
     > {
         let (sessions, unreachable) = SessionCommands.statuses(of: [getuid()], environment: environment)

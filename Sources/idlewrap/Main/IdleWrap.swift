@@ -157,6 +157,11 @@ enum IdleWrap {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
         }
+        if plan.isLogin,
+            let status = LoginOffer.run(options.attachAtLogin, quiet: options.quiet, environment: environment)
+        {
+            return status
+        }
         // Only now, when the limits matter: a lowered timeout means nothing to scp.
         for change in options.policyChanges where change.wasAskedFor {
             Diagnostics.notice(change.notice, quiet: options.quiet)

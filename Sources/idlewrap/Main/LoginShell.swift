@@ -67,7 +67,8 @@ enum LoginShell {
         case .command(let command, let login): arguments = [login ? "-" + name : name, "-c", command]
         }
         var plan = CommandPlan(arguments: arguments, executable: shell)
-        if case .command = request { plan.isSSHCommand = true }
+        plan.isSSHCommand = request != .login
+        plan.isLogin = request == .login
         plan.shellVariable = shell
         return plan
     }

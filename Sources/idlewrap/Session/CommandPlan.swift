@@ -10,6 +10,10 @@ struct CommandPlan: Equatable {
     /// set, or a login shell got `-c`), rather than for an interactive session:
     /// `lock-ssh-commands` and the end of a command while locked depend on it.
     var isSSHCommand = false
+    /// Whether this is a login's interactive shell, where detached sessions are offered
+    /// (`LoginOffer`): login-shell mode's `-idlewrap`, or no COMMAND for an ssh login with
+    /// no command of its own (sshd's ForceCommand, a profile script, `ssh -t host idlewrap`).
+    var isLogin = false
     /// The command's SHELL when it must not be idlewrap's own: never idlewrap.
     var shellVariable: String? = nil
 
@@ -23,6 +27,7 @@ struct CommandPlan: Equatable {
         var plan = defaultPlan(
             command: command, login: login, configuredShell: configuredShell, environment: environment, notice: notice)
         plan.isSSHCommand = environment["SSH_ORIGINAL_COMMAND"] != nil
+        plan.isLogin = command.isEmpty && !plan.isSSHCommand && environment["SSH_CONNECTION"] != nil
         // A shell started under idlewrap, or a program it starts, may run $SHELL.
         if let variable = environment["SHELL"], isIdlewrap(variable) {
             plan.shellVariable = userShell(configured: configuredShell, environment: environment)
