@@ -17,8 +17,11 @@ extension EndToEnd {
         /// and it starts with a cleared screen, so LOG alone gives its screen.
         final class Fixture {
             let server: SSHServer
-            init(exitAtStop: Bool = false) throws {
-                server = try SSHServer()
+            /// `forceCommand`: sshd's `ForceCommand idlewrap` for a user whose shell is
+            /// /bin/sh, instead of idlewrap as the login shell.
+            init(exitAtStop: Bool = false, forceCommand: Bool = false) throws {
+                server = try SSHServer(
+                    shell: forceCommand ? "/bin/sh" : nil, configuration: forceCommand ? ["ForceCommand IDLEWRAP"] : [])
                 let home = server.home
                 try server.directory.write("config", "detach = hangup\ntimeout = 0\n", mode: 0o644)
                 try SSHServer.run(["cp", server.directory.file("config"), home + "/.config/idlewrap/config"])

@@ -43,8 +43,10 @@ extension EndToEnd {
             return login
         }
 
-        @Test func aLoginOffersTheDetachedSessionAndOneKeyTakesItBackAfterThePassword() throws {
-            let fixture = try Detach.Fixture()
+        /// idlewrap as the login shell, or sshd's `ForceCommand idlewrap`.
+        @Test(arguments: [false, true])
+        func aLoginOffersTheDetachedSessionAndOneKeyTakesItBackAfterThePassword(forceCommand: Bool) throws {
+            let fixture = try Detach.Fixture(forceCommand: forceCommand)
             let pid = try Self.detachedSession(fixture)
 
             // `n`: a new shell, and the session stays detached.
@@ -81,8 +83,9 @@ extension EndToEnd {
             fixture.expectNothingLeft(pid)
         }
 
-        @Test func commandsOverSSHAndNeverAreNotAsked() throws {
-            let fixture = try Detach.Fixture()
+        @Test(arguments: [false, true])
+        func commandsOverSSHAndNeverAreNotAsked(forceCommand: Bool) throws {
+            let fixture = try Detach.Fixture(forceCommand: forceCommand)
             _ = try Self.detachedSession(fixture)
             // A command, without a terminal and with one: it runs, nothing asked.
             for options in [["-T"], ["-tt"]] {
