@@ -84,7 +84,7 @@ extension EndToEnd {
         }
 
         @Test(arguments: [false, true])
-        func commandsOverSSHAndNeverAreNotAsked(forceCommand: Bool) throws {
+        func commandsOverSSHAndNeverAreNotAskedAndAlwaysAttachesTheOnlyOne(forceCommand: Bool) throws {
             let fixture = try Detach.Fixture(forceCommand: forceCommand)
             _ = try Self.detachedSession(fixture)
             // A command, without a terminal and with one: it runs, nothing asked.
@@ -106,6 +106,20 @@ extension EndToEnd {
             #expect(!login.hasShown(Self.offer), "\(login.text)")
             try login.type("exit\r")
             #expect(login.waitForExit(timeout: 60) == .exited(0))
+            // `always`: the only one is taken back at once, after its password all the same.
+            try fixture.server.directory.write(
+                "config", "detach = hangup\ntimeout = 0\nattach-at-login = always\n", mode: 0o644)
+            try SSHServer.run([
+                "cp", fixture.server.directory.file("config"), fixture.server.home + "/.config/idlewrap/config",
+            ])
+            let taken = try TerminalDriver(fixture.server.ssh(["-tt"], nil))
+            #expect(taken.expect("idlewrap: taking back your detached session: sh, detached since "), "\(taken.text)")
+            #expect(taken.expect("Password for \(fixture.server.user):"), "\(taken.text)")
+            #expect(!taken.hasShown("you have"))
+            try taken.type("open sesame\r")
+            #expect(taken.expect("\u{1b}[?1049l"))
+            try taken.type("quit\r")
+            #expect(taken.waitForExit(timeout: 60) == .exited(7))
         }
     }
 }
