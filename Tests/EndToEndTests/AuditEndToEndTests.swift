@@ -72,9 +72,12 @@ extension EndToEnd {
                 try write("etc/ssh/sshd_config", (head + lines).joined(separator: "\n") + "\n")
             }
 
-            /// `idlewrap --audit --json` (with `arguments`) on this host, as root or as
-            /// `user`: its status, and per check `id subject status` as python3 read the JSON.
-            func audit(_ arguments: [String] = [], as user: TestUser? = nil) throws -> Result {
+            /// `idlewrap --audit --json` (with `arguments`, and `environment` for root) on
+            /// this host, as root or as `user`: its status, and per check `id subject status
+            /// control` then its evidence as `= ITEM` lines, as python3 read the JSON.
+            func audit(
+                _ arguments: [String] = [], as user: TestUser? = nil, environment: [String: String] = [:]
+            ) throws -> Result {
                 let output = root.file("report.json")
                 unlink(output)
                 let command = [user?.idlewrap ?? TerminalDriver.idlewrap, "--audit", "--json"] + arguments
@@ -86,7 +89,7 @@ extension EndToEnd {
                 } else {
                     runner = try TerminalDriver(
                         ["/bin/sh", "-c", "\"$@\" > \(output)", "sh"] + command,
-                        environment: [AuditHost.rootVariable: root.path])
+                        environment: environment.merging([AuditHost.rootVariable: root.path]) { $1 })
                 }
                 let status = runner.waitForExit()
                 let summary = try #require(
@@ -94,7 +97,9 @@ extension EndToEnd {
                         "/usr/bin/python3", "-c",
                         "import json,sys\nr=json.load(open(sys.argv[1]))\n"
                             + "print(r['scope'], r['summary']['gap'])\n"
-                            + "for c in r['checks']: print(c['id'], c['subject'] or '-', c['status'], c['control'])",
+                            + "for c in r['checks']:\n"
+                            + " print(c['id'], c['subject'] or '-', c['status'], c['control'])\n"
+                            + " for e in c['evidence']: print('=', e)",
                         output,
                     ]), "not JSON: \((try? readFile(output)) ?? "") \(runner.text)")
                 return Result(
@@ -110,7 +115,15 @@ extension EndToEnd {
                     lines.first { $0.hasPrefix("\(id) \(subject) ") }.map { String($0.split(separator: " ")[2]) }
                 }
 
-                var gaps: [String] { lines.filter { $0.split(separator: " ").count == 4 && $0.contains(" gap ") } }
+                var gaps: [String] {
+                    lines.filter { !$0.hasPrefix("= ") && $0.split(separator: " ").count == 4 && $0.contains(" gap ") }
+                }
+
+                /// The evidence of the first check `id subject`.
+                func evidence(of id: String, _ subject: String = "-") -> [String] {
+                    guard let start = lines.firstIndex(where: { $0.hasPrefix("\(id) \(subject) ") }) else { return [] }
+                    return lines[(start + 1)...].prefix { $0.hasPrefix("= ") }.map { String($0.dropFirst(2)) }
+                }
             }
         }
 
@@ -286,19 +299,7 @@ extension EndToEnd {
         @Test("sessions now: a login without idlewrap is a gap, an idlewrap session is listed with its state")
         func sessionsNow() throws {
             let host = try Host()
-            let session = try host.alice.setprivTerminal([host.alice.idlewrap, "--auth", "ask", "-t", "0", "--", "cat"])
-            try #require(session.expect("Lock password:"), "\(session.text)")
-            try session.type("pw\r")
-            try #require(session.expect("Repeat password:"))
-            try session.type("pw\r")
-            // The socket is there before the session process serves it (it is made before
-            // the split, and the command is started after): the audit's 3 s for an answer
-            // must not race that start on a loaded machine. The event: the session answers.
-            let pid = String(session.process.pid)
-            try #require(
-                session.waitUntil {
-                    (try? host.alice.runToEnd([host.alice.idlewrap, "--list"]))?.text.contains(pid) == true
-                }, "the session never answered --list: \(session.text)")
+            let session = try wrappedSession(of: host.alice)
             let utmp = try host.write("var/run/utmp", "")
             try addLogin(utmp, user: host.alice.name, line: session.terminal.replicaPath, pid: session.process.pid)
             var result = try host.audit()
@@ -309,6 +310,76 @@ extension EndToEnd {
             #expect(result.gaps == ["session-unwrapped /dev/pts/iwaudit gap AC-11"], "\(result.lines)")
             session.signal(SIGTERM)
             _ = session.waitForExit()
+        }
+
+        @Test(
+            "sessions now from logind's bus: an unwrapped terminal session is a gap, a wrapped one passes; else utmp",
+            .requires(.dbusDaemon, .dbusSend, .pythonDBus, .pythonGObject, .libsystemd))
+        func sessionsNowFromLogind() throws {
+            let host = try Host()
+            let session = try wrappedSession(of: host.alice)
+            let bus = try LogindBus(in: host.root)
+            let tty = String(session.terminal.replicaPath.dropFirst("/dev/".count))
+            try bus.addSession(
+                "c1", uid: host.alice.uid, user: host.alice.name, tty: tty, leader: session.process.pid, remote: true)
+            // Not terminal sessions of people: a desktop's (it locks with its desktop),
+            // cron's, a greeter's, and an ssh command without a terminal.
+            try bus.addSession(
+                "c2", uid: host.bob.uid, user: host.bob.name, tty: "tty2", leader: getpid(), type: "wayland")
+            try bus.addSession(
+                "c3", uid: 0, user: "root", tty: "pts/iwcron", leader: getpid(), sessionClass: "background")
+            try bus.addSession("c4", uid: 0, user: "gdm", tty: "tty1", leader: getpid(), sessionClass: "greeter")
+            try bus.addSession("c5", uid: host.bob.uid, user: host.bob.name, tty: "", leader: getpid(), remote: true)
+            var result = try host.audit(environment: bus.environment)
+            #expect(result.status == .exited(0), "\(result.lines)")
+            #expect(result.status(of: "session-unwrapped") == "pass", "\(result.lines)")
+            #expect(
+                result.evidence(of: "session-unwrapped")
+                    == ["logind session c1: \(host.alice.name) on /dev/\(tty), pid \(session.process.pid), remote"],
+                "\(result.lines)")
+            #expect(result.status(of: "session-wrapped") == "pass", "\(result.lines)")
+            try bus.addSession("c6", uid: host.bob.uid, user: host.bob.name, tty: "pts/iwlogind", leader: getpid())
+            result = try host.audit(environment: bus.environment)
+            #expect(result.status == .exited(1))
+            #expect(result.gaps == ["session-unwrapped /dev/pts/iwlogind gap AC-11"], "\(result.lines)")
+            #expect(
+                result.evidence(of: "session-unwrapped", "/dev/pts/iwlogind")
+                    == ["logind session c6: \(host.bob.name) on /dev/pts/iwlogind, pid \(getpid()), local"],
+                "\(result.lines)")
+            // A bus without logind: utmp's list, and the evidence says why.
+            bus.stopLogind()
+            let utmp = try host.write("var/run/utmp", "")
+            try addLogin(utmp, user: host.alice.name, line: session.terminal.replicaPath, pid: session.process.pid)
+            result = try host.audit(environment: bus.environment)
+            #expect(result.status(of: "session-unwrapped") == "pass", "\(result.lines)")
+            let evidence = result.evidence(of: "session-unwrapped")
+            #expect(
+                evidence.first?.hasPrefix("logind: logind did not list its sessions: org.freedesktop.DBus.Error")
+                    == true
+                    && evidence.first?.hasSuffix("; utmp read instead") == true
+                    && evidence.dropFirst().first?.hasPrefix("utmp: \(host.alice.name) on ") == true,
+                "\(evidence)")
+            session.signal(SIGTERM)
+            _ = session.waitForExit()
+        }
+
+        /// An idlewrap session of `user` around cat that never locks on idle, once it
+        /// answers `--list`.
+        private func wrappedSession(of user: TestUser) throws -> TerminalDriver {
+            let session = try user.setprivTerminal([user.idlewrap, "--auth", "ask", "-t", "0", "--", "cat"])
+            try #require(session.expect("Lock password:"), "\(session.text)")
+            try session.type("pw\r")
+            try #require(session.expect("Repeat password:"))
+            try session.type("pw\r")
+            // The socket is there before the session process serves it (it is made before
+            // the split, and the command is started after): the audit's 3 s for an answer
+            // must not race that start on a loaded machine. The event: the session answers.
+            let pid = String(session.process.pid)
+            try #require(
+                session.waitUntil {
+                    (try? user.runToEnd([user.idlewrap, "--list"]))?.text.contains(pid) == true
+                }, "the session never answered --list: \(session.text)")
+            return session
         }
 
         /// Records a login in the utmp file at `path`, as login and sshd do.

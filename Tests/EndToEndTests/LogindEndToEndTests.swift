@@ -146,7 +146,7 @@ extension EndToEnd {
             #expect(verbose.hasShown("ran"))
         }
 
-        @Test(.enabled(if: access(LogindListener.defaultSystemBus, F_OK) != 0, "a system bus runs here"))
+        @Test(.enabled(if: access(SDBusLibrary.defaultSystemBus, F_OK) != 0, "a system bus runs here"))
         func withoutTheStandardBusVerboseSaysSo() throws {
             let password = try makePasswordFile(in: directory)
             let verbose = try TerminalDriver(

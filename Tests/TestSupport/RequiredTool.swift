@@ -27,6 +27,13 @@ struct RequiredTool: Sendable, CustomStringConvertible {
     static let dbusDaemon = RequiredTool(
         name: "dbus-daemon", package: "dbus-daemon", paths: ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"])
     static let dbusSend = RequiredTool(name: "dbus-send", package: "dbus-bin", paths: ["/usr/bin/dbus-send"])
+    /// sd-bus, which idlewrap loads at run time to ask logind (Debian's and Fedora's paths).
+    static let libsystemd = RequiredTool(
+        name: "libsystemd.so.0", package: "libsystemd0",
+        paths: ["x86_64-linux-gnu", "aarch64-linux-gnu"].flatMap {
+            ["/usr/lib/\($0)/libsystemd.so.0", "/lib/\($0)/libsystemd.so.0"]
+        }
+            + ["/usr/lib64/libsystemd.so.0"])
     static let zsh = RequiredTool(name: "zsh", package: "zsh", paths: ["/usr/bin/zsh", "/bin/zsh"])
     static let fish = RequiredTool(name: "fish", package: "fish", paths: ["/usr/bin/fish"])
     static let bashCompletion = RequiredTool(
@@ -36,7 +43,7 @@ struct RequiredTool: Sendable, CustomStringConvertible {
 
     /// Every tool above, for the check that `.ci/run` and the README install them all.
     static let all: [RequiredTool] = [
-        tmux, vim, less, top, perl, python3, pythonDBus, pythonGObject, dbusDaemon, dbusSend, zsh, fish,
+        tmux, vim, less, top, perl, python3, pythonDBus, pythonGObject, dbusDaemon, dbusSend, libsystemd, zsh, fish,
         bashCompletion, sshd, ssh,
     ]
 
@@ -55,9 +62,9 @@ struct RequiredTool: Sendable, CustomStringConvertible {
     }
 
     /// Whether the tool is run (rather than read, as bash-completion's script and
-    /// python's modules are).
+    /// python's modules are, or loaded, as a library is).
     var isProgram: Bool {
-        !paths.allSatisfy { $0.hasPrefix("/usr/share/") || $0.hasPrefix("/usr/lib/python3/") }
+        !paths.allSatisfy { $0.hasPrefix("/usr/share/") || $0.hasPrefix("/usr/lib/python3/") || $0.contains(".so.") }
     }
 
     var description: String { "\(name) (Debian package \(package))" }

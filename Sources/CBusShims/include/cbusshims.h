@@ -65,6 +65,24 @@ typedef int (*cbus_message_get_type_fn)(cbus_message *message, uint8_t *type);
 /// sd_bus_message_get_sender, _get_path, _get_interface, _get_member.
 typedef const char *_Nullable (*cbus_message_get_string_fn)(cbus_message *message);
 typedef const cbus_error *_Nullable (*cbus_message_get_error_fn)(cbus_message *message);
+/// sd_bus_call: waits for the reply; `timeout_microseconds` 0 for sd-bus's default (25 s).
+typedef int (*cbus_call_fn)(cbus_bus *bus, cbus_message *message, uint64_t timeout_microseconds,
+                            cbus_error *_Nullable error, cbus_message *_Nullable *_Nullable reply);
+/// sd_bus_message_enter_container: 1 when entered, 0 at the end of the enclosing one.
+typedef int (*cbus_message_enter_container_fn)(cbus_message *message, char type,
+                                               const char *_Nullable contents);
+typedef int (*cbus_message_exit_container_fn)(cbus_message *message);
+/// sd_bus_get_property_string: `value` receives a string the caller frees.
+typedef int (*cbus_get_property_string_fn)(cbus_bus *bus, const char *destination,
+                                           const char *path, const char *interface,
+                                           const char *member, cbus_error *_Nullable error,
+                                           char *_Nullable *_Nonnull value);
+/// sd_bus_get_property_trivial: for type 'b', `value` is an int's address; for 'u', a uint32_t's.
+typedef int (*cbus_get_property_trivial_fn)(cbus_bus *bus, const char *destination,
+                                            const char *path, const char *interface,
+                                            const char *member, cbus_error *_Nullable error,
+                                            char type, void *value);
+typedef void (*cbus_error_free_fn)(cbus_error *_Nullable error);
 
 #pragma clang assume_nonnull end
 

@@ -1,8 +1,8 @@
 import Glibc
 
 /// `session-unwrapped` and `session-wrapped`: right now, the login sessions with a terminal
-/// (logind's list where logind runs, else utmp) that no idlewrap wraps, and the idlewrap
-/// sessions with their state, as `--list` reaches them.
+/// (logind's list over the system bus where logind answers, else utmp) that no idlewrap
+/// wraps, and the idlewrap sessions with their state, as `--list` reaches them.
 struct SessionChecks {
     let host: AuditHost
     let environment: Environment
@@ -13,20 +13,32 @@ struct SessionChecks {
         return unwrapped(wrapped: wrapped) + [wrappedCheck(wrapped)]
     }
 
-    /// The login sessions, from logind or utmp; nil when the host records none.
-    private var logins: [LoginSession]? {
-        if host.root.isEmpty && LogindSessions.isRunning, let sessions = LogindSessions.withTerminals() {
-            return sessions
+    /// The login sessions with a terminal: logind's, asked over the system bus, else
+    /// utmp's (nil when the host keeps neither) with why logind's were not had.
+    private var logins: (sessions: [LoginSession]?, notFromLogind: LogindUnavailable?) {
+        // A test root is a host of files: its bus is the one named in the environment.
+        let address = environment["DBUS_SYSTEM_BUS_ADDRESS"]
+        let reason: LogindUnavailable
+        if host.root.isEmpty || address != nil {
+            switch LogindSessions.terminalSessions(systemBusAddress: address) {
+            case .success(let sessions): return (sessions, nil)
+            case .failure(let why): reason = why
+            }
+        } else {
+            reason = LogindUnavailable("no DBUS_SYSTEM_BUS_ADDRESS for the audited root")
         }
-        return UtmpSessions.read(host.path(UtmpSessions.path))
+        return (UtmpSessions.read(host.path(UtmpSessions.path)), reason)
     }
 
     private func unwrapped(wrapped: [SessionStatus]) -> [AuditCheck] {
+        let (logins, notFromLogind) = self.logins
+        let logind = notFromLogind.map { "logind: \($0)" }
         guard let logins else {
             return [
                 AuditCheck(
                     id: "session-unwrapped", status: .notApplicable, control: .deviceLock,
-                    finding: "this host keeps no list of login sessions (no logind, no \(UtmpSessions.path))")
+                    finding:
+                        "this host keeps no list of login sessions (\(logind ?? "logind"); no \(UtmpSessions.path))")
             ]
         }
         let mine = logins.filter { host.onlyUser == nil || $0.user == host.onlyUser }
@@ -36,14 +48,14 @@ struct SessionChecks {
                 AuditCheck(
                     id: "session-unwrapped", status: .pass, control: .deviceLock,
                     finding: "every login session with a terminal runs in idlewrap (\(mine.count))",
-                    evidence: mine.map { "\($0.source): \($0.user) on \($0.terminal), pid \($0.leader)" })
+                    evidence: (logind.map { [$0 + "; utmp read instead"] } ?? []) + mine.map(\.evidence))
             ]
         }
         return open.map { login in
             AuditCheck(
                 id: "session-unwrapped", status: .gap, control: .deviceLock, subject: login.terminal,
                 finding: "\(login.user)'s session on \(login.terminal) runs without idlewrap",
-                evidence: ["\(login.source): \(login.user) on \(login.terminal), pid \(login.leader)"],
+                evidence: [login.evidence],
                 suggestion: "wrap \(login.user)'s logins; this session locks only once it logs in again")
         }
     }

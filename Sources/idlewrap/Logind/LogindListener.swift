@@ -34,8 +34,6 @@ final class LogindListener {
     }
 
     static let service = "org.freedesktop.login1"
-    /// sd-bus's system bus when DBUS_SYSTEM_BUS_ADDRESS is unset.
-    static let defaultSystemBus = "/run/dbus/system_bus_socket"
     static let sessionInterface = "org.freedesktop.login1.Session"
     private static let busService = "org.freedesktop.DBus"
 
@@ -60,20 +58,11 @@ final class LogindListener {
     static func connect(
         sessionID: String?, pid: pid_t, systemBusAddress: String?
     ) -> Result<LogindListener, LogindUnavailable> {
-        // Without a bus (a container, a system without systemd), loading
-        // libsystemd and its libraries would only slow the start.
-        if systemBusAddress == nil && access(defaultSystemBus, F_OK) != 0 {
-            return .failure(LogindUnavailable("no system bus at \(defaultSystemBus)"))
-        }
         let library: SDBusLibrary
-        switch SDBusLibrary.load() {
-        case .success(let loaded): library = loaded
+        let bus: OpaquePointer
+        switch SDBusLibrary.openSystemBus(address: systemBusAddress) {
+        case .success(let opened): (library, bus) = opened
         case .failure(let reason): return .failure(reason)
-        }
-        var bus: OpaquePointer?
-        let opened = library.openSystem(&bus)
-        guard opened >= 0, let bus else {
-            return .failure(LogindUnavailable("no system bus: \(Errno(rawValue: -opened))"))
         }
         let listener = LogindListener(library: library, bus: bus)
         if let reason = listener.start(sessionID: sessionID, pid: pid) {
@@ -243,7 +232,6 @@ final class LogindListener {
     private func closeBus() {
         guard let bus else { return }
         self.bus = nil
-        library.close(bus)
-        _ = library.unref(bus)
+        library.closeBus(bus)
     }
 }

@@ -1,8 +1,10 @@
 import CBusShims
 import Glibc
+import PTYKit
 
 /// libsystemd's sd-bus, loaded at run time so that it is not a build or
-/// install dependency, with the functions idlewrap calls to follow logind.
+/// install dependency, with the functions idlewrap calls to follow logind and
+/// to ask it for its sessions (`--audit`).
 struct SDBusLibrary {
     static let soname = "libsystemd.so.0"
 
@@ -26,6 +28,12 @@ struct SDBusLibrary {
     let getInterface: cbus_message_get_string_fn
     let getMember: cbus_message_get_string_fn
     let getError: cbus_message_get_error_fn
+    let call: cbus_call_fn
+    let enterContainer: cbus_message_enter_container_fn
+    let exitContainer: cbus_message_exit_container_fn
+    let getPropertyString: cbus_get_property_string_fn
+    let getPropertyTrivial: cbus_get_property_trivial_fn
+    let freeError: cbus_error_free_fn
 
     /// Loads libsystemd, or says why it cannot. The library is never unloaded.
     static func load() -> Result<SDBusLibrary, LogindUnavailable> {
@@ -55,7 +63,16 @@ struct SDBusLibrary {
             let getPath = library.symbol("sd_bus_message_get_path", as: cbus_message_get_string_fn.self),
             let getInterface = library.symbol("sd_bus_message_get_interface", as: cbus_message_get_string_fn.self),
             let getMember = library.symbol("sd_bus_message_get_member", as: cbus_message_get_string_fn.self),
-            let getError = library.symbol("sd_bus_message_get_error", as: cbus_message_get_error_fn.self)
+            let getError = library.symbol("sd_bus_message_get_error", as: cbus_message_get_error_fn.self),
+            let call = library.symbol("sd_bus_call", as: cbus_call_fn.self),
+            let enterContainer = library.symbol(
+                "sd_bus_message_enter_container", as: cbus_message_enter_container_fn.self),
+            let exitContainer = library.symbol(
+                "sd_bus_message_exit_container", as: cbus_message_exit_container_fn.self),
+            let getPropertyString = library.symbol("sd_bus_get_property_string", as: cbus_get_property_string_fn.self),
+            let getPropertyTrivial = library.symbol(
+                "sd_bus_get_property_trivial", as: cbus_get_property_trivial_fn.self),
+            let freeError = library.symbol("sd_bus_error_free", as: cbus_error_free_fn.self)
         else {
             return .failure(LogindUnavailable(library.missingFunction.description))
         }
@@ -66,7 +83,40 @@ struct SDBusLibrary {
                 addMatch: addMatch, newMethodCall: newMethodCall, appendBasic: appendBasic,
                 callAsync: callAsync, unrefMessage: unrefMessage, readBasic: readBasic, getType: getType,
                 getSender: getSender, getPath: getPath, getInterface: getInterface, getMember: getMember,
-                getError: getError))
+                getError: getError, call: call, enterContainer: enterContainer, exitContainer: exitContainer,
+                getPropertyString: getPropertyString, getPropertyTrivial: getPropertyTrivial, freeError: freeError))
+    }
+}
+
+extension SDBusLibrary {
+    /// sd-bus's system bus when DBUS_SYSTEM_BUS_ADDRESS is unset.
+    static let defaultSystemBus = "/run/dbus/system_bus_socket"
+
+    /// Loads libsystemd and connects to the system bus: `address`, which sd-bus reads
+    /// from DBUS_SYSTEM_BUS_ADDRESS, else the standard socket. The caller closes the bus.
+    static func openSystemBus(address: String?) -> Result<(SDBusLibrary, OpaquePointer), LogindUnavailable> {
+        // Without a bus (a container, a system without systemd), loading
+        // libsystemd and its libraries would only slow the start.
+        if address == nil && access(defaultSystemBus, F_OK) != 0 {
+            return .failure(LogindUnavailable("no system bus at \(defaultSystemBus)"))
+        }
+        let library: SDBusLibrary
+        switch load() {
+        case .success(let loaded): library = loaded
+        case .failure(let reason): return .failure(reason)
+        }
+        var bus: OpaquePointer?
+        let opened = library.openSystem(&bus)
+        guard opened >= 0, let bus else {
+            return .failure(LogindUnavailable("no system bus: \(Errno(rawValue: -opened))"))
+        }
+        return .success((library, bus))
+    }
+
+    /// Closes and frees a bus `openSystemBus` opened.
+    func closeBus(_ bus: OpaquePointer) {
+        close(bus)
+        _ = unref(bus)
     }
 }
 

@@ -10,7 +10,9 @@ import Testing
 /// org.freedesktop.login1, answers GetSession and GetSessionByPID with
 /// `/org/freedesktop/login1/session/ID` (`…/bypid` for the latter; the ID
 /// `gone` is unknown), prints who asked, and sends `Lock` for the path typed
-/// to it as `lock PATH`. Both processes die with the value.
+/// to it as `lock PATH`. ListSessions lists the sessions added with
+/// `addSession`, each an object whose properties can be read. Both processes
+/// die with the value.
 final class LogindBus {
     static let sessionPrefix = "/org/freedesktop/login1/session/"
 
@@ -42,6 +44,25 @@ final class LogindBus {
         logind.signal(SIGTERM)
         #expect(logind.waitForExit() == .signaled(SIGTERM))
         logind = try LogindBus.startLogind(script, address: address)
+    }
+
+    /// Stops the stand-in for logind: the name has no owner, as on a bus without logind.
+    func stopLogind() {
+        logind.signal(SIGTERM)
+        #expect(logind.waitForExit() == .signaled(SIGTERM))
+    }
+
+    /// Adds a session to ListSessions' answer, with the properties logind gives it
+    /// (`tty` as logind says it, `pts/3`; empty for none).
+    func addSession(
+        _ id: String, uid: uid_t, user: String, tty: String, leader: pid_t, remote: Bool = false, type: String = "tty",
+        sessionClass: String = "user"
+    ) throws {
+        let words = [
+            id, String(uid), user, tty.isEmpty ? "-" : tty, String(leader), remote ? "yes" : "no", type, sessionClass,
+        ]
+        try logind.type("session " + words.joined(separator: " ") + "\n")
+        #expect(logind.expect("added session \(id)"))
     }
 
     /// Stops the bus, as when the system's dbus-daemon goes away.
@@ -114,6 +135,27 @@ final class LogindBus {
         bus = dbus.SystemBus()
         PREFIX = "/org/freedesktop/login1/session/"
         MANAGER = "org.freedesktop.login1.Manager"
+        SESSION = "org.freedesktop.login1.Session"
+        PROPERTIES = "org.freedesktop.DBus.Properties"
+        sessions = []
+
+        class Session(dbus.service.Object):
+            def __init__(self, words):
+                sid, uid, user, tty, leader, remote, kind, cls = words
+                self.listed = (sid, dbus.UInt32(int(uid)), user, "", dbus.ObjectPath(PREFIX + sid))
+                self.properties = {
+                    "Id": dbus.String(sid), "Name": dbus.String(user), "TTY": dbus.String("" if tty == "-" else tty),
+                    "Leader": dbus.UInt32(int(leader)), "Remote": dbus.Boolean(remote == "yes"),
+                    "Type": dbus.String(kind), "Class": dbus.String(cls),
+                }
+                dbus.service.Object.__init__(self, bus, PREFIX + sid)
+
+            @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+            def Get(self, interface, name):
+                if interface != SESSION or name not in self.properties:
+                    raise dbus.exceptions.DBusException(
+                        "No property " + name, name="org.freedesktop.DBus.Error.UnknownProperty")
+                return self.properties[name]
 
         class Manager(dbus.service.Object):
             @dbus.service.method(MANAGER, in_signature="s", out_signature="o", sender_keyword="sender")
@@ -129,6 +171,10 @@ final class LogindBus {
                 print("GetSessionByPID", pid, "from", sender, flush=True)
                 return dbus.ObjectPath(PREFIX + "bypid")
 
+            @dbus.service.method(MANAGER, in_signature="", out_signature="a(susso)")
+            def ListSessions(self):
+                return [session.listed for session in sessions]
+
         def command(source, condition):
             line = sys.stdin.readline()
             if not line:
@@ -139,6 +185,9 @@ final class LogindBus {
                 bus.send_message(dbus.lowlevel.SignalMessage(words[1], "org.freedesktop.login1.Session", "Lock"))
                 bus.flush()
                 print("sent Lock to", words[1], flush=True)
+            elif len(words) == 9 and words[0] == "session":
+                sessions.append(Session(words[1:]))
+                print("added session", words[1], flush=True)
             return True
 
         name = dbus.service.BusName("org.freedesktop.login1", bus)
