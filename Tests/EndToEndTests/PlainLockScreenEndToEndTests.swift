@@ -6,8 +6,9 @@ import Testing
 @testable import idlewrap
 
 extension EndToEnd {
-    /// A terminal the lock cannot drive (TERM=dumb) through the real binary in a pty: idlewrap writes it not one escape sequence, the lock and the unlock work in
-    /// lines of text, and nothing typed while locked reaches the command.
+    /// A terminal the lock cannot drive (TERM=dumb) through the real binary in a pty:
+    /// idlewrap writes it not one escape sequence, the lock and the unlock work in lines of
+    /// text, and nothing typed while locked reaches the command.
     @Suite struct PlainLockScreen {
         let directory: TemporaryDirectory
 
@@ -46,6 +47,38 @@ extension EndToEnd {
             #expect(directory.read("received") == "before|after|")
             #expect(!terminal.text.utf8.contains(0x1B), "an escape sequence reached a dumb terminal: \(terminal.text)")
             #expect(!terminal.text.contains("open sesame") && !terminal.text.contains("wrong"))
+        }
+
+        @Test func outputHeldWhileLockedComesBackAsText() throws {
+            let password = try makePasswordFile(in: directory)
+            // Once told to (a file appears), 40 coloured lines, more than the screen holds.
+            let script = """
+                echo ready; while [ ! -e "$0/go" ]; do sleep 0.05; done
+                i=1; while [ $i -le 40 ]; do printf '\\033[31mheld-%d\\033[m\\n' $i; i=$((i+1)); done
+                : > "$0/done"; exec cat
+                """
+            let terminal = try TerminalDriver(
+                idlewrap: ["--password-file", password, "-t", "0", "--", "sh", "-c", script, directory.path],
+                environment: ["TERM": "dumb"], size: WindowSize(rows: 10, columns: 40))
+            #expect(terminal.expect("ready"))
+            kill(terminal.process.pid, SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            _ = try directory.write("go", "")
+            #expect(terminal.waitUntil { access(directory.file("done"), F_OK) == 0 })
+            // A failure draws again, with the news: every line reached the lock.
+            try terminal.type("wrong\r")
+            #expect(terminal.expect("New output: 40 lines"), "\(terminal.text)")
+            #expect(terminal.expect("Password for"))
+            let before = terminal.text.utf8.count
+            try terminal.type("open sesame\r")
+            // Those that scrolled away while locked, then the screen, as text.
+            let lines = (1...40).map { "held-\($0)\r\n" }.joined()
+            #expect(terminal.expect(lines), "\(terminal.text)")
+            let unlock = String(decoding: terminal.text.utf8.dropFirst(before), as: UTF8.self)
+            #expect(!unlock.contains("not shown"), "\(unlock)")
+            terminal.signal(SIGTERM)
+            #expect(terminal.waitForExit() == .exited(143))
+            #expect(!terminal.text.utf8.contains(0x1B), "an escape sequence reached a dumb terminal: \(terminal.text)")
         }
     }
 }

@@ -145,22 +145,26 @@ final class CommandScreen {
     }
 
     /// Shows the screen again on a terminal that cannot be driven (`PlainLockScreen`): from
-    /// a line of its own, a line saying how many lines scrolled away while hidden (such a
-    /// terminal cannot take them back), then the screen's rows as text down to the
+    /// a line of its own, a line saying how many lines scrolled away past the hold limit,
+    /// the lines held while hidden as text, then the screen's rows as text down to the
     /// cursor, which ends where the command's is. The queries the command asked meanwhile
     /// go after, as the command wrote them.
     func showAsText() {
         guard !isShown else { return }
         isShown = true
         hiddenByteCount = 0
-        let held = model.heldScrollback
-        model.discardHeldScrollback()
+        let dropped = droppedScrollbackLines
         model.isHoldingQueries = false
         let queries = model.takeHeldQueries()
+        buffer.removeAll()
         var text = "\r\n"
-        if held.lines + held.dropped > 0 {
-            text += "idlewrap: \(LockScreenRefresh.lines(held.lines + held.dropped)) of output are not shown\r\n"
+        if dropped > 0 {
+            text += "idlewrap: \(LockScreenRefresh.lines(dropped)) of output did not fit --hold-limit\r\n"
         }
+        buffer.append(contentsOf: Array(text.utf8))
+        // The held lines go out as they are written, as in `show`.
+        model.appendHeldScrollbackAsText(to: buffer, drain: { [unowned self] _ in flush() })
+        text = ""
         let cursor = model.cursor
         for row in 0..<cursor.row {
             var line = model.text(row: row)
@@ -168,7 +172,6 @@ final class CommandScreen {
             text += line + "\r\n"
         }
         text += String(model.text(row: cursor.row).prefix(cursor.column))
-        buffer.removeAll()
         buffer.append(contentsOf: Array(text.utf8))
         buffer.append(contentsOf: queries)
         flush()
