@@ -80,5 +80,29 @@ extension EndToEnd {
             #expect(terminal.waitForExit() == .exited(143))
             #expect(!terminal.text.utf8.contains(0x1B), "an escape sequence reached a dumb terminal: \(terminal.text)")
         }
+
+        /// The guardian's own lock, when the session process dies while locked, is as plain.
+        @Test func theGuardiansLockWritesTextOnly() throws {
+            let password = try makePasswordFile(in: directory)
+            let terminal = try TerminalDriver(
+                idlewrap: ["--password-file", password, "-t", "0", "--", "sh", "-c", "echo ready; exec cat"],
+                environment: ["TERM": "dumb"])
+            #expect(terminal.expect("ready"))
+            let sessionProcess = try #require(sessionProcessPid(of: terminal))
+            kill(terminal.process.pid, SIGUSR1)
+            #expect(terminal.expect("Password for"))
+            let before = terminal.text.utf8.count
+            kill(sessionProcess, SIGKILL)
+            #expect(terminal.expect("idlewrap failed"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("wrong\r")
+            #expect(terminal.expect("Wrong password"))
+            #expect(terminal.expect("Password for"))
+            try terminal.type("open sesame\r")
+            #expect(terminal.waitForExit() == .exited(125))
+            #expect(terminal.text.contains("killed by signal 9"))
+            let fallback = String(decoding: terminal.text.utf8.dropFirst(before), as: UTF8.self)
+            #expect(!fallback.utf8.contains(0x1B), "the guardian's lock wrote an escape sequence: \(fallback)")
+        }
     }
 }

@@ -6,7 +6,8 @@ import PTYKit
 /// same conversation with the same authenticator as any lock (`UnlockDialog`: the
 /// questions, the line never echoed, the pause that doubles after each failure), and
 /// nothing typed goes anywhere. It holds until the right password, or until a signal asks
-/// idlewrap to go or the terminal hangs up, as a lock of the session would.
+/// idlewrap to go or the terminal hangs up, as a lock of the session would. On a terminal
+/// that cannot be driven it writes lines of text only (`PlainLockScreen`).
 struct FallbackLock {
     enum Outcome: Equatable {
         case unlocked
@@ -27,11 +28,15 @@ struct FallbackLock {
     private var dialog: UnlockDialog
     private var keysIgnoredUntil: MonotonicInstant?
     private var outcome: Outcome?
+    private let isPlain: Bool
+    /// What the plain lock screen showed last; nil before its first drawing.
+    private var plainShown: LockScreenContent?
 
     init(
         authenticator: Authenticator, content: LockScreenContent, attributes: TerminalAttributes,
-        signals: SignalSource?, log: AuditLog
+        signals: SignalSource?, log: AuditLog, isPlain: Bool
     ) {
+        self.isPlain = isPlain
         self.attributes = attributes
         self.signals = signals
         self.content = content
@@ -48,7 +53,7 @@ struct FallbackLock {
         } catch {
             return .terminalGone
         }
-        show(FallbackLock.entry)
+        if !isPlain { show(FallbackLock.entry) }
         take(dialog.begin())
         var input = [UInt8](repeating: 0, count: 1024)
         while outcome == nil {
@@ -141,9 +146,11 @@ struct FallbackLock {
         content.prompt = ""
     }
 
-    private func redraw() {
+    private mutating func redraw() {
         let size = ((try? WindowSize.of(terminal)) ?? WindowSize(rows: 0, columns: 0)).drawingSize
-        show(LockScreen.draw(content, size: size))
+        guard isPlain else { return show(LockScreen.draw(content, size: size)) }
+        show(PlainLockScreen.draw(content, size: size, after: plainShown))
+        plainShown = content
     }
 
     private func show(_ bytes: [UInt8]) {

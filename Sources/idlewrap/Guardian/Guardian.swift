@@ -38,6 +38,9 @@ final class Guardian {
         /// The control socket the session process serves; the guardian removes it if the
         /// session process could not.
         let controlSocketPath: String?
+        /// The terminal cannot be driven (`PlainLockScreen`): the guardian writes it
+        /// lines of text only.
+        let isPlain: Bool
 
         var lockScreen: LockScreenContent {
             LockScreenContent(
@@ -211,7 +214,7 @@ final class Guardian {
             content.finished = "idlewrap failed at \(LocalTime.hourAndMinute(time(nil))); \(commandEnd)"
             var lock = FallbackLock(
                 authenticator: protection.authenticator, content: content, attributes: attributes, signals: signals,
-                log: log)
+                log: log, isPlain: protection.isPlain)
             switch lock.run() {
             case .unlocked:
                 said += "; the terminal stayed locked until the password"
@@ -243,7 +246,11 @@ final class Guardian {
 
     private func restoreTerminal() {
         let buffer = OutputBuffer(capacity: 256)
-        TerminalReset.appendLeaving(to: buffer)
+        if protection.isPlain {
+            buffer.append(contentsOf: PlainLockScreen.leave)
+        } else {
+            TerminalReset.appendLeaving(to: buffer)
+        }
         _ = buffer.withUnsafeBytes { try? FileDescriptor.standardOutput.writeAll($0) }
         try? attributes.apply(to: .standardInput)
         if let on = nonblocking.input { try? FileDescriptor.standardInput.setNonblocking(on) }

@@ -226,7 +226,8 @@ enum IdleWrap {
         let server = try? control.get()
         let protection = Guardian.Protection(
             authenticator: authenticator, program: plan.programName, message: options.message,
-            sshConnection: environment["SSH_CONNECTION"], controlSocketPath: server?.path)
+            sshConnection: environment["SSH_CONNECTION"], controlSocketPath: server?.path,
+            isPlain: PlainLockScreen.isNeeded(term: environment["TERM"]))
         do {
             switch try Guardian.split(protecting: protection) {
             case .guardian(let guardian):
