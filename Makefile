@@ -27,7 +27,14 @@ PAM_STYLE ?=
 SWIFT ?= swift
 SYSROOT ?=
 SYSROOT_DIR = .build/debian-11
-MAINTAINER ?= idlewrap maintainers <maintainers@idlewrap.example.org>
+# The project has no address of its own for the packages' Maintainer either:
+# MAINTAINER='Name <address>' names who answers for them, else the git identity
+# of whoever builds (user.name, user.email), which make says; with neither, make
+# deb and make rpm stop rather than make one up.
+ifeq ($(origin MAINTAINER),undefined)
+MAINTAINER := $(shell name=$$(git config user.name 2>/dev/null) && address=$$(git config user.email 2>/dev/null) && printf '%s <%s>' "$$name" "$$address")
+MAINTAINER_WARNING = @echo "make: WARNING: no MAINTAINER given: $@ names the builder's git identity, $(MAINTAINER); make MAINTAINER='Name <address>' $@ names who answers for it" >&2
+endif
 # The project has no web address of its own yet: the packages name the clone's
 # origin when it is one on the web (git@host:path as https://host/path), and
 # none otherwise, which make says; HOMEPAGE= gives the real one.
@@ -117,7 +124,7 @@ STAGE = $(OUT)/stage
 DIST_NAME = idlewrap-$(VERSION)-linux-$(ARCH)
 DIST = $(OUT)/$(DIST_NAME)$(NAME_SUFFIX).tar.gz
 
-.PHONY: all release check-hot-functions stage install uninstall dist deb rpm sysroot clean FORCE
+.PHONY: all release check-hot-functions stage install uninstall dist deb rpm maintainer sysroot clean FORCE
 
 all: release
 
@@ -214,19 +221,25 @@ dist: stage
 	@echo $(DIST)
 	$(HOST_BUILD_WARNING)
 
+# Before anything is built: the packages must name someone.
+maintainer:
+	@test -n '$(MAINTAINER)' || { echo "make: the packages need a maintainer: make MAINTAINER='Name <address>' (git has no user.name and user.email to name either)" >&2; exit 1; }
+
 # Both packages are made from the staged tree by scripts in packaging/ (see
 # docs/packaging.md for what each puts where).
-deb: stage
+deb: maintainer stage
 	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' SYSROOT='$(SYSROOT_PATH)' \
 		NAME_SUFFIX='$(NAME_SUFFIX)' sh packaging/deb/build $(STAGE) $(OUT)
 	$(HOST_BUILD_WARNING)
 	$(NO_HOMEPAGE_WARNING)
+	$(MAINTAINER_WARNING)
 
-rpm: stage
+rpm: maintainer stage
 	VERSION='$(VERSION)' MAINTAINER='$(MAINTAINER)' HOMEPAGE='$(HOMEPAGE)' NAME_SUFFIX='$(NAME_SUFFIX)' \
 		sh packaging/rpm/build $(STAGE) $(OUT)
 	$(HOST_BUILD_WARNING)
 	$(NO_HOMEPAGE_WARNING)
+	$(MAINTAINER_WARNING)
 
 clean:
 	rm -rf .build/stage .build/idlewrap-* .build/idlewrap_* .build/portable
