@@ -363,10 +363,34 @@ extension EndToEnd {
             _ = session.waitForExit()
         }
 
-        /// An idlewrap session of `user` around cat that never locks on idle, once it
-        /// answers `--list`.
-        private func wrappedSession(of user: TestUser) throws -> TerminalDriver {
-            let session = try user.setprivTerminal([user.idlewrap, "--auth", "ask", "-t", "0", "--", "cat"])
+        @Test("an idlewrap session on a terminal with TERM=dumb, which its lock cannot clear, is a pattern-hiding gap")
+        func dumbTerminalSession() throws {
+            let host = try Host()
+            let dumb = try wrappedSession(of: host.alice, term: "dumb")
+            let xterm = try wrappedSession(of: host.alice, term: "xterm-256color")
+            let result = try host.audit()
+            #expect(result.status == .exited(1), "\(result.lines)")
+            // Every idlewrap session of this machine is audited: only ours are looked for.
+            #expect(result.gaps.contains("pattern-hiding \(dumb.terminal.replicaPath) gap AC-11(1)"), "\(result.lines)")
+            #expect(!result.gaps.contains { $0.hasPrefix("pattern-hiding \(xterm.terminal.replicaPath) ") })
+            #expect(
+                result.evidence(of: "pattern-hiding", dumb.terminal.replicaPath)
+                    == ["pid \(dumb.process.pid) \(dumb.terminal.replicaPath) \(host.alice.name) cat: TERM=dumb"],
+                "\(result.lines)")
+            #expect(result.status(of: "pattern-hiding") == "pass", "\(result.lines)")
+            for session in [dumb, xterm] {
+                session.signal(SIGTERM)
+                _ = session.waitForExit()
+            }
+        }
+
+        /// An idlewrap session of `user` around cat that never locks on idle (with `term`
+        /// as TERM, if given), once it answers `--list`.
+        private func wrappedSession(of user: TestUser, term: String? = nil) throws -> TerminalDriver {
+            let session = try user.setprivTerminal(
+                (term.map { ["/usr/bin/env", "TERM=" + $0] } ?? []) + [
+                    user.idlewrap, "--auth", "ask", "-t", "0", "--", "cat",
+                ])
             try #require(session.expect("Lock password:"), "\(session.text)")
             try session.type("pw\r")
             try #require(session.expect("Repeat password:"))

@@ -65,7 +65,8 @@ struct PolicyChecks {
     private func patternHiding() -> AuditCheck {
         AuditCheck(
             id: "pattern-hiding", status: .pass, control: .patternHiding,
-            finding: "the lock screen replaces everything the command showed; always on, no setting turns it off",
+            finding: "the lock screen replaces everything the command showed; always on, no setting turns it off "
+                + "(but a terminal with TERM=dumb cannot be cleared: such sessions now are gaps of their own)",
             evidence: [Usage.version])
     }
 }

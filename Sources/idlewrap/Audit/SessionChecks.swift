@@ -10,7 +10,30 @@ struct SessionChecks {
     func run() -> [AuditCheck] {
         let uids = host.onlyUser == nil ? RuntimeDirectory.usersWithDirectories() : [getuid()]
         let wrapped = SessionCommands.statuses(of: uids, environment: environment).sessions
-        return unwrapped(wrapped: wrapped) + [wrappedCheck(wrapped)]
+        return unwrapped(wrapped: wrapped) + [wrappedCheck(wrapped)] + plainTerminals(wrapped)
+    }
+
+    /// `pattern-hiding`, per idlewrap session started with TERM=dumb: its lock is the plain
+    /// lock screen, which cannot clear the terminal; it pushes what the command showed out
+    /// of view, and the terminal's own history keeps it.
+    private func plainTerminals(_ sessions: [SessionStatus]) -> [AuditCheck] {
+        sessions.filter { PlainLockScreen.isNeeded(term: Self.startingTerm(of: $0.pid)) }.map { session in
+            AuditCheck(
+                id: "pattern-hiding", status: .gap, control: .patternHiding, subject: session.terminal,
+                finding: "\(session.user)'s session on \(session.terminal) has TERM=dumb: its lock cannot clear the "
+                    + "terminal, whose history keeps what the command showed",
+                evidence: ["pid \(session.pid) \(session.terminal) \(session.user) \(session.command): TERM=dumb"],
+                suggestion: "start it with the terminal's own TERM; TERM=dumb only for a terminal without history")
+        }
+    }
+
+    /// TERM as process `pid` (an idlewrap) started with it: what chose its lock screen.
+    private static func startingTerm(of pid: pid_t) -> String? {
+        guard let environment = AuditHost.contents(of: "/proc/\(pid)/environ", limit: 1 << 20) else { return nil }
+        let prefix = Array("TERM=".utf8)
+        return environment.split(separator: 0).first { $0.starts(with: prefix) }.map {
+            String(decoding: $0.dropFirst(prefix.count), as: UTF8.self)
+        }
     }
 
     /// The login sessions with a terminal: logind's, asked over the system bus, else
