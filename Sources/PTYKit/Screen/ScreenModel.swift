@@ -200,23 +200,23 @@ public final class ScreenModel {
 
     /// Appends the held lines as plain text, oldest first (`PlainTextFilter`: for a terminal
     /// that shows an escape sequence as text), then stops holding. `drain` takes the
-    /// buffer's bytes (then emptied) whenever they fill 64 KiB, as for
-    /// `appendHeldScrollbackAndRepaint`.
+    /// buffer's bytes (then emptied) as each 64 KiB of the held lines is written, as for
+    /// `appendHeldScrollbackAndRepaint`: writing them needs no memory of their size.
     public func appendHeldScrollbackAsText(to buffer: OutputBuffer, drain: (OutputBuffer) -> Void) {
         let engine = settled
         guard let hold = engine.pointee.plain.state.history.hold else { return }
         var filter = PlainTextFilter()
         let rendered = OutputBuffer(capacity: ScrollbackHold.drainSize)
         withoutActuallyEscaping(drain) { drain in
-            let filtered: (OutputBuffer) -> Void = { rendered in
-                rendered.withUnsafeBytes { filter.append($0, to: buffer) }
-                guard buffer.count >= ScrollbackHold.drainSize else { return }
-                drain(buffer)
-                buffer.removeAll()
-            }
-            hold.write(into: rendered, drain: filtered)
-            filtered(rendered)
+            hold.write(
+                into: rendered,
+                drain: { rendered in
+                    rendered.withUnsafeBytes { filter.append($0, to: buffer) }
+                    drain(buffer)
+                    buffer.removeAll()
+                })
         }
+        rendered.withUnsafeBytes { filter.append($0, to: buffer) }
         engine.pointee.plain.state.history.stopHolding()
     }
 
