@@ -67,16 +67,8 @@ public enum TerminalControl: Equatable, Sendable {
     func write(to buffer: OutputBuffer) {
         switch self {
         case .resetAttributes: buffer.append("\u{1b}[0m")
-        case .cursorPosition(let row, let column):
-            buffer.appendCSI()
-            buffer.appendNumber(row)
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(column)
-            buffer.appendByte(UInt8(ascii: "H"))
-        case .cursorColumn(let column):
-            buffer.appendCSI()
-            buffer.appendNumber(column)
-            buffer.appendByte(UInt8(ascii: "G"))
+        case .cursorPosition(let row, let column): buffer.appendCSI(row, column, final: "H")
+        case .cursorColumn(let column): buffer.appendCSI(column, final: "G")
         case .eraseToEndOfLine: buffer.append("\u{1b}[K")
         case .deleteCharacter: buffer.append("\u{1b}[P")
         case .eraseDisplay: buffer.append("\u{1b}[2J")
@@ -89,19 +81,9 @@ public enum TerminalControl: Equatable, Sendable {
         case .applicationKeypad(let on): buffer.append(on ? "\u{1b}=" : "\u{1b}>")
         case .saveCursor: buffer.append("\u{1b}7")
         case .restoreCursor: buffer.append("\u{1b}8")
-        case .scrollRegion(let top, let bottom):
-            buffer.appendCSI()
-            buffer.appendNumber(top)
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(bottom)
-            buffer.appendByte(UInt8(ascii: "r"))
+        case .scrollRegion(let top, let bottom): buffer.appendCSI(top, bottom, final: "r")
         case .resetScrollRegion: buffer.append("\u{1b}[r")
-        case .horizontalMargins(let left, let right):
-            buffer.appendCSI()
-            buffer.appendNumber(left)
-            buffer.appendByte(UInt8(ascii: ";"))
-            buffer.appendNumber(right)
-            buffer.appendByte(UInt8(ascii: "s"))
+        case .horizontalMargins(let left, let right): buffer.appendCSI(left, right, final: "s")
         case .designateG0(let set):
             buffer.append("\u{1b}(")
             buffer.appendByte(set.finalByte)

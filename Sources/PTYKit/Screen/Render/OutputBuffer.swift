@@ -148,4 +148,20 @@ public final class OutputBuffer {
         put(0x1B)
         put(UInt8(ascii: "["))
     }
+
+    /// `ESC [ parameter final`.
+    func appendCSI(_ parameter: Int, final: Unicode.Scalar) {
+        appendCSI()
+        appendNumber(parameter)
+        appendByte(UInt8(ascii: final))
+    }
+
+    /// `ESC [ first ; second final`.
+    func appendCSI(_ first: Int, _ second: Int, final: Unicode.Scalar) {
+        appendCSI()
+        appendNumber(first)
+        appendByte(UInt8(ascii: ";"))
+        appendNumber(second)
+        appendByte(UInt8(ascii: final))
+    }
 }
