@@ -1,4 +1,5 @@
 import CCellStores
+import Glibc
 
 // Turns what a program writes to its terminal into events (libvterm's parser layer): text,
 // controls, escape and control sequences, control strings. ScreenModel's state consumes
@@ -18,8 +19,9 @@ import CCellStores
 //
 // Speed: runs of printable ASCII reach the consumer whole, found eight bytes at a time;
 // complete control sequences are parsed in one tight loop; UTF-8 characters complete in the
-// buffer are decoded inline; string payloads are copied in runs. Only the rest goes through
-// the table.
+// buffer are decoded inline, and those cut short by another byte dropped there, as are the
+// bytes that start none (a binary file printed by mistake is half such bytes); string
+// payloads are copied in runs. Only the rest goes through the table.
 
 /// The events of the parser, each sequence delivered whole.
 protocol ScreenParserConsumer {
@@ -187,14 +189,17 @@ struct ScreenParser {
                 guard let after = controlSequence(base, at: offset, to: end, &consumer) else { return offset }
                 offset = after
             } else if byte < 0x20 {
-                guard byte != 0x18 && byte != 0x1A else { return offset }
-                consumer.execute(byte)
+                // CAN and SUB in ground end nothing and do nothing.
+                if byte != 0x18 && byte != 0x1A { consumer.execute(byte) }
                 offset &+= 1
             } else if byte >= 0xC2 && byte <= 0xF4 {
                 guard let after = character(base, at: offset, to: end, &consumer) else { return offset }
                 offset = after
             } else {
-                return offset
+                // DEL, and the bytes >= 0x80 that start no character (raw C1 controls and
+                // other stray continuation bytes, the overlong leads 0xC0 and 0xC1,
+                // 0xF5-0xFF): nothing, as in the table.
+                offset &+= 1
             }
         }
         return end
@@ -353,20 +358,21 @@ struct ScreenParser {
         return value
     }
 
-    /// A UTF-8 character lying whole in the buffer from the lead byte at `start`, decoded
-    /// and printed (or dropped when malformed); its end, or nil when it is cut short by the
-    /// end of the buffer or by another byte (the table then deals with it).
+    /// A UTF-8 character from the lead byte at `start`, decoded and printed (or dropped when
+    /// malformed); its end. Cut short by another byte, it is dropped and ends before that
+    /// byte, as the table drops it; nil when the end of the buffer cuts it (the table then
+    /// keeps it open for the next feed).
     @inline(__always)
     private mutating func character<Consumer: ScreenParserConsumer>(
         _ base: UnsafePointer<UInt8>, at start: Int, to end: Int, _ consumer: inout Consumer
     ) -> Int? {
         let lead = base[start]
         let length = Int(Self.continuationByteCount(lead: lead)) &+ 1
-        guard end &- start >= length else { return nil }
         var scalar = UInt32(lead) & (0x7F &>> UInt32(length))
         for index in 1..<length {
+            guard start &+ index < end else { return nil }
             let byte = base[start &+ index]
-            guard byte & 0xC0 == 0x80 else { return nil }
+            guard byte & 0xC0 == 0x80 else { return start &+ index }
             scalar = scalar &<< 6 | UInt32(byte & 0x3F)
         }
         if Self.isValid(scalar, length: length) { consumer.printScalar(scalar) }
@@ -403,8 +409,9 @@ struct ScreenParser {
             string.put(base + start, count: runEnd &- start)
             return runEnd
         case .dcsPassthrough:
-            var offset = start
-            while offset < end && base[offset] != 0x1B { offset &+= 1 }
+            // Only ST ends it: in a binary file printed by mistake, tens of kilobytes.
+            let escape = memchr(base + start, 0x1B, end &- start)
+            let offset = escape.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
             string.put(base + start, count: offset &- start)
             return offset
         case .dcsIgnore, .sosPmString, .apcString:
