@@ -138,4 +138,25 @@ struct ScreenParserFastPathTests {
             #expect(whole.isAtBoundary == byByte.isAtBoundary, "\(input)")
         }
     }
+
+    @Test func bytesThatAreNoUTF8AgreeWithTheTable() {
+        // Fed byte by byte, every character cut short goes through the table; fed whole,
+        // the ground loop drops it itself, and passes over the bytes that start none.
+        let streams = [
+            ScreenFastPathsTests.randomBytes(count: 20_000, seed: 0x32),
+            ScreenFastPathsTests.strayBytes(count: 20_000, seed: 0x33),
+        ]
+        for input in streams {
+            let whole = ScreenModel(rows: 6, columns: 30)
+            let byByte = ScreenModel(rows: 6, columns: 30)
+            for offset in stride(from: 0, to: input.count, by: 1000) {
+                let part = input[offset..<min(offset + 1000, input.count)]
+                whole.feed(part)
+                for byte in part { byByte.feed([byte]) }
+                let same = whole.snapshot() == byByte.snapshot()  // not printed whole when they differ
+                #expect(same, "after \(offset + part.count) bytes: \(whole.lines) vs \(byByte.lines)")
+                #expect(whole.isAtBoundary == byByte.isAtBoundary)
+            }
+        }
+    }
 }
