@@ -138,6 +138,22 @@ struct ScreenFastPathsTests {
         #expect(plain.keptTextCount == 0 && plain.bytesSkippedBeforeRedraws == 0)
     }
 
+    /// A read that cuts short the character the last one ended in and ends inside a
+    /// sequence: the fast paths feed it to the boundary first, and the open sequence begins
+    /// where the plain feed's does, at the byte that cut the character (a fuzz finding).
+    @Test func aCharacterCutShortByTheNextRead() {
+        for (next, open) in [(#"\e[3"#, #"\e[3"#), (#"\xCE\xCE\xCE"#, #"\xCE"#), (#"\xCE\e]2;ti"#, #"\e]2;ti"#)] {
+            let fast = ScreenModel(rows: 6, columns: 11)
+            let plain = ScreenModel(rows: 6, columns: 11, fastPaths: .none)
+            for model in [fast, plain] { model.feed(bytes(#"text\xCE"#)) }
+            expectSameAfterRead(fast, plain, next: bytes(next), next)
+            for model in [fast, plain] { model.feed(bytes(next)) }
+            expectSameAfterRead(fast, plain, next: [], next)
+            expectSameScreen(fast, plain, next)
+            #expect(plain.openSequence == bytes(open), "\(next)")
+        }
+    }
+
     /// What a relay reads after every read (the kept text not fed for it), and what
     /// `lastBoundary` finds in the next read.
     private func expectSameAfterRead(_ fast: ScreenModel, _ plain: ScreenModel, next: [UInt8], _ what: String) {

@@ -61,6 +61,16 @@ struct ScreenParserBoundaryTests {
         #expect(parser.isAtBoundary)
     }
 
+    @Test func aCharacterCutShortEndsBeforeTheByteThatCutsIt() {
+        // As `feed` and `lastBoundary` count it (a screen-model fuzz finding: the open
+        // sequence of a read fed to the boundary first began at the character).
+        for next in [#"\e[31"#, #"\xCE\xCE"#, #"A"#] {
+            var parser = parser(after: #"\xE2\x82"#)
+            #expect(parser.feedUntilBoundary(bytes(next)) == 0, "\(next)")
+            #expect(parser.isAtBoundary, "\(next)")
+        }
+    }
+
     @Test func continuationByte0x9BIsNotCSI() {
         // "⛄" is E2 9B 84: its 0x9B must neither start a sequence nor end the character.
         var parser = parser(after: #"\xE2"#)

@@ -122,6 +122,12 @@ struct ScreenParser {
         Self.transitions.withUnsafeBufferPointer { table in
             var offset = 0
             while offset < end && !isAtBoundary {
+                if utf8Remaining != 0 && base[offset] & 0xC0 != 0x80 {
+                    // A character cut short ends before the byte that cuts it, as `feed`
+                    // and `lastBoundary` count it: dropped, the stream is at a boundary.
+                    utf8Remaining = 0
+                    break
+                }
                 // Skipped payload cannot reach a boundary.
                 if let skipped = skipPayload(base, from: offset, to: end), skipped > offset {
                     offset = skipped
