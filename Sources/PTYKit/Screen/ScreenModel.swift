@@ -170,6 +170,7 @@ public final class ScreenModel {
 
     /// Lines held, bytes they take, and lines dropped past the limit.
     public var heldScrollback: (lines: Int, bytes: Int, dropped: Int) {
+        engine.pointee.plain.state.renderHeldRows()
         guard let hold = engine.pointee.plain.state.history.hold else { return (0, 0, 0) }
         return (hold.lineCount, hold.usedBytes, hold.droppedLines)
     }
@@ -188,6 +189,7 @@ public final class ScreenModel {
         beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
         let engine = settled
+        engine.pointee.plain.state.renderHeldRows()
         if let hold = engine.pointee.plain.state.history.hold {
             engine.pointee.plain.state.scrollbackAndRepaint(hold, notice: notice, drain: drain, into: buffer)
             engine.pointee.plain.state.history.stopHolding()
@@ -300,7 +302,13 @@ public final class ScreenModel {
     /// Whether the alternate screen is shown.
     public var isAlternateScreen: Bool { engine.pointee.plain.state.onAlternate }
 
-    var state: ScreenState { settled.pointee.plain.state }
+    /// The state as everything fed leaves it (for tests): the kept text fed, the held rows
+    /// rendered.
+    var state: ScreenState {
+        let engine = settled
+        engine.pointee.plain.state.renderHeldRows()
+        return engine.pointee.plain.state
+    }
 
     /// The first id the state holds that names no entry of its tables, described; nil when
     /// all are good. Walks every cell: for the fuzz target and tests, after any feed (text

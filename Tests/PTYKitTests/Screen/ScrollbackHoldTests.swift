@@ -93,6 +93,23 @@ struct ScrollbackHoldTests {
 
     // MARK: - The notice
 
+    /// Rows that leave wait unrendered, a batch at a time; a collection of the style table
+    /// frees what only their cells name, so the batch is rendered before it: every held
+    /// line keeps its own colour, whatever batch it was in, and the batches give the lines
+    /// a row at a time gave.
+    @Test func rowsWaitingToBeRenderedKeepTheirColoursAcrossACollection() {
+        let count = 3000  // colours past the style table's 1024: collections while rows wait
+        let model = ScreenModel(rows: 24, columns: 80)
+        model.startHoldingScrollback(limit: 8 << 20)
+        model.feed((0..<count).map { #"\e[38;2;\#($0 >> 8);\#($0 & 0xFF);7mline \#($0)\e[m\r\n"# }.joined())
+        #expect(model.heldScrollback.lines == count - 23)
+        let lines = held(model.state.history.hold!)
+        #expect(lines.count == count - 23)
+        for (number, line) in lines.enumerated() {
+            #expect(line == "\u{1b}[0;38;2;\(number >> 8);\(number & 0xFF);7mline \(number)\u{1b}[0m\u{1b}[K")
+        }
+    }
+
     /// Replays the unlock's bytes on a terminal (a model that holds what scrolls off, as a
     /// history would): its history as lines, and its screen.
     private func replay(_ unlock: [UInt8], rows: Int, columns: Int) -> (ScreenModel, [String]) {

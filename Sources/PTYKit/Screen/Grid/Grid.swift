@@ -261,13 +261,16 @@ struct Grid {
 
     /// Copies every row of `other` (same or other size) that fits, cut to width.
     func copyVisible(from other: Grid) {
-        for y in 0..<min(rows, other.rows) {
-            let count = min(other.writtenCount(y), columns)
-            (row(y)).update(from: other.row(y), count: count)
-            let storage = Int(rowMap[y])
-            written[storage] = Int32(count)
-            fill[storage] = other.fillStyle(y)
-            wrapped[storage] = other.isWrapped(y)
-        }
+        for y in 0..<min(rows, other.rows) { copyRow(y, of: other, to: y) }
+    }
+
+    /// Copies visible row `source` of `other` into visible row `y`, cut to width.
+    func copyRow(_ source: Int, of other: Grid, to y: Int) {
+        let count = min(other.writtenCount(source), columns)
+        (row(y)).update(from: other.row(source), count: count)
+        let storage = Int(rowMap[y])
+        written[storage] = Int32(count)
+        fill[storage] = other.fillStyle(source)
+        wrapped[storage] = other.isWrapped(source)
     }
 }

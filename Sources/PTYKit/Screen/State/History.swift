@@ -19,8 +19,8 @@ struct History {
     /// No row that leaves the top is kept or counted.
     var takesNothing: Bool { hold == nil && rowsBeforeStart == 0 }
 
-    /// The top `count` rows of `grid`, the main screen, leave it: the program's are
-    /// rendered into the hold (while one is on), the terminal's counted there.
+    /// The top `count` rows of `grid`, the main screen, leave it: the program's go into the
+    /// hold (while one is on), the terminal's are counted there.
     mutating func push(
         topRows count: Int, of grid: Grid, styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable
     ) {
@@ -60,6 +60,12 @@ struct History {
 }
 
 extension ScreenState {
+    /// Renders the rows the hold keeps waiting (ScrollbackHold): before the hold is read
+    /// and before a collection frees what their cells name.
+    mutating func renderHeldRows() {
+        history.hold?.renderWaitingRows(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+    }
+
     /// The top `count` rows of the main screen leave it: the one place that hands them to
     /// the history. Hidden (a resize on the alternate screen), they are cut: nothing keeps
     /// them.

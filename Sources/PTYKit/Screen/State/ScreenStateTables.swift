@@ -8,6 +8,7 @@ extension ScreenState {
     /// use keep their numbers (InternTable), so whatever a caller read before the
     /// collection (the pen's id, a cell it is editing) is still good after it.
     mutating func collectGarbage() {
+        renderHeldRows()
         var liveStyles = [Bool](repeating: false, count: styles.count)
         var liveClusters = [Bool](repeating: false, count: clusters.count)
         if penIsCurrent { liveStyles[Int(penId)] = true }

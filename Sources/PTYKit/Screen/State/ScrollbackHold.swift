@@ -1,8 +1,16 @@
 import Glibc
 
 /// Output kept for the terminal's scrollback while the screen is not shown: each line that
-/// scrolls off the top of the main screen, rendered at once into a ring of at most `limit`
-/// bytes. When a line does not fit, the oldest ones go, and are counted.
+/// scrolls off the top of the main screen, rendered into a ring of at most `limit` bytes.
+/// When a line does not fit, the oldest ones go, and are counted.
+///
+/// Lines are rendered in batches: a row that leaves is copied, cells as they are, into a
+/// small grid of rows waiting (`waitingCapacity`), and the batch is rendered with one
+/// renderer when the grid is full, when its width no longer is the screen's, and before
+/// anything reads the hold or collects the tables its cells name (`renderWaitingRows`).
+/// One renderer a row (its tables copied and released) cost more than all the rest of a
+/// locked flood. The waiting rows take cells of at most an eighth of `limit`, and no more
+/// than 64 rows: a limit too small for two rows renders each at once, as before.
 ///
 /// The ring grows as lines arrive (doubling, from 64 KiB), never past `limit`, so a large
 /// limit costs only what is held. Its memory comes from malloc, which can fail where Swift's
@@ -21,6 +29,9 @@ struct ScrollbackHold {
     private(set) var canGrow = true
     private let allocate: (Int) -> UnsafeMutableRawPointer?
     private let scratch: OutputBuffer
+    /// Rows that left the screen, not rendered yet: the first `waitingCount` of `waiting`.
+    private var waiting: Grid? = nil
+    private var waitingCount = 0
 
     static let initialCapacity = 64 << 10
     /// How much `write` builds before it hands the bytes on (when it may).
@@ -35,18 +46,45 @@ struct ScrollbackHold {
 
     func deallocate() {
         free(storage)
+        waiting?.deallocate()
     }
 
-    /// Renders visible row `y` of `grid` as one line: its cells from the default pen, then
-    /// back to the default pen and, unless the line wrapped (then it is full and the next
-    /// character wraps it, as the program's output did), EL and CR LF.
+    /// Rows of `columns` cells a batch waits for: cells of at most an eighth of `limit`,
+    /// at most 64 rows, at least one.
+    func waitingCapacity(columns: Int) -> Int {
+        min(max(limit / 8 / (max(columns, 1) * MemoryLayout<UInt64>.stride), 1), 64)
+    }
+
+    /// Takes visible row `y` of `grid`, to be rendered as one line with its batch: its
+    /// cells from the default pen, then back to the default pen and, unless the line
+    /// wrapped (then it is full and the next character wraps it, as the program's output
+    /// did), EL and CR LF. The tables are those the cells name.
     mutating func append(
         row y: Int, of grid: Grid, styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable
     ) {
-        scratch.removeAll()
+        if let waiting, waiting.columns != grid.columns {
+            renderWaitingRows(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+            waiting.deallocate()
+            self.waiting = nil
+        }
+        let batch = waiting ?? Grid(rows: waitingCapacity(columns: grid.columns), columns: grid.columns)
+        waiting = batch
+        batch.copyRow(y, of: grid, to: waitingCount)
+        waitingCount += 1
+        if waitingCount == batch.rows { renderWaitingRows(styles: styles, clusters: clusters, hyperlinks: hyperlinks) }
+    }
+
+    /// Renders the rows waiting into the ring, oldest first: what reading the hold, and a
+    /// collection of the tables the rows' cells name, must come after.
+    mutating func renderWaitingRows(styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable) {
+        guard let waiting, waitingCount > 0 else { return }
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
-        Self.line(y, of: grid, renderer: &renderer, into: scratch)
-        store(scratch)
+        for y in 0..<waitingCount {
+            scratch.removeAll()
+            Self.line(y, of: waiting, renderer: &renderer, into: scratch)
+            store(scratch)
+        }
+        waitingCount = 0
     }
 
     /// `newline`: the line ends with CR LF (unless it wrapped).
