@@ -93,12 +93,11 @@ struct ScrollbackHoldTests {
 
     // MARK: - The notice
 
-    /// Rows that leave wait unrendered, a batch at a time; a collection of the style table
-    /// frees what only their cells name, so the batch is rendered before it: every held
-    /// line keeps its own colour, whatever batch it was in, and the batches give the lines
-    /// a row at a time gave.
-    @Test func rowsWaitingToBeRenderedKeepTheirColoursAcrossACollection() {
-        let count = 3000  // colours past the style table's 1024: collections while rows wait
+    /// Rows that leave wait unrendered, a batch at a time: the batches give the lines a
+    /// row at a time gave, every line in its own colour, through collections of the style
+    /// table while rows wait.
+    @Test func batchesGiveEveryLineInItsOwnColour() {
+        let count = 3000  // colours past the style table's 1024
         let model = ScreenModel(rows: 24, columns: 80)
         model.startHoldingScrollback(limit: 8 << 20)
         model.feed((0..<count).map { #"\e[38;2;\#($0 >> 8);\#($0 & 0xFF);7mline \#($0)\e[m\r\n"# }.joined())
@@ -108,6 +107,19 @@ struct ScrollbackHoldTests {
         for (number, line) in lines.enumerated() {
             #expect(line == "\u{1b}[0;38;2;\(number >> 8);\(number & 0xFF);7mline \(number)\u{1b}[0m\u{1b}[K")
         }
+    }
+
+    /// A collection frees what only the waiting rows' cells name, and gives the lowest
+    /// freed id out first: the batch is rendered before it.
+    @Test func aRowWaitingToBeRenderedKeepsItsColourAcrossACollection() {
+        let model = ScreenModel(rows: 24, columns: 80)
+        model.startHoldingScrollback(limit: 8 << 20)
+        // A red line scrolls off and waits; its style is the first id a collection frees.
+        model.feed(#"\e[38;2;200;0;0mwaiting\e[m"# + String(repeating: "\r\n", count: 24))
+        // Colours past the table's 1024, each written over the last in one cell: the
+        // collection frees the red, and the next colour takes its id.
+        model.feed((0..<1100).map { #"\e[38;2;0;\#($0 >> 8);\#($0 & 0xFF)mx\b"# }.joined())
+        #expect(held(model.state.history.hold!) == ["\u{1b}[0;38;2;200;0;0mwaiting\u{1b}[0m\u{1b}[K"])
     }
 
     /// Replays the unlock's bytes on a terminal (a model that holds what scrolls off, as a
