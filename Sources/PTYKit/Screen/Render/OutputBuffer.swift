@@ -91,13 +91,25 @@ public final class OutputBuffer {
         storage.pointee.count += text.utf8CodeUnitCount
     }
 
-    /// The characters of `count` plain ASCII cells.
+    /// Appends the characters of the cells from `cells`, at most `count`, for as long as
+    /// each is printable ASCII in the style `style` (its bits above the character's 7)
+    /// and nothing else: a run of text, copied as it is found. How many it took.
     @inline(__always)
-    func appendASCII(_ cells: UnsafePointer<UInt64>, count: Int) {
+    func appendASCIIRun(_ cells: UnsafePointer<UInt64>, count: Int, style: UInt64) -> Int {
         reserve(count)
         let target = storage.pointee.base + storage.pointee.count
-        for index in 0..<count { target[index] = UInt8(truncatingIfNeeded: cells[index]) }
-        storage.pointee.count &+= count
+        // One comparison: a cell of another style, with a flag or a character outside
+        // 0x20-0x7E lies outside style | 0x20 ... style | 0x7E.
+        let first = style | 0x20
+        var index = 0
+        while index < count {
+            let cell = cells[index]
+            guard cell &- first < 0x5F else { break }
+            target[index] = UInt8(truncatingIfNeeded: cell)
+            index &+= 1
+        }
+        storage.pointee.count &+= index
+        return index
     }
 
     /// A decimal number.

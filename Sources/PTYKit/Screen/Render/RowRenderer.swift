@@ -54,18 +54,9 @@ struct RowRenderer {
             }
             // A run of plain ASCII in this style, the common case, copied in one go.
             if x < written, !decGraphics, Self.isPlainASCII(cell) {
-                var end = x &+ 1
-                let limit = min(to, written)
                 // The same style and no flags: the bits above the character's 7 are the
                 // style's alone (a cell with any other bit set only ends the run early).
-                let key = cell & 0xFFFF_0000_0000
-                while end < limit {
-                    let next = row[end]
-                    guard next & ~0x7F == key, (next & 0x7F) &- 0x20 < 0x5F else { break }
-                    end &+= 1
-                }
-                buffer.appendASCII(row + x, count: end &- x)
-                x = end
+                x &+= buffer.appendASCIIRun(row + x, count: min(to, written) &- x, style: cell & 0xFFFF_0000_0000)
                 continue
             }
             let uncertain = character(cell, into: buffer)
