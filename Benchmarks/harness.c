@@ -61,6 +61,7 @@ enum {
     MAX_WORKLOADS = 12,
     DRAIN_BUFFER = 1 << 20,
     WARMUP_KEYS = 200,
+    DETACHED_HOLD_MIB = 16, /* the detached flood's --hold-limit */
 };
 
 typedef struct {
@@ -82,6 +83,9 @@ typedef struct {
     double flood_mbps[MAX_ROUNDS], flood_cpu[MAX_ROUNDS];
     double locked_flood_mbps[MAX_ROUNDS], locked_flood_cpu[MAX_ROUNDS];
     double flood_rss[MAX_ROUNDS], locked_flood_rss[MAX_ROUNDS];
+    /* A detached session (idlewrap --detach hangup, its terminal hung up): idle, and a flood. */
+    double detached_switches[MAX_ROUNDS], detached_cpu[MAX_ROUNDS];
+    double detached_flood_mbps[MAX_ROUNDS], detached_flood_rss[MAX_ROUNDS];
 } Results;
 
 static struct {
@@ -433,6 +437,69 @@ static int thread_switches(pid_t pid, double *total) {
     return 0;
 }
 
+/* ---- detached sessions (idlewrap --detach hangup) ------------------------------ */
+
+/* As start(), with the options that have an idlewrap column's session outlive its terminal
+ * and hold at most DETACHED_HOLD_MIB of the command's output meanwhile. */
+static void start_detaching(Session *s, const Wrapper *w, char *const command[]) {
+    static char hold[16];
+    snprintf(hold, sizeof hold, "%dM", DETACHED_HOLD_MIB);
+    char *options[] = {"--detach", "hangup", "--hold-limit", hold};
+    enum { EXTRA = sizeof options / sizeof *options };
+    char **argv = expand(w, command);
+    int n = 0;
+    while (argv[n]) n++;
+    if (n + EXTRA >= 64) {
+        fprintf(stderr, "harness: %s: too many words\n", w->label);
+        exit(2);
+    }
+    memmove(argv + 1 + EXTRA, argv + 1, (size_t)n * sizeof *argv); /* the words after it, and NULL */
+    memcpy(argv + 1, options, sizeof options);
+    open_outer_pty(s);
+    spawn_on(s, argv);
+}
+
+/* Does `idlewrap --list --json` (a session an object a line) show `pid` detached? */
+static int listed_detached(const char *idlewrap, pid_t pid) {
+    char *words[] = {(char *)idlewrap, "--list", "--json", NULL};
+    static char command[4096], line[1 << 14];
+    shell_quote(command, sizeof command - 20, words);
+    strcat(command, " 2>/dev/null");
+    FILE *list = popen(command, "r");
+    if (!list) return 0;
+    char key[32];
+    snprintf(key, sizeof key, "{\"pid\": %d,", pid);
+    int found = 0;
+    while (fgets(line, sizeof line, list))
+        found |= strstr(line, key) && strstr(line, "\"state\": \"detached\"");
+    pclose(list);
+    return found;
+}
+
+/* The terminal goes away as a dropped connection's does: the outer master is closed and
+ * the kernel hangs the terminal up (SIGHUP to the session leader, EIO on reads). 0 once
+ * `--list` shows the session detached, within 10 s. */
+static int hang_up(Session *s, const char *idlewrap) {
+    close(s->master);
+    s->master = -1;
+    for (double deadline = now_ns() + 10e9; now_ns() < deadline; sleep_ns(50e6))
+        if (listed_detached(idlewrap, s->pid)) return 0;
+    return -1;
+}
+
+/* Ends a detached session (SIGTERM, which its guardian passes on) and checks that nothing is
+ * left of it: no process, no socket in /tmp/idlewrap-UID. */
+static void end_detached(Session *s) {
+    pid_t session = session_process(s->pid);
+    if (s->master >= 0) close(s->master);
+    kill(s->pid, SIGTERM);
+    if (reap(s->pid, 10) < 0) fprintf(stderr, "harness: a detached session had to be killed\n");
+    if (session) kill(session, SIGKILL); /* the guardian waits for it: normally gone */
+    char socket[64];
+    snprintf(socket, sizeof socket, "/tmp/idlewrap-%u/%d", (unsigned)getuid(), s->pid);
+    if (unlink(socket) == 0) fprintf(stderr, "harness: a detached session left %s\n", socket);
+}
+
 /* ---- the metrics ------------------------------------------------------------ */
 
 static void run_throughput(const Wrapper *w, int workload, int raw, double *mbps, double *cpu_ms_per_gb,
@@ -546,14 +613,14 @@ static int is_idle_only(const Wrapper *w) {
 }
 
 typedef struct {
-    int wrapper, locked, live;
+    int wrapper, locked, detached, live;
     Session session;
     double switches0, cpu0;
 } IdleRun;
 
 /* All wrappers idle at the same time: nothing they do can disturb each other's count. */
 static void run_idle_round(int round) {
-    IdleRun runs[2 * MAX_WRAPPERS];
+    IdleRun runs[3 * MAX_WRAPPERS];
     int count = 0;
     char seconds[16];
     snprintf(seconds, sizeof seconds, "%d", config.idle_seconds + 120);
@@ -562,13 +629,17 @@ static void run_idle_round(int round) {
         Results *r = &results[i];
         r->idle_switches[round] = r->idle_cpu[round] = NAN;
         r->locked_switches[round] = r->locked_cpu[round] = NAN;
+        r->detached_switches[round] = r->detached_cpu[round] = NAN;
         if (!strcmp(config.wrappers[i].key, "none")) continue;
-        for (int locked = 0; locked <= is_idlewrap(&config.wrappers[i]); locked++) {
+        /* idlewrap: unlocked, locked, and detached (its terminal hung up) */
+        for (int variant = 0; variant < (is_idlewrap(&config.wrappers[i]) ? 3 : 1); variant++) {
             IdleRun *run = &runs[count++];
             run->wrapper = i;
-            run->locked = locked;
+            run->locked = variant == 1;
+            run->detached = variant == 2;
             run->live = 1;
-            start(&run->session, &config.wrappers[i], command);
+            if (run->detached) start_detaching(&run->session, &config.wrappers[i], command);
+            else start(&run->session, &config.wrappers[i], command);
         }
     }
     for (int k = 0; k < count; k++) {
@@ -583,6 +654,9 @@ static void run_idle_round(int round) {
                 if (round == 0) fprintf(stderr, "  %s: no lock screen after SIGUSR1: locked n/a\n", label);
                 run->live = 0;
             }
+        } else if (run->detached && hang_up(&run->session, config.wrappers[run->wrapper].argv[0]) < 0) {
+            fprintf(stderr, "  %s: not detached 10 s after its terminal hung up: detached n/a\n", label);
+            run->live = 0;
         }
     }
     sleep_ns(500e6); /* let start-up and lock-screen drawing settle */
@@ -601,16 +675,16 @@ static void run_idle_round(int round) {
             run->session.pid = 0;
         }
         if (!run->live || exited || thread_switches(run->session.pid, &switches1) < 0) {
-            if (run->session.pid) end_hard(&run->session);
-            else close(run->session.master);
+            if (run->session.pid) run->detached ? end_detached(&run->session) : end_hard(&run->session);
+            else if (run->session.master >= 0) close(run->session.master);
             continue;
         }
         Results *r = &results[run->wrapper];
-        double *switches = run->locked ? r->locked_switches : r->idle_switches;
-        double *cpu = run->locked ? r->locked_cpu : r->idle_cpu;
+        double *switches = run->detached ? r->detached_switches : run->locked ? r->locked_switches : r->idle_switches;
+        double *cpu = run->detached ? r->detached_cpu : run->locked ? r->locked_cpu : r->idle_cpu;
         switches[round] = switches1 - run->switches0;
         cpu[round] = (cpu1 - run->cpu0) / 1e6;
-        end_hard(&run->session);
+        run->detached ? end_detached(&run->session) : end_hard(&run->session);
     }
 }
 
@@ -868,6 +942,10 @@ static void print_table(void) {
         row(label, FIELD(locked_switches), rounds, 0, (Target){AT_MOST, 0}, IDLE_IDLEWRAP, 0);
         snprintf(label, sizeof label, "idle %d s, locked: CPU (ms)", config.idle_seconds);
         row(label, FIELD(locked_cpu), rounds, 3, none, IDLE_IDLEWRAP, 0);
+        snprintf(label, sizeof label, "idle %d s, detached: context switches", config.idle_seconds);
+        row(label, FIELD(detached_switches), rounds, 0, (Target){AT_MOST, 0}, IDLE_IDLEWRAP, 0);
+        snprintf(label, sizeof label, "idle %d s, detached: CPU (ms)", config.idle_seconds);
+        row(label, FIELD(detached_cpu), rounds, 3, none, IDLE_IDLEWRAP, 0);
     }
     if (config.do_startup)
         block("start-up of `true` (ms)", FIELD(start_ms), config.starts, 2, none,
