@@ -30,6 +30,10 @@
  *   command writes N bytes and then says so on a second FIFO; the time from
  *   the go to that word, and the wrapper's CPU clock over it. The harness
  *   drains the outer master all along (unlocked, everything arrives there).
+ * - detached (idlewrap only): the column's command line with --detach hangup and a hold
+ *   limit; the outer master is closed once the command is ready (a dropped connection's
+ *   hang-up), and only once `idlewrap --list --json` shows the session detached does the
+ *   idle period or the flood's go come. The session is ended with SIGTERM after.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
