@@ -40,11 +40,25 @@ struct RequiredTool: Sendable, CustomStringConvertible {
         name: "bash-completion", package: "bash-completion", paths: ["/usr/share/bash-completion/bash_completion"])
     static let sshd = RequiredTool(name: "sshd", package: "openssh-server", paths: ["/usr/sbin/sshd"])
     static let ssh = RequiredTool(name: "ssh", package: "openssh-client", paths: ["/usr/bin/ssh"])
+    /// The real-terminal tests: an X server of their own, typing, screenshots, the terminals.
+    static let xvfb = RequiredTool(name: "Xvfb", package: "xvfb", paths: ["/usr/bin/Xvfb"])
+    static let xdotool = RequiredTool(name: "xdotool", package: "xdotool", paths: ["/usr/bin/xdotool"])
+    static let xwd = RequiredTool(name: "xwd", package: "x11-apps", paths: ["/usr/bin/xwd"])
+    static let xterm = RequiredTool(name: "xterm", package: "xterm", paths: ["/usr/bin/xterm"])
+    static let urxvt = RequiredTool(name: "urxvt", package: "rxvt-unicode", paths: ["/usr/bin/urxvt"])
+    static let st = RequiredTool(name: "st", package: "stterm", paths: ["/usr/bin/st"])
+    static let mlterm = RequiredTool(name: "mlterm", package: "mlterm", paths: ["/usr/bin/mlterm"])
+    static let kitty = RequiredTool(name: "kitty", package: "kitty", paths: ["/usr/bin/kitty"])
+    static let alacritty = RequiredTool(name: "alacritty", package: "alacritty", paths: ["/usr/bin/alacritty"])
+    static let konsole = RequiredTool(name: "konsole", package: "konsole", paths: ["/usr/bin/konsole"])
+    static let xfce4Terminal = RequiredTool(
+        name: "xfce4-terminal", package: "xfce4-terminal", paths: ["/usr/bin/xfce4-terminal"])
 
     /// Every tool above, for the check that `.ci/run` and the README install them all.
     static let all: [RequiredTool] = [
         tmux, vim, less, top, perl, python3, pythonDBus, pythonGObject, dbusDaemon, dbusSend, libsystemd, zsh, fish,
-        bashCompletion, sshd, ssh,
+        bashCompletion, sshd, ssh, xvfb, xdotool, xwd, xterm, urxvt, st, mlterm, kitty, alacritty, konsole,
+        xfce4Terminal,
     ]
 
     /// The environment variable that turns a missing tool into a failure.
