@@ -6,9 +6,11 @@ titles. It runs its own X server (Xvfb).
 
     lock-in-terminal.py TERMINAL IDLEWRAP PASSWORD_FILE OUTPUT_FILE WORKDIR
 
-TERMINAL is one of TERMINALS below. OUTPUT_FILE holds the bytes the command writes
+TERMINAL is one of the terminals below. OUTPUT_FILE holds the bytes the command writes
 (with the terminal's output processing off: as they are). The command writes them,
-then waits; the password typed at the lock screen (xdotool) is "open sesame". Prints
+then waits, flashing reverse video when asked (SIGUSR2) so that the terminal paints its
+whole window before each screenshot; the password typed at the lock screen (xdotool) is
+"open sesame". Prints
 one line: `same`, or `different N` (N pixels) with the screenshots kept in WORKDIR as
 before.xwd and after.xwd; a failure to get that far prints `error: WHAT`. Blinking is
 off in every terminal (cursor and text), so a screenshot is stable once drawn.
@@ -27,7 +29,8 @@ def terminals(command, workdir):
     """The command line of each terminal, running `command` (a list), 80x24 at the top left."""
     shell = ["sh", "-c", 'exec "$@"', "sh"] + command
     xterm = ["xterm", "-geometry", "80x24+0+0", "-fa", FONT, "-fs", "11", "-xrm", "XTerm*cursorBlink: false",
-             "-xrm", "XTerm*allowTitleOps: true", "-e"] + shell
+             "-xrm", "XTerm*allowTitleOps: true",
+             "-xrm", "XTerm*showBlinkAsBold: true", "-e"] + shell
     return {
         "xterm": xterm,
         "urxvt": ["urxvt", "-geometry", "80x24+0+0", "-fn", f"xft:{FONT}:size=11", "+bc", "-e"] + shell,
@@ -81,6 +84,19 @@ def settled(display, path, deadline, differs_from=()):
     return None
 
 
+def redrawn(command_pid, flashes, display, path, deadline):
+    """A settled screenshot of what the terminal draws from its screen as it is: the
+    command flashes reverse video on and off (DECSCNM, a visual bell, half a second),
+    which makes the terminal paint its whole window twice. What a terminal painted as the
+    bytes arrived can differ by a pixel where its paints met (konsole seams an underline
+    there): that is its drawing's history, not its screen."""
+    count = os.path.getsize(flashes) if os.path.exists(flashes) else 0
+    os.kill(command_pid, signal.SIGUSR2)
+    if not wait_for(lambda: os.path.exists(flashes) and os.path.getsize(flashes) > count, deadline):
+        return None
+    return settled(display, path, deadline)
+
+
 def window_names(env):
     """The names (titles) of the visible windows, which a screenshot without a window
     manager does not show."""
@@ -91,6 +107,12 @@ def window_names(env):
         name = subprocess.run(["xdotool", "getwindowname", window], env=env, capture_output=True, timeout=30)
         names.append(name.stdout.decode(errors="replace").strip())
     return sorted(names)
+
+
+def soon():
+    """The deadline of one wait: generous, since a loaded machine with Mesa's software
+    renderer can take many seconds for a frame."""
+    return time.monotonic() + 90
 
 
 def wait_for(condition, deadline):
@@ -128,41 +150,51 @@ def with_display(name, idlewrap, password_file, output_file, workdir):
 
 
 def main(display, name, idlewrap, password_file, output_file, workdir):
-    pid_file, drawn = workdir + "/pid", workdir + "/drawn"
-    script = ('echo $$ > "$0"; exec "$1" --password-file "$2" -t 0 -- sh -c '
-              '\'stty -opost; cat "$0"; touch "$1"; exec sleep 100000\' "$3" "$4"')
-    command = ["sh", "-c", script, pid_file, idlewrap, password_file, output_file, drawn]
+    pid_file, drawn, command_pid_file = workdir + "/pid", workdir + "/drawn", workdir + "/command-pid"
+    flashes = workdir + "/flashes"
+    inner = ('stty -opost; trap \'printf "\\033[?5h"; sleep 0.5; printf "\\033[?5l"; echo >> "$3"\' USR2; '
+             'cat "$0"; echo $$ > "$1"; touch "$2"; while :; do sleep 100000 & wait $!; done')
+    script = 'echo $$ > "$0"; exec "$1" --password-file "$2" -t 0 -- sh -c "$3" "$4" "$5" "$6" "$7"'
+    command = ["sh", "-c", script, pid_file, idlewrap, password_file, inner, output_file, command_pid_file, drawn,
+               flashes]
     env = environment(display, workdir)
     empty = screenshot(display, workdir + "/empty.xwd")
     log = open(workdir + "/terminal.log", "wb")
     process = subprocess.Popen(terminals(command, workdir)[name], env=env, stdout=log, stderr=log,
                                start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        if not wait_for(lambda: os.path.exists(drawn) and os.path.getsize(pid_file) > 0, deadline):
+        if not wait_for(lambda: os.path.exists(drawn) and os.path.getsize(pid_file) > 0, soon()):
             return "error: the command never ran"
         pid = int(open(pid_file).read())
+        command_pid = int(open(command_pid_file).read())
         # Keyboard focus follows the pointer without a window manager: put it over the window.
         subprocess.run(["xdotool", "mousemove", "200", "150"], env=env, check=True, timeout=30)
-        before = settled(display, workdir + "/before.xwd", deadline, differs_from=(empty,))
-        if before is None:
+        if settled(display, workdir + "/drawn.xwd", soon(), differs_from=(empty,)) is None:
             return "error: the screen never settled before the lock"
+        before = redrawn(command_pid, flashes, display, workdir + "/before.xwd", soon())
+        if before is None:
+            return "error: the screen never settled after its redraw"
         titles = window_names(env)
         os.kill(pid, signal.SIGUSR1)
-        if settled(display, workdir + "/locked.xwd", deadline, differs_from=(before,)) is None:
+        locked = settled(display, workdir + "/locked.xwd", soon(), differs_from=(before,))
+        if locked is None:
             return "error: the lock screen never showed"
         subprocess.run(["xdotool", "type", "--delay", "40", "open sesame"], env=env, check=True, timeout=60)
         subprocess.run(["xdotool", "key", "Return"], env=env, check=True, timeout=30)
-        # The unlock: the same screen as before, or, past the deadline, the last one settled.
-        deadline = time.monotonic() + 20
-        after = None
-        while time.monotonic() < deadline:
-            after = screenshot(display, workdir + "/after.xwd")
-            if after == before:
-                break
+        # The unlock: a settled screen other than the lock screen (the password typed shows
+        # nothing, so the lock screen's own screenshot stays the same until the unlock).
+        if settled(display, workdir + "/unlocked.xwd", soon(), differs_from=(locked,)) is None:
+            return "error: the screen never settled after the unlock"
+        after = redrawn(command_pid, flashes, display, workdir + "/after.xwd", soon())
+        if after is None:
+            return "error: the screen never settled after its redraw"
+        # Mesa's software renderer can stall for seconds on a loaded machine, so that a
+        # settled screenshot is one frame short: give the terminal time to catch up.
+        deadline = time.monotonic() + 15
+        while after != before and time.monotonic() < deadline:
             time.sleep(0.5)
+            after = screenshot(display, workdir + "/after.xwd")
         if after != before:
-            after = settled(display, workdir + "/after.xwd", time.monotonic() + 10) or after
             return f"different {pixels_differing(before, after)} bytes of the screenshot"
         if window_names(env) != titles:
             return f"different title: {titles!r} before, {window_names(env)!r} after"

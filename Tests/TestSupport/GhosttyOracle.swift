@@ -20,7 +20,7 @@ enum GhosttyOracle {
     /// first python3 on PATH.
     static let python: String? = {
         let candidates = [packageDirectory + "/.build/pyghostty/bin/python3", "python3"]
-        return candidates.first { shell("\(quoted($0)) -c 'import pyghostty' >/dev/null 2>&1").status == 0 }
+        return candidates.first { Shell.run("\(Shell.quoted([$0])) -c 'import pyghostty' >/dev/null 2>&1").status == 0 }
     }()
 
     /// The condition of the tests that need it: without pyghostty they are skipped, naming
@@ -72,7 +72,7 @@ enum GhosttyOracle {
             manifest += "\(item.name)\t\(item.rows)\t\(item.columns)\t\(expected)\t\(actual)\n"
         }
         let manifestPath = try directory.write("manifest", manifest)
-        let run = shell("\(quoted(python)) \(quoted(script)) compare \(quoted(manifestPath)) 2>&1")
+        let run = Shell.run(Shell.quoted([python, script, "compare", manifestPath]) + " 2>&1")
         try #require(run.status == 0, "ghostty-compare.py failed: \(run.output.suffix(2000))")
         return run.output.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
@@ -86,8 +86,7 @@ enum GhosttyOracle {
     static func referenceCases() throws -> [(name: String, rows: Int, columns: Int, bytes: [UInt8])] {
         let python = try #require(python, "\(missing)")
         let directory = try TemporaryDirectory()
-        let run = shell(
-            "\(quoted(python)) \(quoted(script)) cases \(quoted(referenceTranscripts)) \(quoted(directory.path)) 2>&1")
+        let run = Shell.run(Shell.quoted([python, script, "cases", referenceTranscripts, directory.path]) + " 2>&1")
         try #require(run.status == 0, "ghostty-compare.py cases failed: \(run.output.suffix(2000))")
         return try run.output.split(separator: "\n").map { line in
             let fields = line.split(separator: "\t").map(String.init)
@@ -107,24 +106,6 @@ enum GhosttyOracle {
             if count == 0 { return bytes }
             bytes += buffer[..<count]
         }
-    }
-
-    /// Runs `command` with sh and returns its exit status and output.
-    private static func shell(_ command: String) -> (status: Int32, output: String) {
-        guard let pipe = popen(command, "r") else { return (-1, "popen failed") }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, pipe) }
-            if count == 0 { break }
-            output += buffer[..<count]
-        }
-        let status = pclose(pipe)
-        return (status == 0 ? 0 : max(status >> 8, 1), String(decoding: output, as: UTF8.self))
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }
 
