@@ -114,22 +114,22 @@ public final class ScreenModel {
 
     /// How many times the stream set the window title (wrapping): a change says a title was
     /// set since.
-    public var titleSets: UInt { engine.pointee.plain.state.titleSets }
+    public var titleSets: UInt { engine.pointee.plain.state.titles.sets }
 
     /// The window title the stream last set with OSC 0 or 2 (empty if none), as bytes.
-    public var title: [UInt8] { engine.pointee.plain.state.title }
+    public var title: [UInt8] { engine.pointee.plain.state.titles.title }
 
     /// The icon name the stream last set with OSC 0 or 1 (nil if none), as bytes.
-    public var iconName: [UInt8]? { engine.pointee.plain.state.iconName }
+    public var iconName: [UInt8]? { engine.pointee.plain.state.titles.iconName }
 
     /// How many titles the stream pushed (XTPUSHTITLE) and did not pop.
-    public var titleStackDepth: Int { engine.pointee.plain.state.titleStack.count }
+    public var titleStackDepth: Int { engine.pointee.plain.state.titles.stack.count }
 
     /// tmux's window name (`ESC k`), nil if never set.
-    public var windowName: [UInt8]? { engine.pointee.plain.state.windowName }
+    public var windowName: [UInt8]? { engine.pointee.plain.state.titles.windowName }
 
     /// The working directory the stream announced with OSC 7 (a `file://` URI), if any.
-    public var workingDirectory: [UInt8]? { engine.pointee.plain.state.workingDirectory }
+    public var workingDirectory: [UInt8]? { engine.pointee.plain.state.titles.workingDirectory }
 
     // MARK: - Rendering
 
@@ -165,7 +165,7 @@ public final class ScreenModel {
     public func startHoldingScrollback(limit: Int) {
         let engine = settled
         engine.pointee.plain.state.history.startHolding(limit: limit)
-        engine.pointee.plain.state.tabStopsChanged = false
+        engine.pointee.plain.state.tabStops.changed = false
     }
 
     /// Lines held, bytes they take, and lines dropped past the limit.
@@ -296,7 +296,10 @@ public final class ScreenModel {
     /// The cursor: 0-based row and column, and whether a wrap is pending.
     public var cursor: (row: Int, column: Int, pendingWrap: Bool) {
         let engine = settled
-        return (engine.pointee.plain.state.y, engine.pointee.plain.state.x, engine.pointee.plain.state.pendingWrap)
+        return (
+            engine.pointee.plain.state.cursor.y, engine.pointee.plain.state.cursor.x,
+            engine.pointee.plain.state.cursor.pendingWrap
+        )
     }
 
     /// Whether the alternate screen is shown.

@@ -47,26 +47,24 @@ public struct ScreenSnapshot: Equatable, Sendable {
         alternate = state.onAlternate ? Self.cells(state.grid, state) : nil
         func cursor(_ saved: SavedCursor) -> Cursor {
             var pen = saved.pen
-            let link = state.hyperlinks[pen.hyperlink]
+            let link = state.pen.hyperlinks[pen.hyperlink]
             pen.hyperlink = 0
             return Cursor(
                 x: saved.x, y: saved.y, pendingWrap: saved.pendingWrap, pen: pen, link: link, g0: saved.g0,
                 g1: saved.g1, shifted: saved.shifted, originMode: saved.originMode)
         }
-        self.cursor = cursor(
-            SavedCursor(
-                x: state.x, y: state.y, pendingWrap: state.pendingWrap, pen: state.pen, g0: state.g0, g1: state.g1,
-                shifted: state.shifted, originMode: state.originMode))
-        savedMain = cursor(state.savedMain)
-        savedAlternate = state.onAlternate ? cursor(state.savedAlternate) : nil
-        margins = [state.top, state.bottom, state.left, state.right]
-        leftRightMarginMode = state.leftRightMarginMode
+        self.cursor = cursor(state.cursorToSave)
+        savedMain = cursor(state.cursor.savedMain)
+        savedAlternate = state.onAlternate ? cursor(state.cursor.savedAlternate) : nil
+        margins = [state.margins.top, state.margins.bottom, state.margins.left, state.margins.right]
+        leftRightMarginMode = state.margins.leftRightMode
         flags = [
-            state.autowrap, state.insertMode, state.newlineMode, state.reverseVideo, state.cursorBlink,
+            state.gridModes.autowrap, state.gridModes.insert, state.gridModes.newline, state.gridModes.reverseVideo,
+            state.cursor.blinks,
         ]
-        cursorShape = state.cursorShape
+        cursorShape = state.cursor.shape
         modes = state.modes.withoutTitles
-        tabStops = state.tabStops
+        tabStops = state.tabStops.stops
         lastPrinted = state.lastPrinted
     }
 
@@ -74,8 +72,8 @@ public struct ScreenSnapshot: Equatable, Sendable {
         (0..<grid.rows).map { y in
             (0..<grid.columns).map { x in
                 let cell = grid.cell(x, y)
-                var style = state.styles[Cell.style(cell)]
-                let link = state.hyperlinks[style.hyperlink]
+                var style = state.pen.styles[Cell.style(cell)]
+                let link = state.pen.hyperlinks[style.hyperlink]
                 style.hyperlink = 0
                 return SnapshotCell(
                     scalars: scalars(cell, state), width: Cell.isSpacer(cell) ? 0 : Cell.isWide(cell) ? 2 : 1,
@@ -87,7 +85,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
     static func scalars(_ cell: UInt64, _ state: ScreenState) -> [UInt32] {
         let content = Cell.content(cell)
         if Cell.isSpacer(cell) { return [] }
-        if cell & Cell.clusterFlag != 0 { return state.clusters[content] }
+        if cell & Cell.clusterFlag != 0 { return state.pen.clusters[content] }
         if cell & Cell.decGraphicsFlag != 0 { return [0x1B, content] }  // distinct from the Unicode form
         return [content == 0 ? 0x20 : content]
     }

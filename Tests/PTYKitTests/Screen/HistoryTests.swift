@@ -61,7 +61,7 @@ struct HistoryTests {
         #expect(!state.scrollsPlainly)
         state.history.stopHolding()
         #expect(state.scrollsPlainly)
-        state.top = 1
+        state.margins.top = 1
         #expect(!state.scrollsPlainly)
     }
 }

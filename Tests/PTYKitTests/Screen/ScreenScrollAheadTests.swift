@@ -17,11 +17,11 @@ struct ScreenScrollAheadTests {
         for vectors in [CellVectors.sse2, CellVectors.available] {
             var state = ScreenState(rows: 3, columns: 10, vectors: vectors)
             defer { state.deallocate() }
-            state.x = x
-            state.y = y
-            state.pendingWrap = pendingWrap
+            state.cursor.x = x
+            state.cursor.y = y
+            state.cursor.pendingWrap = pendingWrap
             let offset = state.resumeAfterSkipping(bytes(text))
-            results.append((offset, state.x, state.y))
+            results.append((offset, state.cursor.x, state.cursor.y))
         }
         #expect(results[0] == results[1], "with SSE2 and \(CellVectors.available)", sourceLocation: sourceLocation)
         return results[0]
@@ -56,7 +56,7 @@ struct ScreenScrollAheadTests {
             (#"a\nb\nc\nd\ne\nf\ng\nh\n\e[K"#, false),
         ]
         for (text, plain) in texts {
-            state.y = 2
+            state.cursor.y = 2
             let result = bytes(text).withUnsafeBufferPointer {
                 state.walkRead($0.baseAddress!, count: $0.count, &scratch)
             }
@@ -135,16 +135,17 @@ struct ScreenScrollAheadTests {
             _ = screenEverySplit(bytes(setup + #"\e[3;1H"#) + bytes(flood), rows: 3, columns: 10)
         }
         let unlike: [(inout ScreenState) -> Void] = [
-            { $0.top = 1 }, { $0.bottom = 1 }, { $0.leftRightMarginMode = true }, { $0.autowrap = false },
-            { $0.insertMode = true }, { $0.history.rowsBeforeStart = 1 },
+            { $0.margins.top = 1 }, { $0.margins.bottom = 1 }, { $0.margins.leftRightMode = true },
+            { $0.gridModes.autowrap = false },
+            { $0.gridModes.insert = true }, { $0.history.rowsBeforeStart = 1 },
         ]
         let input = bytes(flood)
         for change in unlike {
             var state = ScreenState(rows: 3, columns: 10, vectors: .sse2)
             defer { state.deallocate() }
-            state.y = 2
+            state.cursor.y = 2
             #expect(state.resumeAfterSkipping(input) > 0)
-            state.y = 2
+            state.cursor.y = 2
             change(&state)
             #expect(state.resumeAfterSkipping(input) == 0)
         }
@@ -395,8 +396,8 @@ struct ScreenScrollAheadTests {
             scratch.deallocate()
         }
         func walked(_ text: String) -> String {
-            state.y = 2
-            state.x = 0
+            state.cursor.y = 2
+            state.cursor.x = 0
             let walk = bytes(text).withUnsafeBufferPointer {
                 state.walkRead($0.baseAddress!, count: $0.count, &scratch)
             }
@@ -417,13 +418,15 @@ struct ScreenScrollAheadTests {
         #expect(walked(#"a\r\nb\r\n\e[101mcdefghijklm"#) == "not plain")
         #expect(walked(#"a\r\nb\r\n\e[48;5;1mc"#) == "not plain")
         // So is a background in the pen (which the SGRs walked over could change then).
-        state.pen.background = .ansi(4)
+        var tinted = Style.plain
+        tinted.background = .ansi(4)
+        state.setPen(tinted)
         #expect(walked(#"a\r\nb\r\n\e[1mc"#) == "not plain")
         #expect(walked(#"a\r\nb\r\nc and"#) == "kept, row 4 column 5")
         // Nothing pauses the walk: the next read that scrolls enough is skipped.
-        state.pen = .plain
+        state.setPen(.plain)
         #expect(walked(#"a\r\n\e[Kbcdefgh"#) == "not plain")
-        state.y = 2
+        state.cursor.y = 2
         #expect(state.resumeAfterSkipping(bytes(String(repeating: #"a\r\n"#, count: 12))) == 30)
     }
 }

@@ -111,12 +111,15 @@ struct ScreenSeamTests {
         model.feed("Locked")
         #expect(model.lines[0] == "Locked")
         let state = model.state
-        #expect(!state.originMode && !state.insertMode && !state.leftRightMarginMode && state.autowrap)
-        #expect(state.top == 0 && state.bottom == 4 && state.left == 0 && state.right == 9)
-        #expect(state.g0 == .ascii && state.g1 == .ascii && !state.shifted)
+        #expect(
+            !state.gridModes.origin && !state.gridModes.insert && !state.margins.leftRightMode
+                && state.gridModes.autowrap)
+        #expect(
+            state.margins.top == 0 && state.margins.bottom == 4 && state.margins.left == 0 && state.margins.right == 9)
+        #expect(state.charsets.g0 == .ascii && state.charsets.g1 == .ascii && !state.charsets.shifted)
         #expect(model.style(0, 0) == .plain)
         model.feed(bytes { ScreenModel.appendKnownState(autowrap: false, to: $0) })
-        #expect(!model.state.autowrap)
+        #expect(!model.state.gridModes.autowrap)
     }
 
     @Test func theRepaintIsInsideSynchronizedOutputAndNeverClearsWithED2() {

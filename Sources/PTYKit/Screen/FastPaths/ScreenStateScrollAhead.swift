@@ -65,7 +65,9 @@ extension ScreenState {
 
     /// The cursor as a walk begins from it when nothing is kept back: its row numbered as
     /// the screen's.
-    var cursorWalk: PlainTextWalk { PlainTextWalk(offset: 0, x: x, pendingWrap: pendingWrap, row: y) }
+    var cursorWalk: PlainTextWalk {
+        PlainTextWalk(offset: 0, x: cursor.x, pendingWrap: cursor.pendingWrap, row: cursor.y)
+    }
 
     /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
     mutating func walkRead(
@@ -107,7 +109,7 @@ extension ScreenState {
     /// nothing keeps what leaves it; text goes to the last column, wraps and inserts
     /// nothing.
     private var isWalkable: Bool {
-        scrollsPlainly && autowrap && !insertMode
+        scrollsPlainly && gridModes.autowrap && !gridModes.insert
     }
 
     /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's
@@ -143,9 +145,9 @@ extension ScreenState {
         // not change.
         let style = erasePenId()
         for row in 0..<rows { grid.clearRow(row, style: style) }
-        y = 0
-        x = first.x
-        pendingWrap = false
+        cursor.y = 0
+        cursor.x = first.x
+        cursor.pendingWrap = false
         lastPrinted = nil
     }
 
@@ -187,7 +189,7 @@ extension ScreenState {
                         return
                     }
                     cursor.pendingWrap = false
-                    if newlineMode { cursor.x = 0 }
+                    if gridModes.newline { cursor.x = 0 }
                     cursor.row &+= 1
                     if cursor.row == stop {
                         cursor.offset = stopByte &+ 1

@@ -14,7 +14,7 @@ extension ScreenState {
 
     /// Whether SGRs are walked over: only from a pen with the default background, which
     /// every row the walk enters then has.
-    var walksGraphicRenditions: Bool { pen.background == .default }
+    var walksGraphicRenditions: Bool { pen.style.background == .default }
 
     /// The length of the SGR at `start` (an ESC) if the walk goes over it: `ESC [`, up to
     /// codesWalked codes of up to three digits separated by `;` (an empty one is 0), `m`,

@@ -44,33 +44,32 @@ extension ScreenState {
         // both xterm's and tmux's usual state to enter it again.
         buffer.append(.mode(.alternateScreen1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
-        var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        var renderer = RowRenderer(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, from: history.rowsBeforeStart, renderer: &renderer, into: buffer)
         // On the alternate screen the margins are set there, after 1049 saved the cursor
         // as it is now.
-        appendSavedCursor(savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
+        appendSavedCursor(
+            cursor.savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
         if onAlternate {
             appendAlternateScreenEntered(into: buffer)
             renderer.assumeReset()
             Self.appendKnownState(
-                autowrap: true, fullWidthMarginsOf: leftRightMarginMode ? columns : nil, to: buffer)
+                autowrap: true, fullWidthMarginsOf: margins.leftRightMode ? columns : nil, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendSavedCursor(savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
+            appendSavedCursor(cursor.savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
         }
         // Tab stops are set by column, which origin mode with margins would shift.
         renderer.setOriginMode(false, into: buffer)
-        if !tabStopsKnown || tabStopsChanged { appendTabStops(into: buffer) }
-        if reverseVideo { buffer.append(.mode(.reverseVideo, on: true)) }
-        if cursorBlink { buffer.append(.mode(.cursorBlink, on: true)) }
-        if newlineMode { buffer.append(.mode(.lineFeedNewLine, on: true)) }
-        let current = SavedCursor(
-            x: x, y: y, pendingWrap: pendingWrap, pen: pen, g0: g0, g1: g1, shifted: shifted, originMode: originMode)
-        appendCursorState(current, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
-        if !autowrap { buffer.append(.mode(.autowrap, on: false)) }
-        if insertMode { buffer.append(.mode(.insert, on: true)) }
-        if cursorShape != 0 { buffer.append(.cursorShape(Int(cursorShape))) }
+        if !tabStopsKnown || tabStops.changed { appendTabStops(into: buffer) }
+        if gridModes.reverseVideo { buffer.append(.mode(.reverseVideo, on: true)) }
+        if cursor.blinks { buffer.append(.mode(.cursorBlink, on: true)) }
+        if gridModes.newline { buffer.append(.mode(.lineFeedNewLine, on: true)) }
+        appendCursorState(cursorToSave, of: grid, marginsSet: true, renderer: &renderer, into: buffer)
+        if !gridModes.autowrap { buffer.append(.mode(.autowrap, on: false)) }
+        if gridModes.insert { buffer.append(.mode(.insert, on: true)) }
+        if cursor.shape != 0 { buffer.append(.cursorShape(Int(cursor.shape))) }
         if modes.cursorVisible { buffer.append(.mode(.cursorVisible, on: true)) }
     }
 
@@ -83,10 +82,10 @@ extension ScreenState {
     /// it is (never, as printing leaves it, and a resize forgets the character: a check).
     func appendLastPrinted(into buffer: OutputBuffer) {
         guard let byte = lastPrinted, let column = lastPrintedColumn(byte) else { return }
-        let rowOffset = originMode ? top : 0
-        let columnOffset = originMode && leftRightMarginMode ? left : 0
-        buffer.append(.cursorPosition(row: y - rowOffset + 1, column: column - columnOffset + 1))
-        if insertMode { buffer.append(.deleteCharacter) }
+        let rowOffset = gridModes.origin ? margins.top : 0
+        let columnOffset = gridModes.origin && margins.leftRightMode ? margins.left : 0
+        buffer.append(.cursorPosition(row: cursor.y - rowOffset + 1, column: column - columnOffset + 1))
+        if gridModes.insert { buffer.append(.deleteCharacter) }
         buffer.appendByte(byte)
     }
 
@@ -94,13 +93,16 @@ extension ScreenState {
     /// is now and leaves the cursor where it is: before the cursor, or at it when a wrap is
     /// pending there or autowrap held it at the edge.
     private func lastPrintedColumn(_ byte: UInt8) -> Int? {
-        let content = translate(byte, shifted ? g1 : g0)
+        let content = translate(byte, charsets.current)
         let shape = Cell.contentMask | Cell.clusterFlag | Cell.wideFlag | Cell.spacerFlag | Cell.decGraphicsFlag
-        for column in pendingWrap ? [x] : [x - 1, x] where column >= 0 && column < columns {
-            let cell = grid.cell(column, y)
-            guard cell & shape == content, styles[Cell.style(cell)] == pen else { continue }
-            let edge = leftRightMarginMode && column <= right ? right : columns - 1
-            let leavesCursor = column < edge ? x == column + 1 && !pendingWrap : x == column && pendingWrap == autowrap
+        for column in cursor.pendingWrap ? [cursor.x] : [cursor.x - 1, cursor.x] where column >= 0 && column < columns {
+            let cell = grid.cell(column, cursor.y)
+            guard cell & shape == content, pen.styles[Cell.style(cell)] == pen.style else { continue }
+            let edge = margins.rightEdge(from: column, columns: columns)
+            let leavesCursor =
+                column < edge
+                ? cursor.x == column + 1 && !cursor.pendingWrap
+                : cursor.x == column && cursor.pendingWrap == gridModes.autowrap
             if leavesCursor { return column }
         }
         return nil
@@ -130,8 +132,8 @@ extension ScreenState {
         into buffer: OutputBuffer
     ) {
         renderer.setOriginMode(cursor.originMode, into: buffer)
-        let rowOffset = cursor.originMode && marginsSet ? top : 0
-        let columnOffset = cursor.originMode && marginsSet && leftRightMarginMode ? left : 0
+        let rowOffset = cursor.originMode && marginsSet ? margins.top : 0
+        let columnOffset = cursor.originMode && marginsSet && margins.leftRightMode ? margins.left : 0
         var column = cursor.x
         if cursor.pendingWrap {
             // The cell at the edge printed again leaves the terminal waiting to wrap.
@@ -170,8 +172,9 @@ extension ScreenState {
         into buffer: OutputBuffer
     ) {
         let outside =
-            saved.y < top || saved.y > bottom || (leftRightMarginMode && (saved.x < left || saved.x > right))
-        let edge = leftRightMarginMode && saved.x <= right ? right : columns - 1
+            saved.y < margins.top || saved.y > margins.bottom
+            || (margins.leftRightMode && (saved.x < margins.left || saved.x > margins.right))
+        let edge = margins.rightEdge(from: saved.x, columns: columns)
         guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
             let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
             if marginForWrap {
@@ -191,18 +194,20 @@ extension ScreenState {
     /// DECLRMM and the margins, the scroll region: each only when set (the known state has
     /// none), the left and right margins also when `replacing` others set for the moment.
     private func appendMargins(replacing: Bool = false, into buffer: OutputBuffer) {
-        if leftRightMarginMode {
+        if margins.leftRightMode {
             buffer.append(.mode(.leftRightMargins, on: true))
-            if replacing || left != 0 || right != columns - 1 {
-                buffer.append(.horizontalMargins(left: left + 1, right: right + 1))
+            if replacing || margins.left != 0 || margins.right != columns - 1 {
+                buffer.append(.horizontalMargins(left: margins.left + 1, right: margins.right + 1))
             }
         }
-        if top != 0 || bottom != rows - 1 { buffer.append(.scrollRegion(top: top + 1, bottom: bottom + 1)) }
+        if margins.top != 0 || margins.bottom != rows - 1 {
+            buffer.append(.scrollRegion(top: margins.top + 1, bottom: margins.bottom + 1))
+        }
     }
 
     private func appendTabStops(into buffer: OutputBuffer) {
         buffer.append(.clearTabStops)
-        for (column, isStop) in tabStops.enumerated() where isStop {
+        for (column, isStop) in tabStops.stops.enumerated() where isStop {
             buffer.append(.cursorColumn(column + 1))
             buffer.append(.setTabStop)
         }
@@ -235,7 +240,7 @@ extension ScreenState {
                 buffer.append(.eraseToEndOfLine)
                 buffer.append(contentsOf: [0x0D, 0x0A])
             }
-            var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+            var renderer = RowRenderer(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
             let main = mainGrid
             for row in 0..<main.rows {
                 ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)

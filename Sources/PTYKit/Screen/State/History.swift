@@ -63,7 +63,7 @@ extension ScreenState {
     /// Renders the rows the hold keeps waiting (ScrollbackHold): before the hold is read
     /// and before a collection frees what their cells name.
     mutating func renderHeldRows() {
-        history.hold?.renderWaitingRows(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+        history.hold?.renderWaitingRows(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
     }
 
     /// The top `count` rows of the main screen leave it: the one place that hands them to
@@ -73,12 +73,13 @@ extension ScreenState {
         if onAlternate {
             history.dropTopRows(count)
         } else {
-            history.push(topRows: count, of: grid, styles: styles, clusters: clusters, hyperlinks: hyperlinks)
+            history.push(
+                topRows: count, of: grid, styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
         }
     }
 
     /// A line feed at the bottom scrolls the whole screen and nothing keeps what leaves it.
     var scrollsPlainly: Bool {
-        top == 0 && bottom == rows &- 1 && !leftRightMarginMode && history.takesNothing
+        margins.areWholeScreen(rows: rows) && history.takesNothing
     }
 }

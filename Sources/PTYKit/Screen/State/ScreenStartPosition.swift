@@ -23,10 +23,10 @@ extension ScreenState {
     /// The cursor starts at `row`, `column` (0-based, clamped to the screen), and the rows
     /// above it are the terminal's.
     mutating func start(atRow row: Int, column: Int) {
-        y = min(max(row, 0), rows - 1)
-        x = min(max(column, 0), columns - 1)
-        pendingWrap = false
-        history.rowsBeforeStart = onAlternate ? 0 : y
+        cursor.y = min(max(row, 0), rows - 1)
+        cursor.x = min(max(column, 0), columns - 1)
+        cursor.pendingWrap = false
+        history.rowsBeforeStart = onAlternate ? 0 : cursor.y
     }
 
     /// A region short of the whole screen scrolled up by `count` while some rows are the
@@ -34,13 +34,13 @@ extension ScreenState {
     /// into the terminal's history: `mainTopRowsLeave`).
     mutating func rowsBeforeStartScrolled(_ count: Int) {
         guard !onAlternate else { return }
-        guard hasFullWidthMargins, bottom >= history.rowsBeforeStart - 1 else {
+        guard hasFullWidthMargins, margins.bottom >= history.rowsBeforeStart - 1 else {
             // Blank rows come in among them (a region inside them) or cells move across
             // them (left and right margins): the rows from the region's top are painted.
-            history.rowsBeforeStart = min(history.rowsBeforeStart, top)
+            history.rowsBeforeStart = min(history.rowsBeforeStart, margins.top)
             return
         }
-        history.rowsBeforeStart = max(top, history.rowsBeforeStart - count)
+        history.rowsBeforeStart = max(margins.top, history.rowsBeforeStart - count)
     }
 
     /// After a sequence: the cursor on one of the terminal's rows, or ED having erased them,
@@ -49,8 +49,8 @@ extension ScreenState {
         guard !onAlternate else { return }
         if erasedAbove {
             history.rowsBeforeStart = 0
-        } else if y < history.rowsBeforeStart {
-            history.rowsBeforeStart = y
+        } else if cursor.y < history.rowsBeforeStart {
+            history.rowsBeforeStart = cursor.y
         }
     }
 

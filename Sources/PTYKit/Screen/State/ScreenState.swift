@@ -1,17 +1,6 @@
-/// What DECSC saves and DECRC restores (xterm: one slot per screen).
-struct SavedCursor: Equatable, Sendable {
-    var x = 0
-    var y = 0
-    var pendingWrap = false
-    var pen = Style.plain
-    var g0 = TerminalCharacterSet.ascii
-    var g1 = TerminalCharacterSet.ascii
-    var shifted = false
-    var originMode = false
-}
-
 /// The state of the terminal the stream draws on (libvterm's state and screen layers in
-/// one): the two grids, cursor, pen, margins, modes, character sets, tab stops, titles.
+/// one): the two grids and the small values it is made of (cursor, pen and its tables,
+/// margins, modes, character sets, tab stops, titles), and the operations that span them.
 /// It consumes the parser's events. Its memory is owned by ScreenModel.
 struct ScreenState {
     private(set) var rows: Int
@@ -21,65 +10,17 @@ struct ScreenState {
     var otherGrid: Grid
     private(set) var onAlternate = false
 
-    var x = 0
-    var y = 0
-    /// The cursor is past the last column: the next character goes on the next row.
-    var pendingWrap = false
-
-    var pen = Style.plain
-    /// The id of `pen` in `styles`, valid while `penIsCurrent`.
-    private(set) var penId: UInt16 = 0
-    private(set) var penIsCurrent = true
-    var styles = StyleTable()
-    /// The styles used lately, so that switching between a few (coloured `ls`, syntax
-    /// colours) costs no dictionary look-up.
-    let styleCache = StyleCache()
-    var clusters = ClusterTable()
-    var hyperlinks = HyperlinkTable()
-
-    var top = 0
-    var bottom: Int
-    var left = 0
-    var right: Int
-    /// DECLRMM (mode 69): whether DECSLRM margins apply.
-    var leftRightMarginMode = false
-
+    var cursor = Cursor()
+    var pen = Pen()
+    var margins: Margins
+    var gridModes = GridModes()
+    var charsets = CharacterSets()
+    var tabStops: TabStops
+    /// The modes ScreenModel reports, the input modes the lock switches off among them.
     var modes = ScreenModes.initial
-    var originMode = false
-    var autowrap = true
-    var insertMode = false
-    /// LNM (mode 20): a line feed also returns the carriage.
-    var newlineMode = false
-    /// DECSCNM (mode 5).
-    var reverseVideo = false
-    /// Mode 12.
-    var cursorBlink = false
-    /// DECSCUSR's parameter, 0 for the terminal's default.
-    var cursorShape: UInt8 = 0
-
-    var g0 = TerminalCharacterSet.ascii
-    var g1 = TerminalCharacterSet.ascii
-    /// SO selected G1 (SI selects G0).
-    var shifted = false
-
-    var tabStops: [Bool] {
-        didSet { tabStopsChanged = true }
-    }
-    /// Whether anything changed the tab stops since the scrollback began to be held: until
-    /// then the terminal got every byte, and has the model's (the unlock's repaint leaves
-    /// them alone).
-    var tabStopsChanged = false
-    var savedMain = SavedCursor()
-    var savedAlternate = SavedCursor()
     /// The last character printed, for REP; nil after anything else (as tmux).
     var lastPrinted: UInt8? = nil
-
-    var title: [UInt8] = []
-    var iconName: [UInt8]? = nil
-    var titleStack: [[UInt8]] = []
-    var windowName: [UInt8]? = nil
-    var workingDirectory: [UInt8]? = nil
-    var titleSets: UInt = 0
+    var titles = Titles()
 
     var queries = QueryHold()
     /// What the rows that leave the top of the main screen go to (History.swift).
@@ -94,8 +35,6 @@ struct ScreenState {
     let storeASCII: CellVectors.Store
     let lineStops: CellVectors.LineStops
 
-    static let titleStackLimit = 10
-
     init(rows: Int, columns: Int, vectors: CellVectors) {
         storeASCII = vectors.storeASCII
         lineStops = vectors.lineStops
@@ -103,19 +42,14 @@ struct ScreenState {
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
         otherGrid = Grid(rows: rows, columns: columns)
-        bottom = rows - 1
-        right = columns - 1
-        tabStops = Self.defaultTabStops(columns)
+        margins = Margins(rows: rows, columns: columns)
+        tabStops = TabStops(columns: columns)
     }
 
     func deallocate() {
         grid.deallocate()
         otherGrid.deallocate()
-        styleCache.deallocate()
-    }
-
-    static func defaultTabStops(_ columns: Int) -> [Bool] {
-        (0..<columns).map { $0 % 8 == 0 && $0 != 0 }
+        pen.deallocate()
     }
 
     var mainGrid: Grid { onAlternate ? otherGrid : grid }
@@ -126,54 +60,68 @@ struct ScreenState {
     /// The id of the current pen, interning it on first use after a change.
     @inline(__always)
     mutating func currentPenId() -> UInt16 {
-        if !penIsCurrent {
-            penId = styleId(pen)
-            penIsCurrent = true
+        if !pen.isCurrent {
+            let id = styleId(pen.style)
+            pen.note(id: id)
         }
-        return penId
+        return pen.id
     }
 
-    /// The pen becomes `style`; its id is looked up again at the next print, only if it
-    /// changed.
     @inline(__always)
     mutating func setPen(_ style: Style) {
-        guard style != pen else { return }
-        pen = style
-        penIsCurrent = false
+        pen.set(style)
     }
 
     /// The style cells erased with the current pen get: its background.
     @inline(__always)
     mutating func erasePenId() -> UInt16 {
-        pen.background == .default ? 0 : styleId(pen.erased)
+        pen.style.background == .default ? 0 : styleId(pen.style.erased)
     }
 
     @inline(__always)
     mutating func styleId(_ style: Style) -> UInt16 {
         if style == .plain { return 0 }
-        return styleCache.id(for: style) ?? internedId(style)
+        return pen.cache.id(for: style) ?? internedId(style)
     }
 
     /// The id of a style the cache does not hold: from the table, which interns it if new.
     private mutating func internedId(_ style: Style) -> UInt16 {
-        let id = idCollectingIfFull { $0.styles.id(for: style) } ?? 0
-        styleCache.remember(style, id)
+        let id = idCollectingIfFull { $0.pen.styles.id(for: style) } ?? 0
+        pen.cache.remember(style, id)
         return id
+    }
+
+    /// Frees the styles, clusters and hyperlinks nothing refers to (Pen.collectGarbage),
+    /// once the rows waiting in the hold are rendered with the ids they name.
+    mutating func collectGarbage() {
+        renderHeldRows()
+        pen.collectGarbage(cellsOf: [grid, otherGrid], savedPens: [cursor.savedMain.pen, cursor.savedAlternate.pen])
+    }
+
+    /// The id `lookUp` (a table's `id(for:)`) gives, looked up again after a collection
+    /// when the table was full; nil if it still is.
+    mutating func idCollectingIfFull<ID>(_ lookUp: (inout ScreenState) -> ID?) -> ID? {
+        if let id = lookUp(&self) { return id }
+        collectGarbage()
+        return lookUp(&self)
+    }
+
+    /// The first id the state holds that names no entry of its table, described; nil when
+    /// every one is good (Pen.firstBrokenReference).
+    func firstBrokenTableReference() -> String? {
+        pen.firstBrokenReference(
+            cellsOf: [("shown", grid), ("other", otherGrid)],
+            savedPens: [("main saved pen", cursor.savedMain.pen), ("alternate saved pen", cursor.savedAlternate.pen)])
     }
 
     // MARK: - Margins
 
-    /// The right edge text runs to from the cursor: the right margin when the cursor is
-    /// left of it (text that reaches the margins stops at it), else the last column.
-    @inline(__always) var rightEdge: Int {
-        leftRightMarginMode && x <= right ? right : columns &- 1
-    }
+    /// The right edge text runs to from the cursor (Margins.rightEdge).
+    @inline(__always) var rightEdge: Int { margins.rightEdge(from: cursor.x, columns: columns) }
 
-    @inline(__always) var leftEdge: Int {
-        leftRightMarginMode && x >= left ? left : 0
-    }
+    @inline(__always) var leftEdge: Int { margins.leftEdge(from: cursor.x) }
 
-    var hasFullWidthMargins: Bool { !leftRightMarginMode || (left == 0 && right == columns - 1) }
+    var hasFullWidthMargins: Bool { margins.haveFullWidth(columns: columns) }
 
     // MARK: - Switching screens
 
@@ -183,42 +131,38 @@ struct ScreenState {
         onAlternate = toAlternate
     }
 
+    /// The DECSC slot of the screen shown.
     var savedCursor: SavedCursor {
-        get { onAlternate ? savedAlternate : savedMain }
-        set {
-            if onAlternate {
-                savedAlternate = newValue
-            } else {
-                savedMain = newValue
-            }
-        }
+        get { cursor[savedOnAlternate: onAlternate] }
+        set { cursor[savedOnAlternate: onAlternate] = newValue }
+    }
+
+    /// What DECSC would save now.
+    var cursorToSave: SavedCursor {
+        SavedCursor(
+            x: cursor.x, y: cursor.y, pendingWrap: cursor.pendingWrap, pen: pen.style, g0: charsets.g0,
+            g1: charsets.g1, shifted: charsets.shifted, originMode: gridModes.origin)
     }
 
     mutating func saveCursor() {
-        savedCursor = SavedCursor(
-            x: x, y: y, pendingWrap: pendingWrap, pen: pen, g0: g0, g1: g1, shifted: shifted, originMode: originMode)
+        savedCursor = cursorToSave
     }
 
     mutating func restoreCursor() {
         let saved = savedCursor
-        x = min(saved.x, columns - 1)
-        y = min(saved.y, rows - 1)
+        cursor.x = min(saved.x, columns - 1)
+        cursor.y = min(saved.y, rows - 1)
         // A wrap pending at a right margin that has moved since is not restored: no repaint
         // could leave a terminal's cursor waiting to wrap short of its margin.
-        pendingWrap = saved.pendingWrap && x == saved.x && x == rightEdge
+        cursor.pendingWrap = saved.pendingWrap && cursor.x == saved.x && cursor.x == rightEdge
         setPen(saved.pen)
-        g0 = saved.g0
-        g1 = saved.g1
-        shifted = saved.shifted
-        originMode = saved.originMode
+        charsets = CharacterSets(g0: saved.g0, g1: saved.g1, shifted: saved.shifted)
+        gridModes.origin = saved.originMode
     }
 
-    /// The left and right margins are gone: a wrap saved as pending at a right margin (not
-    /// the last column) is no longer one any terminal can be brought back to; it is dropped.
+    /// The left and right margins are gone (Cursor.dropMarginWraps).
     mutating func dropMarginWraps() {
-        if savedMain.pendingWrap && savedMain.x != columns - 1 { savedMain.pendingWrap = false }
-        if savedAlternate.pendingWrap && savedAlternate.x != columns - 1 { savedAlternate.pendingWrap = false }
-        if pendingWrap && x != columns - 1 { pendingWrap = false }
+        cursor.dropMarginWraps(columns: columns)
     }
 
     // MARK: - Resets
@@ -230,46 +174,24 @@ struct ScreenState {
         for grid in [grid, otherGrid] {
             for y in 0..<rows { grid.clearRow(y, style: 0) }
         }
-        x = 0
-        y = 0
-        pendingWrap = false
+        cursor = Cursor()
         setPen(.plain)
-        top = 0
-        bottom = rows - 1
-        left = 0
-        right = columns - 1
-        leftRightMarginMode = false
-        originMode = false
-        autowrap = true
-        insertMode = false
-        newlineMode = false
-        reverseVideo = false
-        cursorBlink = false
-        cursorShape = 0
-        g0 = .ascii
-        g1 = .ascii
-        shifted = false
-        tabStops = Self.defaultTabStops(columns)
-        savedMain = SavedCursor()
-        savedAlternate = SavedCursor()
+        margins = Margins(rows: rows, columns: columns)
+        gridModes = GridModes()
+        charsets = CharacterSets()
+        tabStops.reset()
         lastPrinted = nil
         modes.fullReset()
     }
 
     /// DECSTR: modes and pen back to their defaults, without clearing the screen (VT510).
     mutating func softReset() {
-        insertMode = false
-        originMode = false
-        top = 0
-        bottom = rows - 1
-        left = 0
-        right = columns - 1
-        leftRightMarginMode = false
+        gridModes.insert = false
+        gridModes.origin = false
+        margins = Margins(rows: rows, columns: columns)
         dropMarginWraps()
-        setPen(Style(hyperlink: pen.hyperlink))
-        g0 = .ascii
-        g1 = .ascii
-        shifted = false
+        setPen(Style(hyperlink: pen.style.hyperlink))
+        charsets = CharacterSets()
         savedCursor = SavedCursor()
         modes.softReset()
     }
@@ -289,12 +211,12 @@ struct ScreenState {
         var shiftAlternate = 0
         if newRows < rows {
             // Keep the cursor row visible: drop rows from the top only as far as needed.
-            let cursorRow = y
+            let cursorRow = cursor.y
             let excess = rows - newRows
             let fromTop = max(0, min(excess, cursorRow - (newRows - 1)))
             if onAlternate {
                 shiftAlternate = fromTop
-                shiftMain = max(0, min(excess, savedMain.y - (newRows - 1)))
+                shiftMain = max(0, min(excess, cursor.savedMain.y - (newRows - 1)))
             } else {
                 shiftMain = fromTop
             }
@@ -307,34 +229,23 @@ struct ScreenState {
         if onAlternate {
             grid = newAlternate
             otherGrid = newMain
-            y -= shiftAlternate
-            savedMain.y -= shiftMain
+            cursor.y -= shiftAlternate
+            cursor.savedMain.y -= shiftMain
         } else {
             grid = newMain
             otherGrid = newAlternate
-            y -= shiftMain
+            cursor.y -= shiftMain
         }
         rows = newRows
         columns = newColumns
-        x = min(max(x, 0), columns - 1)
-        y = min(max(y, 0), rows - 1)
-        history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? savedMain.y : y)
-        if pendingWrap && x != columns - 1 { pendingWrap = false }
-        for index in [0, 1] {
-            var saved = index == 0 ? savedMain : savedAlternate
-            saved.x = min(saved.x, columns - 1)
-            saved.y = min(max(saved.y, 0), rows - 1)
-            // A saved wrap pends only at the edge, as the cursor's own (fuzz).
-            if saved.pendingWrap && saved.x != columns - 1 { saved.pendingWrap = false }
-            if index == 0 { savedMain = saved } else { savedAlternate = saved }
-        }
-        top = 0
-        bottom = rows - 1
-        left = 0
-        right = columns - 1
-        let oldStops = tabStops
-        tabStops = Self.defaultTabStops(columns)
-        for column in 0..<min(oldStops.count, columns) { tabStops[column] = oldStops[column] }
+        cursor.x = min(max(cursor.x, 0), columns - 1)
+        cursor.y = min(max(cursor.y, 0), rows - 1)
+        history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? cursor.savedMain.y : cursor.y)
+        if cursor.pendingWrap && cursor.x != columns - 1 { cursor.pendingWrap = false }
+        cursor.savedMain.clamp(rows: rows, columns: columns)
+        cursor.savedAlternate.clamp(rows: rows, columns: columns)
+        margins.reset(rows: rows, columns: columns)
+        tabStops.resize(columns: columns)
     }
 
     private static func resized(_ old: Grid, rows: Int, columns: Int, dropping: Int) -> Grid {

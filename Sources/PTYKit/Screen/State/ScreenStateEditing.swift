@@ -10,18 +10,18 @@ extension ScreenState {
     @inline(__always)
     mutating func printASCII(_ bytes: UnsafePointer<UInt8>, count: Int) {
         lastPrinted = bytes[count &- 1]
-        let charset = shifted ? g1 : g0
-        if charset != .ascii || insertMode {
+        let charset = charsets.current
+        if charset != .ascii || gridModes.insert {
             for index in 0..<count { printCharacter(translate(bytes[index], charset), width: 1) }
             lastPrinted = bytes[count &- 1]
             return
         }
         let style = UInt64(currentPenId()) &<< 32
         // Most runs end before the edge of the row they start in: written without the loop.
-        if !pendingWrap && x &+ count <= rightEdge {
-            let row = grid.prepareWrite(y, at: x, count: count)
-            storeCells(bytes, count: count, style: style, to: row + x)
-            x &+= count
+        if !cursor.pendingWrap && cursor.x &+ count <= rightEdge {
+            let row = grid.prepareWrite(cursor.y, at: cursor.x, count: count)
+            storeCells(bytes, count: count, style: style, to: row + cursor.x)
+            cursor.x &+= count
         } else {
             printASCIIAcrossEdges(bytes, count: count, style: style)
         }
@@ -33,24 +33,24 @@ extension ScreenState {
     private mutating func printASCIIAcrossEdges(_ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64) {
         var index = 0
         while index < count {
-            if pendingWrap { wrap() }
+            if cursor.pendingWrap { wrap() }
             let edge = rightEdge
-            let room = edge &- x &+ 1
+            let room = edge &- cursor.x &+ 1
             let length = min(count &- index, room)
-            let row = grid.prepareWrite(y, at: x, count: length)
-            storeCells(bytes + index, count: length, style: style, to: row + x)
+            let row = grid.prepareWrite(cursor.y, at: cursor.x, count: length)
+            storeCells(bytes + index, count: length, style: style, to: row + cursor.x)
             index &+= length
-            if x &+ length > edge {
-                x = edge
-                if autowrap {
-                    pendingWrap = true
+            if cursor.x &+ length > edge {
+                cursor.x = edge
+                if gridModes.autowrap {
+                    cursor.pendingWrap = true
                 } else if index < count {
                     // Without autowrap the rest overwrites the last column: the last one stays.
                     row[edge] = style | UInt64(bytes[count &- 1])
                     index = count
                 }
             } else {
-                x &+= length
+                cursor.x &+= length
             }
         }
     }
@@ -107,31 +107,31 @@ extension ScreenState {
     /// One character of `width` columns (content bits of a cell).
     @inline(never)
     mutating func printCharacter(_ content: UInt64, width: Int) {
-        if pendingWrap { wrap() }
+        if cursor.pendingWrap { wrap() }
         var edge = rightEdge
-        if width == 2 && x == edge {
+        if width == 2 && cursor.x == edge {
             // No room for both halves: the character goes on the next row (tmux); without
             // autowrap it is not shown.
-            guard autowrap, edge > leftEdge else { return }
-            grid.setWrapped(y, true)
-            x = leftEdge
+            guard gridModes.autowrap, edge > leftEdge else { return }
+            grid.setWrapped(cursor.y, true)
+            cursor.x = leftEdge
             lineFeed()
             edge = rightEdge
         }
-        if insertMode { insertBlanks(width) }
+        if gridModes.insert { insertBlanks(width) }
         let style = UInt64(currentPenId()) &<< 32
-        let row = grid.prepareWrite(y, at: x, count: width)
+        let row = grid.prepareWrite(cursor.y, at: cursor.x, count: width)
         if width == 2 {
-            row[x] = style | content | Cell.wideFlag
-            row[x &+ 1] = style | Cell.spacerFlag
+            row[cursor.x] = style | content | Cell.wideFlag
+            row[cursor.x &+ 1] = style | Cell.spacerFlag
         } else {
-            row[x] = style | content
+            row[cursor.x] = style | content
         }
-        if x &+ width > edge {
-            x = edge
-            pendingWrap = autowrap
+        if cursor.x &+ width > edge {
+            cursor.x = edge
+            cursor.pendingWrap = gridModes.autowrap
         } else {
-            x &+= width
+            cursor.x &+= width
         }
     }
 
@@ -139,16 +139,16 @@ extension ScreenState {
     /// a wrap is pending), a blank one as the space it shows, as tmux does (and a repaint
     /// writes blanks as spaces); at the start of a row it is dropped.
     private mutating func combine(_ scalar: UInt32) {
-        var target = pendingWrap ? x : x &- 1
+        var target = cursor.pendingWrap ? cursor.x : cursor.x &- 1
         guard target >= 0 else { return }
-        grid.materialize(y, upTo: target &+ 1)
-        let row = grid.row(y)
+        grid.materialize(cursor.y, upTo: target &+ 1)
+        let row = grid.row(cursor.y)
         if Cell.isSpacer(row[target]) && target > 0 { target &-= 1 }
         var cell = row[target]
         if Cell.isBlank(cell) || Cell.isSpacer(cell) { cell = Cell.blank(Cell.style(cell)) | 0x20 }
         var scalars: [UInt32]
         if cell & Cell.clusterFlag != 0 {
-            scalars = clusters[Cell.content(cell)]
+            scalars = pen.clusters[Cell.content(cell)]
         } else if cell & Cell.decGraphicsFlag != 0 {
             scalars = [Cell.decGraphicsScalar(Cell.content(cell))]
         } else {
@@ -156,7 +156,7 @@ extension ScreenState {
         }
         guard scalars.count < ClusterTable.maximumScalars else { return }
         scalars.append(scalar)
-        guard let id = idCollectingIfFull({ $0.clusters.id(for: scalars) }) else { return }
+        guard let id = idCollectingIfFull({ $0.pen.clusters.id(for: scalars) }) else { return }
         let flags = cell & (Cell.wideFlag | 0xFFFF_0000_0000)
         row[target] = flags | Cell.clusterFlag | UInt64(id)
     }
@@ -164,16 +164,16 @@ extension ScreenState {
     /// The pending wrap taken: the row is marked as going on, and the cursor moves to the
     /// start of the next row (scrolling at the bottom margin).
     mutating func wrap() {
-        pendingWrap = false
-        grid.setWrapped(y, true)
-        x = leftEdge
+        cursor.pendingWrap = false
+        grid.setWrapped(cursor.y, true)
+        cursor.x = leftEdge
         lineFeed()
     }
 
     /// REP: the last printed ASCII character again, at most to the end of the row (tmux).
     mutating func repeatLast(_ count: Int) {
         guard let byte = lastPrinted else { return }
-        let times = min(count, max(columns - x, 0))
+        let times = min(count, max(columns - cursor.x, 0))
         for _ in 0..<times {
             withUnsafePointer(to: byte) { printASCII($0, count: 1) }
         }
@@ -187,7 +187,7 @@ extension ScreenState {
         switch control {
         case 0x0A:
             lineFeed()
-            if newlineMode { carriageReturn() }
+            if gridModes.newline { carriageReturn() }
         case 0x0D: carriageReturn()
         default: executeOther(control)
         }
@@ -200,41 +200,41 @@ extension ScreenState {
         case 0x08: backspace()
         case 0x09: tab(forward: 1)
         case 0x0B, 0x0C: execute(0x0A)
-        case 0x0E: shifted = true
-        case 0x0F: shifted = false
+        case 0x0E: charsets.shifted = true
+        case 0x0F: charsets.shifted = false
         default: break
         }
     }
 
     mutating func carriageReturn() {
-        x = leftEdge
-        pendingWrap = false
+        cursor.x = leftEdge
+        cursor.pendingWrap = false
     }
 
     /// BS clears a pending wrap and otherwise moves left, stopping at the margin.
     mutating func backspace() {
-        if pendingWrap {
-            pendingWrap = false
+        if cursor.pendingWrap {
+            cursor.pendingWrap = false
             return
         }
-        if x > leftEdge || (x > 0 && !leftRightMarginMode) { x &-= 1 }
+        if cursor.x > leftEdge || (cursor.x > 0 && !margins.leftRightMode) { cursor.x &-= 1 }
     }
 
     /// HT moves to the next tab stop, or the right edge; CBT (negative) backwards.
     mutating func tab(forward count: Int) {
         if count > 0 {
-            guard !pendingWrap else { return }
+            guard !cursor.pendingWrap else { return }
             let edge = rightEdge
             for _ in 0..<count {
-                guard x < edge else { break }
-                repeat { x &+= 1 } while x < edge && !tabStops[x]
+                guard cursor.x < edge else { break }
+                repeat { cursor.x &+= 1 } while cursor.x < edge && !tabStops[cursor.x]
             }
         } else {
-            pendingWrap = false
+            cursor.pendingWrap = false
             let edge = leftEdge
             for _ in 0..<(-count) {
-                guard x > edge else { break }
-                repeat { x &-= 1 } while x > edge && !tabStops[x]
+                guard cursor.x > edge else { break }
+                repeat { cursor.x &-= 1 } while cursor.x > edge && !tabStops[cursor.x]
             }
         }
     }
@@ -242,9 +242,9 @@ extension ScreenState {
     /// LF, IND: down a row, scrolling the region at its bottom margin.
     @inline(__always)
     mutating func lineFeed() {
-        pendingWrap = false
-        if y < bottom {
-            y &+= 1
+        cursor.pendingWrap = false
+        if cursor.y < margins.bottom {
+            cursor.y &+= 1
         } else {
             lineFeedAtOrBelowBottom()
         }
@@ -252,26 +252,26 @@ extension ScreenState {
 
     @inline(never)
     private mutating func lineFeedAtOrBelowBottom() {
-        if y == bottom {
-            if y == rows &- 1 && scrollsPlainly {
+        if cursor.y == margins.bottom {
+            if cursor.y == rows &- 1 && scrollsPlainly {
                 // Text scrolling up a whole screen whose lines go nowhere and whose rows are
                 // all the program's: most of what scrolls.
                 grid.scrollScreenUp(style: erasePenId())
             } else {
                 scrollUp(1)
             }
-        } else if y < rows &- 1 {
-            y &+= 1
+        } else if cursor.y < rows &- 1 {
+            cursor.y &+= 1
         }
     }
 
     /// RI: up a row, scrolling the region down at its top margin.
     mutating func reverseIndex() {
-        pendingWrap = false
-        if y == top {
+        cursor.pendingWrap = false
+        if cursor.y == margins.top {
             scrollDown(1)
-        } else if y > 0 {
-            y &-= 1
+        } else if cursor.y > 0 {
+            cursor.y &-= 1
         }
     }
 
@@ -280,27 +280,31 @@ extension ScreenState {
     mutating func scrollUp(_ count: Int) {
         let style = erasePenId()
         if hasFullWidthMargins {
-            if top == 0 && bottom == rows &- 1 && !onAlternate {
+            if margins.top == 0 && margins.bottom == rows &- 1 && !onAlternate {
                 mainTopRowsLeave(count)
-            } else if history.rowsBeforeStart > top && !onAlternate {
+            } else if history.rowsBeforeStart > margins.top && !onAlternate {
                 rowsBeforeStartScrolled(count)
             }
-            grid.scrollUp(top: top, bottom: bottom, count: count, style: style)
+            grid.scrollUp(top: margins.top, bottom: margins.bottom, count: count, style: style)
         } else {
-            for _ in 0..<min(count, bottom - top + 1) {
-                grid.scrollColumnsUp(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
+            for _ in 0..<min(count, margins.bottom - margins.top + 1) {
+                grid.scrollColumnsUp(
+                    top: margins.top, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
+                    style: style)
             }
         }
     }
 
     mutating func scrollDown(_ count: Int) {
         let style = erasePenId()
-        if history.rowsBeforeStart > top && !onAlternate { history.rowsBeforeStart = top }
+        if history.rowsBeforeStart > margins.top && !onAlternate { history.rowsBeforeStart = margins.top }
         if hasFullWidthMargins {
-            grid.scrollDown(top: top, bottom: bottom, count: count, style: style)
+            grid.scrollDown(top: margins.top, bottom: margins.bottom, count: count, style: style)
         } else {
-            for _ in 0..<min(count, bottom - top + 1) {
-                grid.scrollColumnsDown(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
+            for _ in 0..<min(count, margins.bottom - margins.top + 1) {
+                grid.scrollColumnsDown(
+                    top: margins.top, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
+                    style: style)
             }
         }
     }
@@ -309,50 +313,50 @@ extension ScreenState {
 
     /// CUP, HVP: to `row`, `column` (1-based), relative to the margins in origin mode.
     mutating func moveTo(row: Int, column: Int) {
-        pendingWrap = false
-        if originMode {
-            y = min(top &+ row &- 1, bottom)
-            x = min(leftRightMarginMode ? left &+ column &- 1 : column &- 1, leftRightMarginMode ? right : columns &- 1)
+        cursor.pendingWrap = false
+        if gridModes.origin {
+            cursor.y = min(margins.top &+ row &- 1, margins.bottom)
+            cursor.x = min(
+                margins.leftRightMode ? margins.left &+ column &- 1 : column &- 1,
+                margins.leftRightMode ? margins.right : columns &- 1)
         } else {
-            y = min(row &- 1, rows &- 1)
-            x = min(column &- 1, columns &- 1)
+            cursor.y = min(row &- 1, rows &- 1)
+            cursor.x = min(column &- 1, columns &- 1)
         }
     }
 
     mutating func moveToColumn(_ column: Int) {
-        pendingWrap = false
-        if originMode && leftRightMarginMode {
-            x = min(left &+ column &- 1, right)
+        cursor.pendingWrap = false
+        if gridModes.origin && margins.leftRightMode {
+            cursor.x = min(margins.left &+ column &- 1, margins.right)
         } else {
-            x = min(column &- 1, columns &- 1)
+            cursor.x = min(column &- 1, columns &- 1)
         }
     }
 
     mutating func moveToRow(_ row: Int) {
-        pendingWrap = false
-        y = originMode ? min(top &+ row &- 1, bottom) : min(row &- 1, rows &- 1)
+        cursor.pendingWrap = false
+        cursor.y = gridModes.origin ? min(margins.top &+ row &- 1, margins.bottom) : min(row &- 1, rows &- 1)
     }
 
     /// CUU/CUD: stop at the margin when the cursor is inside the region, else at the edge.
     mutating func moveVertically(_ count: Int) {
-        pendingWrap = false
+        cursor.pendingWrap = false
         if count < 0 {
-            let limit = y >= top ? top : 0
-            y = max(y &+ count, limit)
+            let limit = cursor.y >= margins.top ? margins.top : 0
+            cursor.y = max(cursor.y &+ count, limit)
         } else {
-            let limit = y <= bottom ? bottom : rows &- 1
-            y = min(y &+ count, limit)
+            let limit = cursor.y <= margins.bottom ? margins.bottom : rows &- 1
+            cursor.y = min(cursor.y &+ count, limit)
         }
     }
 
     mutating func moveHorizontally(_ count: Int) {
-        pendingWrap = false
+        cursor.pendingWrap = false
         if count < 0 {
-            let limit = leftRightMarginMode && x >= left ? left : 0
-            x = max(x &+ count, limit)
+            cursor.x = max(cursor.x &+ count, leftEdge)
         } else {
-            let limit = leftRightMarginMode && x <= right ? right : columns &- 1
-            x = min(x &+ count, limit)
+            cursor.x = min(cursor.x &+ count, rightEdge)
         }
     }
 
@@ -368,9 +372,9 @@ extension ScreenState {
         switch mode {
         case 0:
             eraseInLine(0, style: style)
-            for row in (y &+ 1)..<rows { grid.clearRow(row, style: style) }
+            for row in (cursor.y &+ 1)..<rows { grid.clearRow(row, style: style) }
         case 1:
-            for row in 0..<y { grid.clearRow(row, style: style) }
+            for row in 0..<cursor.y { grid.clearRow(row, style: style) }
             eraseInLine(1, style: style)
         case 2:
             for row in 0..<rows { grid.clearRow(row, style: style) }
@@ -385,15 +389,15 @@ extension ScreenState {
         let style = style ?? erasePenId()
         switch mode {
         case 0:
-            guard !pendingWrap else { return }
-            grid.cutWideCharacter(before: x, row: y)
-            grid.clear(y, from: x, to: columns, style: style)
-            grid.setWrapped(y, false)
+            guard !cursor.pendingWrap else { return }
+            grid.cutWideCharacter(before: cursor.x, row: cursor.y)
+            grid.clear(cursor.y, from: cursor.x, to: columns, style: style)
+            grid.setWrapped(cursor.y, false)
         case 1:
-            grid.cutWideCharacter(after: x, row: y)
-            grid.clear(y, from: 0, to: x &+ 1, style: style)
+            grid.cutWideCharacter(after: cursor.x, row: cursor.y)
+            grid.clear(cursor.y, from: 0, to: cursor.x &+ 1, style: style)
         case 2:
-            grid.clearRow(y, style: style)
+            grid.clearRow(cursor.y, style: style)
         default:
             break
         }
@@ -401,12 +405,12 @@ extension ScreenState {
 
     /// ECH: `count` cells from the cursor, not moving it.
     mutating func eraseCharacters(_ count: Int) {
-        guard !pendingWrap else { return }
+        guard !cursor.pendingWrap else { return }
         let style = erasePenId()
-        let end = min(x &+ count, columns)
-        grid.cutWideCharacter(before: x, row: y)
-        grid.cutWideCharacter(after: end &- 1, row: y)
-        grid.clear(y, from: x, to: end, style: style)
+        let end = min(cursor.x &+ count, columns)
+        grid.cutWideCharacter(before: cursor.x, row: cursor.y)
+        grid.cutWideCharacter(after: end &- 1, row: cursor.y)
+        grid.clear(cursor.y, from: cursor.x, to: end, style: style)
     }
 
     // MARK: - Inserting and deleting
@@ -414,72 +418,75 @@ extension ScreenState {
     /// ICH: blanks at the cursor, the rest of the row (to the right margin) moving right.
     mutating func insertBlanks(_ count: Int) {
         let edge = rightEdge
-        guard x <= edge else { return }
-        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
+        guard cursor.x <= edge else { return }
+        grid.splitWideCharacters(top: cursor.y, bottom: cursor.y, left: cursor.x, right: edge)
         let style = erasePenId()
-        let row = grid.row(y)
-        grid.materialize(y, upTo: edge &+ 1)
-        grid.cutWideCharacter(before: x, row: y)
+        let row = grid.row(cursor.y)
+        grid.materialize(cursor.y, upTo: edge &+ 1)
+        grid.cutWideCharacter(before: cursor.x, row: cursor.y)
         // A second half moved away from its first half would be an orphan.
-        if Cell.isSpacer(row[x]) { row[x] = Cell.blank(Cell.style(row[x])) }
-        let count = min(count, edge &- x &+ 1)
-        let moving = edge &+ 1 &- x &- count
-        if moving > 0 { (row + (x &+ count)).update(from: row + x, count: moving) }
-        (row + x).update(repeating: Cell.blank(style), count: count)
+        if Cell.isSpacer(row[cursor.x]) { row[cursor.x] = Cell.blank(Cell.style(row[cursor.x])) }
+        let count = min(count, edge &- cursor.x &+ 1)
+        let moving = edge &+ 1 &- cursor.x &- count
+        if moving > 0 { (row + (cursor.x &+ count)).update(from: row + cursor.x, count: moving) }
+        (row + cursor.x).update(repeating: Cell.blank(style), count: count)
         if Cell.isWide(row[edge]) { row[edge] = Cell.blank(Cell.style(row[edge])) }
     }
 
     /// DCH: cells at the cursor go, the rest of the row moving left; blanks come in.
     mutating func deleteCharacters(_ count: Int) {
         let edge = rightEdge
-        guard x <= edge else { return }
-        grid.splitWideCharacters(top: y, bottom: y, left: x, right: edge)
-        pendingWrap = false
+        guard cursor.x <= edge else { return }
+        grid.splitWideCharacters(top: cursor.y, bottom: cursor.y, left: cursor.x, right: edge)
+        cursor.pendingWrap = false
         let style = erasePenId()
-        let row = grid.row(y)
-        grid.materialize(y, upTo: edge &+ 1)
-        let count = min(count, edge &- x &+ 1)
-        grid.cutWideCharacter(before: x, row: y)
-        grid.cutWideCharacter(after: x &+ count &- 1, row: y)
-        let moving = edge &+ 1 &- x &- count
-        if moving > 0 { (row + x).update(from: row + (x &+ count), count: moving) }
+        let row = grid.row(cursor.y)
+        grid.materialize(cursor.y, upTo: edge &+ 1)
+        let count = min(count, edge &- cursor.x &+ 1)
+        grid.cutWideCharacter(before: cursor.x, row: cursor.y)
+        grid.cutWideCharacter(after: cursor.x &+ count &- 1, row: cursor.y)
+        let moving = edge &+ 1 &- cursor.x &- count
+        if moving > 0 { (row + cursor.x).update(from: row + (cursor.x &+ count), count: moving) }
         (row + (edge &+ 1 &- count)).update(repeating: Cell.blank(style), count: count)
     }
 
     /// IL (`insert`) and DL: rows at the cursor row, inside the scroll region only; the
     /// cursor goes to the left margin.
     mutating func insertOrDeleteLines(_ count: Int, insert: Bool) {
-        guard y >= top, y <= bottom, !leftRightMarginMode || (x >= left && x <= right) else { return }
-        pendingWrap = false
+        guard cursor.y >= margins.top, cursor.y <= margins.bottom,
+            !margins.leftRightMode || (cursor.x >= margins.left && cursor.x <= margins.right)
+        else { return }
+        cursor.pendingWrap = false
         let style = erasePenId()
         if hasFullWidthMargins {
             if insert {
-                grid.scrollDown(top: y, bottom: bottom, count: count, style: style)
+                grid.scrollDown(top: cursor.y, bottom: margins.bottom, count: count, style: style)
             } else {
-                grid.scrollUp(top: y, bottom: bottom, count: count, style: style)
+                grid.scrollUp(top: cursor.y, bottom: margins.bottom, count: count, style: style)
             }
         } else {
-            for _ in 0..<min(count, bottom - y + 1) {
+            for _ in 0..<min(count, margins.bottom - cursor.y + 1) {
                 if insert {
-                    grid.scrollColumnsDown(top: y, bottom: bottom, left: left, right: right, count: 1, style: style)
+                    grid.scrollColumnsDown(
+                        top: cursor.y, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
+                        style: style)
                 } else {
-                    grid.scrollColumnsUp(top: y, bottom: bottom, left: left, right: right, count: 1, style: style)
+                    grid.scrollColumnsUp(
+                        top: cursor.y, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
+                        style: style)
                 }
             }
         }
-        x = leftEdge
+        cursor.x = leftEdge
     }
 
     /// DECALN: every cell an `E`, margins reset, cursor home.
     mutating func screenAlignment() {
-        top = 0
-        bottom = rows &- 1
-        left = 0
-        right = columns &- 1
-        originMode = false
-        x = 0
-        y = 0
-        pendingWrap = false
+        margins.reset(rows: rows, columns: columns)
+        gridModes.origin = false
+        cursor.x = 0
+        cursor.y = 0
+        cursor.pendingWrap = false
         for row in 0..<rows {
             grid.clearRow(row, style: 0)
             grid.row(row).update(repeating: UInt64(UInt8(ascii: "E")), count: columns)

@@ -15,12 +15,12 @@ extension ScreenState: ScreenParserConsumer {
         case .nel:
             carriageReturn()
             lineFeed()
-        case .hts: tabStops[x] = true
+        case .hts: tabStops[cursor.x] = true
         case .ri: reverseIndex()
         case .ris: fullReset()  // modes already reset
         case .decaln: screenAlignment()
-        case .designateG0: g0 = Self.charset(final)
-        case .designateG1: g1 = Self.charset(final)
+        case .designateG0: charsets.g0 = Self.charset(final)
+        case .designateG1: charsets.g1 = Self.charset(final)
         default: break
         }
         if history.rowsBeforeStart > 0 { followRowsBeforeStart(erasedAbove: false) }
@@ -56,7 +56,7 @@ extension ScreenState: ScreenParserConsumer {
         let function = row?.function ?? .unknown
         lastPrinted = function == .rep ? lastPrinted : nil
         if function == .sgr {
-            var style = pen
+            var style = pen.style
             style.apply(sequence)
             setPen(style)
             return
@@ -85,7 +85,7 @@ extension ScreenState: ScreenParserConsumer {
     @inline(__always)
     mutating func selectGraphicRendition(_ code: UInt32) {
         lastPrinted = nil
-        var style = pen
+        var style = pen.style
         style.apply(code)
         setPen(style)
     }
@@ -93,7 +93,7 @@ extension ScreenState: ScreenParserConsumer {
     @inline(__always)
     mutating func selectGraphicRendition(_ first: UInt32, _ second: UInt32) {
         lastPrinted = nil
-        var style = pen
+        var style = pen.style
         style.apply(first)
         style.apply(second)
         setPen(style)
@@ -129,8 +129,8 @@ extension ScreenState: ScreenParserConsumer {
         case .vpa: moveToRow(count)
         case .tbc:
             switch sequence.pointee.parameter(0, default: 0) {
-            case 0: tabStops[x] = false
-            case 3: tabStops = [Bool](repeating: false, count: columns)
+            case 0: tabStops[cursor.x] = false
+            case 3: tabStops.clearAll()
             default: break
             }
         case .sm, .rm, .decset, .decrst:
@@ -144,16 +144,16 @@ extension ScreenState: ScreenParserConsumer {
             let newTop = sequence.pointee.count(0) - 1
             let newBottom = min(sequence.pointee.count(1, default: rows), rows) - 1
             guard newTop < newBottom else { return }
-            top = newTop
-            bottom = newBottom
+            margins.top = newTop
+            margins.bottom = newBottom
             moveTo(row: 1, column: 1)
         case .scoscOrDecslrm:
-            if leftRightMarginMode {  // DECSLRM
+            if margins.leftRightMode {  // DECSLRM
                 let newLeft = sequence.pointee.count(0) - 1
                 let newRight = min(sequence.pointee.count(1, default: columns), columns) - 1
                 guard newLeft < newRight else { return }
-                left = newLeft
-                right = newRight
+                margins.left = newLeft
+                margins.right = newRight
                 moveTo(row: 1, column: 1)
             } else {
                 saveCursor()  // SCOSC
@@ -163,7 +163,7 @@ extension ScreenState: ScreenParserConsumer {
         case .decstr: softReset()  // modes already
         case .decscusr:
             let shape = sequence.pointee.parameter(0, default: 0)
-            if shape <= 6 { cursorShape = UInt8(shape) }
+            if shape <= 6 { cursor.shape = UInt8(shape) }
         default:
             break
         }
@@ -190,21 +190,21 @@ extension ScreenState: ScreenParserConsumer {
             eraseInDisplay(2)
             moveTo(row: 1, column: 1)
             followRowsBeforeStart(erasedAbove: true)
-        case .insert: insertMode = on
-        case .lineFeedNewLine: newlineMode = on
-        case .reverseVideo: reverseVideo = on
+        case .insert: gridModes.insert = on
+        case .lineFeedNewLine: gridModes.newline = on
+        case .reverseVideo: gridModes.reverseVideo = on
         case .origin:
-            originMode = on
+            gridModes.origin = on
             moveTo(row: 1, column: 1)
         case .autowrap:
-            autowrap = on
-            if !on { pendingWrap = false }
-        case .cursorBlink: cursorBlink = on
+            gridModes.autowrap = on
+            if !on { cursor.pendingWrap = false }
+        case .cursorBlink: cursor.blinks = on
         case .leftRightMargins:
-            leftRightMarginMode = on
+            margins.leftRightMode = on
             if !on {
-                left = 0
-                right = columns - 1
+                margins.left = 0
+                margins.right = columns - 1
                 dropMarginWraps()
             }
         default:
@@ -217,14 +217,9 @@ extension ScreenState: ScreenParserConsumer {
     private mutating func windowOperation(_ sequence: UnsafePointer<SequenceParameters>) {
         switch sequence.pointee.parameter(0, default: 0) {
         case 22:
-            if sequence.pointee.parameter(1, default: 0) != 1 {
-                if titleStack.count == Self.titleStackLimit { titleStack.removeFirst() }
-                titleStack.append(title)
-            }
+            if sequence.pointee.parameter(1, default: 0) != 1 { titles.push() }
         case 23:
-            if sequence.pointee.parameter(1, default: 0) != 1, let popped = titleStack.popLast() {
-                title = popped
-            }
+            if sequence.pointee.parameter(1, default: 0) != 1 { titles.pop() }
         case 11, 13, 14, 15, 16, 18, 19, 20, 21:
             queries.note(.xtwinops, final: UInt8(ascii: "t"), sequence)
         default:
@@ -239,23 +234,23 @@ extension ScreenState: ScreenParserConsumer {
         modes.applyOperatingSystemCommand(payload)
         guard let command = payload.oscCommand() else { return }
         let text = Array(UnsafeBufferPointer(rebasing: payload.bytes[command.rest...]))
-        if command.hasSeparator && command.number <= 2 { titleSets &+= 1 }
+        if command.hasSeparator && command.number <= 2 { titles.sets &+= 1 }
         switch command.number {
         case 0, 1, 2:
             guard command.hasSeparator else { return }
-            if command.number != 1 { title = text }
-            if command.number != 2 { iconName = text }
+            if command.number != 1 { titles.title = text }
+            if command.number != 2 { titles.iconName = text }
         case 7:
-            workingDirectory = text
+            titles.workingDirectory = text
         case 8:
             // `8;params;URI`: an empty URI ends the link. A payload cut at the limit ends
             // it too: its URI would be another one than the program's.
             guard let separator = text.firstIndex(of: UInt8(ascii: ";")) else { return }
-            var style = pen
+            var style = pen.style
             if separator + 1 == text.count || payload.isTruncated {
                 style.hyperlink = 0
             } else {
-                style.hyperlink = idCollectingIfFull { $0.hyperlinks.id(for: text) } ?? 0
+                style.hyperlink = idCollectingIfFull { $0.pen.hyperlinks.id(for: text) } ?? 0
             }
             setPen(style)
         case 4, 10, 11, 12, 52:
@@ -268,13 +263,13 @@ extension ScreenState: ScreenParserConsumer {
     mutating func applicationProgramCommandEnd() {
         lastPrinted = nil
         modes.noteWindowTitleSet()
-        titleSets &+= 1
+        titles.sets &+= 1
     }
 
     mutating func windowNameDispatch(_ payload: ControlString) {
         lastPrinted = nil
         modes.noteWindowNameSet()
-        windowName = Array(payload.bytes)
+        titles.windowName = Array(payload.bytes)
     }
 
     mutating func deviceControlDispatch(

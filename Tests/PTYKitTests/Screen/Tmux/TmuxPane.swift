@@ -186,15 +186,17 @@ struct ShownState: Equatable, CustomStringConvertible {
         let state = model.state
         let modes = model.modes
         func flag(_ on: Bool) -> String { on ? "1" : "0" }
-        let x = state.pendingWrap ? state.columns : state.x
-        let tabs = state.tabStops.enumerated().filter(\.element).map { String($0.offset) }.joined(separator: ",")
+        let x = state.cursor.pendingWrap ? state.columns : state.cursor.x
+        let tabs = state.tabStops.stops.enumerated().filter(\.element).map { String($0.offset) }.joined(separator: ",")
         values = [
-            "\(x),\(state.y)", "cursor=\(flag(modes.cursorVisible))", "alt=\(flag(model.isAlternateScreen))",
-            "insert=\(flag(state.insertMode))", "origin=\(flag(state.originMode))", "wrap=\(flag(state.autowrap))",
+            "\(x),\(state.cursor.y)", "cursor=\(flag(modes.cursorVisible))", "alt=\(flag(model.isAlternateScreen))",
+            "insert=\(flag(state.gridModes.insert))", "origin=\(flag(state.gridModes.origin))",
+            "wrap=\(flag(state.gridModes.autowrap))",
             "ckeys=\(flag(modes.isSet(privateMode: 1)))", "keypad=\(flag(modes.applicationKeypad))",
             "mouse=\(flag(modes.isSet(privateMode: 1000)))\(flag(modes.isSet(privateMode: 1002)))"
                 + "\(flag(modes.isSet(privateMode: 1003)))",
-            "sgr=\(flag(modes.isSet(privateMode: 1006)))", "region=\(state.top)-\(state.bottom)", "tabs=\(tabs)",
+            "sgr=\(flag(modes.isSet(privateMode: 1006)))", "region=\(state.margins.top)-\(state.margins.bottom)",
+            "tabs=\(tabs)",
         ]
     }
 
