@@ -67,6 +67,27 @@ struct ScreenStartPositionTests {
         #expect(model.rowsBeforeStart == 0)
     }
 
+    /// Left and right margins set on the alternate screen (margins are not per screen), the
+    /// cursor brought back below the terminal's rows by leaving it: a scroll of the region
+    /// moves cells across those rows between the margins, so they are the program's from the
+    /// region's top.
+    @Test func aScrollBetweenLeftAndRightMarginsEndsThemAtTheRegionsTop() {
+        let model = started()
+        model.feed(#"\e[?1049h\e[2;6r\e[?69h\e[2;8s\e[?1049l"#)
+        #expect(model.rowsBeforeStart == 3)
+        model.feed(#"\e[2B\n"#)
+        #expect(model.rowsBeforeStart == 1)
+    }
+
+    /// DECSED erases nothing in the model (it keeps no protected cells, and tmux ignores it):
+    /// the rows stay the terminal's.
+    @Test(arguments: [#"\e[?1J"#, #"\e[?2J"#])
+    func selectiveEraseLeavesThem(sequence: String) {
+        let model = started()
+        model.feed(sequence)
+        #expect(model.rowsBeforeStart == 3)
+    }
+
     @Test func whatHappensOnTheAlternateScreenLeavesThemAlone() {
         let model = started()
         model.feed(#"\e[?1049h\e[1;1Hfull screen\e[2J\e[?1049l"#)

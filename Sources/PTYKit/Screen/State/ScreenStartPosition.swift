@@ -29,8 +29,8 @@ extension ScreenState {
         history.rowsBeforeStart = onAlternate ? 0 : cursor.y
     }
 
-    /// A region short of the whole screen scrolled up by `count` while some rows are the
-    /// terminal's: those that leave its top are gone (only a full-screen scroll pushes them
+    /// A region short of the whole screen, or between left and right margins, scrolled up by
+    /// `count` while some rows are the terminal's: those that leave its top are gone (only a full-screen scroll pushes them
     /// into the terminal's history: `mainTopRowsLeave`).
     mutating func rowsBeforeStartScrolled(_ count: Int) {
         guard !onAlternate else { return }

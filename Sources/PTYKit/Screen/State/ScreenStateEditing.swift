@@ -279,12 +279,14 @@ extension ScreenState {
     /// region of the main screen go to the terminal's history (kept while capturing).
     mutating func scrollUp(_ count: Int) {
         let style = erasePenId()
-        if hasFullWidthMargins {
-            if margins.top == 0 && margins.bottom == rows &- 1 && !onAlternate {
+        if !onAlternate {
+            if margins.top == 0 && margins.bottom == rows &- 1 && hasFullWidthMargins {
                 mainTopRowsLeave(count)
-            } else if history.rowsBeforeStart > margins.top && !onAlternate {
+            } else if history.rowsBeforeStart > margins.top {
                 rowsBeforeStartScrolled(count)
             }
+        }
+        if hasFullWidthMargins {
             grid.scrollUp(top: margins.top, bottom: margins.bottom, count: count, style: style)
         } else {
             for _ in 0..<min(count, margins.bottom - margins.top + 1) {

@@ -75,9 +75,9 @@ extension ScreenState: ScreenParserConsumer {
             controlSequence(function, sequence)
         }
         if history.rowsBeforeStart > 0 {
-            // ED or DECSED 1 or 2 erase every row above the cursor.
-            let erased =
-                (function == .ed || function == .decsed) && (1...2).contains(sequence.pointee.parameter(0, default: 0))
+            // ED 1 or 2 erase every row above the cursor (DECSED erases nothing here: the
+            // model keeps no protected cells, and tmux ignores it).
+            let erased = function == .ed && (1...2).contains(sequence.pointee.parameter(0, default: 0))
             followRowsBeforeStart(erasedAbove: erased)
         }
     }
