@@ -30,10 +30,10 @@ let package = Package(
         .target(name: "CBusShims"),
         // The screen model's widest stores of text into cells (AVX2 where the
         // CPU has it, chosen at run time).
-        .target(name: "CCellStores"),
+        .target(name: "CScreenKernels"),
         .target(
             name: "PTYKit",
-            dependencies: ["CPTYShims", "CCellStores"]
+            dependencies: ["CPTYShims", "CScreenKernels"]
         ),
         .executableTarget(
             name: "idlewrap",
@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PTYKitTests",
-            dependencies: ["PTYKit", "CCellStores"]
+            dependencies: ["PTYKit", "CScreenKernels"]
         ),
         // The helpers both of idlewrap's test tiers use: the terminal and tmux
         // drivers, test users, temporary directories, fixtures. A test target

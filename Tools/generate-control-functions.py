@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/CCellStores/ccellcontrolfunctions.h, the tables of the C
+"""Generates Sources/CScreenKernels/ccellcontrolfunctions.h, the tables of the C
 classifier behind the redraw skip (ccellredraw.c), from the rows of
 Sources/PTYKit/Screen/Parser/ControlFunctionTable.swift: what each escape and
 control sequence before a read's last full erase is (left out, fed alone, or
@@ -20,7 +20,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ROWS = ROOT / "Sources/PTYKit/Screen/Parser/ControlFunctionTable.swift"
 MODE_ROWS = ROOT / "Sources/PTYKit/Screen/Parser/ModeTable.swift"
-OUTPUT = ROOT / "Sources/CCellStores/ccellcontrolfunctions.h"
+OUTPUT = ROOT / "Sources/CScreenKernels/ccellcontrolfunctions.h"
 
 # ccellredraw.c's item_kind, by BeforeFullRedraw's case names.
 KINDS = {"kept": 0, "undone": 1, "pen": 2, "cursor": 3, "fedAlone": 4}

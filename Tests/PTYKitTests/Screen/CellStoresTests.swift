@@ -1,9 +1,9 @@
-import CCellStores
+import CScreenKernels
 import Testing
 
 @testable import PTYKit
 
-/// The screen model's C stores and search (CCellStores), each form against the plain
+/// The screen model's C stores and search (CScreenKernels), each form against the plain
 /// definition: the model's own tests go through the widest forms the CPU has.
 @Suite("Cell stores")
 struct CellStoresTests {

@@ -1,4 +1,4 @@
-import CCellStores
+import CScreenKernels
 import Testing
 
 @testable import PTYKit

@@ -1,11 +1,11 @@
-import CCellStores
+import CScreenKernels
 import Testing
 
 @testable import PTYKit
 
 /// A program that redraws whole screens (ED 2) draws several in one read; what comes
 /// before the last redraw's CUP and pen reset is left out, but for the modes and the like
-/// in it, fed alone (ScreenModel.applyRead, CCellStores' ccell_find_redraw). Where that
+/// in it, fed alone (ScreenModel.applyRead, CScreenKernels' ccell_find_redraw). Where that
 /// happens, that nothing changes (against the same bytes fed one at a time, where it
 /// cannot happen), and where it must not happen.
 @Suite("ScreenModel leaving out what a redraw undoes")

@@ -20,7 +20,7 @@ extension ScreenModel {
 /// - the kept text (KeptText): plain text kept back across reads, which the next read may
 ///   scroll away in turn;
 /// - the redraw skip: a read that redraws the screen fed from its last redraw
-///   (CCellStores' ccell_find_redraw).
+///   (CScreenKernels' ccell_find_redraw).
 ///
 /// With `.none` every read goes to the plain feed whole. The state is the same either way
 /// once the kept text is fed (`feedKeptText`), which everything that reads or changes the
@@ -177,7 +177,7 @@ struct FeedPlanner {
     /// program that redraws whole screens (vim, a dashboard: ED 2 in the last read) draws
     /// several in a read, and only the last is seen: what comes before the last redraw's
     /// CUP and pen reset is left out where the ED 2, CUP and reset undo all of it, but for
-    /// the modes, titles and the like in it, fed alone (CCellStores' ccell_find_redraw).
+    /// the modes, titles and the like in it, fed alone (CScreenKernels' ccell_find_redraw).
     /// Not while the scrollback is held: text that scrolls off before the erase goes there.
     private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
         guard plain.state.erasedFully && plain.state.history.hold == nil else {

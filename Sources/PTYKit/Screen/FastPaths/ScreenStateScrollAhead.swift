@@ -156,7 +156,7 @@ extension ScreenState {
     /// cursor enters row number `stop`: then `walk` is where that row's own bytes begin,
     /// the cursor at its column there. The moves printASCII, carriageReturn and lineFeed
     /// make without margins, the runs of text between returns, line feeds and escapes moved
-    /// over whole; those are found with the CPU's widest vectors (CCellStores), up to a
+    /// over whole; those are found with the CPU's widest vectors (CScreenKernels), up to a
     /// batch at a time.
     private func walkPlainText(
         _ base: UnsafePointer<UInt8>, to end: Int, stoppingAtRow stop: Int, _ walk: inout PlainTextWalk,

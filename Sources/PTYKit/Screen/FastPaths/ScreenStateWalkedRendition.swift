@@ -1,4 +1,4 @@
-import CCellStores
+import CScreenKernels
 
 // Colour in a flood (`ls --color`, a compiler's warnings, `grep --color`) is SGRs between
 // runs of text: they move no cursor, so the walk over text that may scroll away

@@ -1,7 +1,7 @@
-import CCellStores
+import CScreenKernels
 import Glibc
 
-/// The widest vectors the screen model's C loops (CCellStores) may use on this CPU.
+/// The widest vectors the screen model's C loops (CScreenKernels) may use on this CPU.
 enum CellVectors: Int, Comparable, Sendable {
     /// Every x86-64 has SSE2 (elsewhere, the C loops are plain and the compiler vectorizes
     /// them).
@@ -53,7 +53,7 @@ enum CellVectors: Int, Comparable, Sendable {
         }
     }
 
-    /// What of a read that redraws the screen need not be fed (CCellStores' ccell_redraw).
+    /// What of a read that redraws the screen need not be fed (CScreenKernels' ccell_redraw).
     typealias FindRedraw =
         @convention(c) (
             _ bytes: UnsafePointer<UInt8>, _ count: Int, _ fed: UnsafeMutablePointer<Int>, _ capacity: Int

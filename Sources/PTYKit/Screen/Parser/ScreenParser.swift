@@ -1,4 +1,4 @@
-import CCellStores
+import CScreenKernels
 import Glibc
 
 // Turns what a program writes to its terminal into events (libvterm's parser layer): text,
@@ -211,7 +211,7 @@ struct ScreenParser {
         return end
     }
 
-    /// Whether long runs are searched with AVX2 (CCellStores).
+    /// Whether long runs are searched with AVX2 (CScreenKernels).
     private let scansWithAVX2: Bool
 
     /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and

@@ -1,4 +1,4 @@
-import CCellStores
+import CScreenKernels
 
 // What text, controls and editing sequences do to the grid, as xterm does them (VT510
 // where xterm follows it). Where tmux departs and the model follows it, the comment says so.
@@ -55,7 +55,7 @@ extension ScreenState {
         }
     }
 
-    /// Cells for `count` ASCII bytes in one style: 1 to 3 here, more in a call (CCellStores),
+    /// Cells for `count` ASCII bytes in one style: 1 to 3 here, more in a call (CScreenKernels),
     /// with AVX2 where the CPU has it.
     @inline(__always)
     private func storeCells(
