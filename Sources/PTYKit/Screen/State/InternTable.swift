@@ -1,6 +1,6 @@
 /// Values stored once each under a number that cells and styles hold instead (the styles,
-/// clusters and hyperlinks of ScreenState). Bounded: when it is full, the model collects
-/// (ScreenStateTables.swift) and the table frees the ids nothing refers to any more.
+/// clusters and hyperlinks of the Pen). Bounded: when it is full, the model collects
+/// (Pen.collectGarbage) and the table frees the ids nothing refers to any more.
 ///
 /// A collection never renumbers an id in use, as Ghostty's reference-counted style and
 /// hyperlink sets never move an entry: an id read before a collection (the pen's, a cell's

@@ -1,7 +1,7 @@
 /// The pen (the style text is drawn in now) and the tables the ids in cells name: styles,
 /// character clusters and hyperlinks, interned as the pen draws. Ids in use are never
-/// renumbered (InternTable); ScreenState collects what nothing refers to when a table fills
-/// (ScreenStateTables.swift), since only it sees every cell.
+/// renumbered (InternTable). When a table fills, what nothing refers to is collected: the
+/// cells and saved cursors are ScreenState's, which passes them in.
 struct Pen {
     private(set) var style = Style.plain
     /// The id of `style` in `styles`, valid while `isCurrent`.
