@@ -108,6 +108,15 @@ struct ScreenParserMalformedTests {
         #expect(parser.isAtBoundary)
     }
 
+    /// An OSC without a number sets nothing, as in tmux and Ghostty (xterm reads it as 0).
+    @Test func anOSCWithoutANumberIsNotATitle() {
+        let model = ScreenModel(rows: 2, columns: 10)
+        model.feed(bytes(#"\e]2;kept\e\\\e];;\e\\\e];new\aOK"#))
+        #expect(model.title == Array("kept".utf8))
+        #expect(model.iconName == nil)
+        #expect(model.titleSets == 1)
+    }
+
     @Test func kittyStackIsBoundAndEvictsTheOldest() {
         var parser = ModelStream()
         for flags in 1...17 {

@@ -193,16 +193,17 @@ struct ControlString {
 
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
 
-    /// The OSC command number before the first `;` (`0` in `0;title`, 0 when the string
-    /// starts with `;`), whether a `;` came, and where the rest begins; nil when something
-    /// else than digits comes before the `;`, or the string is empty.
+    /// The OSC command number before the first `;` (`0` in `0;title`), whether a `;` came,
+    /// and where the rest begins; nil when something else than digits comes before the
+    /// `;`, no digit does, or the string is empty.
     func oscCommand() -> (number: UInt32, hasSeparator: Bool, rest: Int)? {
         var number: UInt32 = 0
         var index = 0
         while index < count {
             let byte = storage[index]
+            // No number before it: tmux and Ghostty set nothing (xterm reads 0).
             if byte == UInt8(ascii: ";") {
-                return (number, true, index + 1)
+                return index == 0 ? nil : (number, true, index + 1)
             }
             guard byte &- UInt8(ascii: "0") < 10 else { return nil }
             number = SequenceParameters.appending(digit: byte, to: number)
