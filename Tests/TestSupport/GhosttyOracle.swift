@@ -110,9 +110,9 @@ enum GhosttyOracle {
 }
 
 /// The disagreements with Ghostty that are known and explained
-/// (Tests/Oracle/allowed-differences.txt): a line `CASE PHASE KIND`, CASE and PHASE
-/// patterns as fnmatch(3) takes them (PHASE's spaces written as `_`), each after the
-/// comment lines that say why.
+/// (Tests/Oracle/allowed-differences.txt): a line `CASE PHASE KIND`, each a pattern as
+/// fnmatch(3) takes it (PHASE's spaces written as `_`), after the comment lines that say
+/// why.
 struct AllowedDifferences {
     struct Entry: Hashable {
         let casePattern: String
@@ -140,7 +140,7 @@ struct AllowedDifferences {
     /// The entry that allows `difference`, if any.
     func entry(allowing difference: GhosttyOracle.Difference) -> Entry? {
         entries.first { entry in
-            entry.kind == difference.kind && fnmatch(entry.casePattern, difference.name, 0) == 0
+            fnmatch(entry.kind, difference.kind, 0) == 0 && fnmatch(entry.casePattern, difference.name, 0) == 0
                 && fnmatch(entry.phasePattern, difference.phase, 0) == 0
         }
     }
