@@ -11,6 +11,9 @@ public struct ScreenModes: Equatable, Sendable {
     private var modes: ModeSet = .initial
     public private(set) var applicationKeypad = false
     public private(set) var titleWasSet = false
+    /// The window title itself was set (OSC 0 or 2), maybe to nothing; not only the icon
+    /// name or tmux's pane title (APC).
+    public private(set) var windowTitleWasSet = false
     /// tmux's window name, set by `ESC k name ST`.
     public private(set) var windowNameWasSet = false
     public private(set) var modifyOtherKeys = 0
@@ -115,11 +118,12 @@ public struct ScreenModes: Equatable, Sendable {
     }
 
     /// RIS. The window title survives a reset in xterm and the window name in tmux, so
-    /// `titleWasSet` and `windowNameWasSet` do too.
+    /// `titleWasSet`, `windowTitleWasSet` and `windowNameWasSet` do too.
     mutating func fullReset() {
-        let (titleWasSet, windowNameWasSet) = (titleWasSet, windowNameWasSet)
+        let (titleWasSet, windowTitleWasSet, windowNameWasSet) = (titleWasSet, windowTitleWasSet, windowNameWasSet)
         self = .initial
         self.titleWasSet = titleWasSet
+        self.windowTitleWasSet = windowTitleWasSet
         self.windowNameWasSet = windowNameWasSet
     }
 
@@ -127,6 +131,7 @@ public struct ScreenModes: Equatable, Sendable {
     var withoutTitles: ScreenModes {
         var modes = self
         modes.titleWasSet = false
+        modes.windowTitleWasSet = false
         modes.windowNameWasSet = false
         return modes
     }
@@ -185,6 +190,7 @@ public struct ScreenModes: Equatable, Sendable {
     mutating func applyOperatingSystemCommand(_ payload: ControlString) {
         if let command = payload.oscCommand(), command.hasSeparator, command.number <= 2 {
             titleWasSet = true
+            if command.number != 1 { windowTitleWasSet = true }
         }
     }
 }

@@ -4,6 +4,8 @@ import PTYKit
 /// icon name (OSC 0, 1, 2), tmux's window name (`ESC k`) and the working directory (OSC 7).
 struct CommandTitles {
     var title: [UInt8]
+    /// The command set its window title (maybe to nothing): the unlock sets it again.
+    var titleWasSet: Bool
     var iconName: [UInt8]?
     var windowName: [UInt8]?
     var workingDirectory: [UInt8]?
@@ -12,6 +14,7 @@ struct CommandTitles {
 
     init(_ model: ScreenModel) {
         title = model.title
+        titleWasSet = model.modes.windowTitleWasSet
         iconName = model.iconName
         windowName = model.windowName
         workingDirectory = model.workingDirectory
@@ -71,7 +74,7 @@ struct HiddenTitles {
             if !now.title.isEmpty && icon == now.title {
                 buffer.append(.setTitle(now.title))
             } else {
-                if !now.title.isEmpty { buffer.append(.setWindowTitle(now.title)) }
+                if now.titleWasSet || !now.title.isEmpty { buffer.append(.setWindowTitle(now.title)) }
                 if let icon { buffer.append(.setIconName(icon)) }
             }
         }

@@ -325,6 +325,30 @@ struct LockControllerTests {
         #expect(!host.screenText.contains("\u{1b}]0;") && !host.screenText.contains("\u{1b}[22;0t"))
     }
 
+    /// An empty title the command set comes back empty: a terminal without a title stack
+    /// (Ghostty, urxvt, st, konsole) would keep `Locked`.
+    @Test func anEmptyTitleTheCommandSetComesBackEmpty() {
+        let lock = makeLock()
+        output(lock, "\u{1b}]2;secret.txt - vim\u{07}\u{1b}]2;\u{07}")
+        lock.requestLock()
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+        #expect(TitleStackModel(host.screen).title == "")
+        let withoutStack = host.screenText.replacing("\u{1b}[22;0t", with: "").replacing("\u{1b}[23;0t", with: "")
+        #expect(TitleStackModel(Array(withoutStack.utf8)).title == "")
+    }
+
+    /// APC strings (kitty's graphics, a pane title to tmux) hide the title at the lock, but
+    /// are no title of the command's to set again: the terminal's own comes back by the pop.
+    @Test func anAPCLeavesNoTitleToSetAgain() {
+        let lock = makeLock()
+        output(lock, "\u{1b}_Gi=1;AAAA\u{1b}\\")
+        lock.requestLock()
+        type(lock, "open sesame\r")
+        #expect(!lock.isLocked)
+        #expect(TitleStackModel(host.screen).title == "outer")
+    }
+
     @Test func aDCSEndedOnlyForWilliamsKeepsTheLockWaiting() throws {
         // tmux is still inside the DCS after ESC x and after CAN.
         let lock = makeLock()
