@@ -94,7 +94,7 @@ extension EndToEnd {
             let terminal = try idlewrap(["-t", "off", "--show-config"])
             #expect(terminal.waitForExit() == .exited(0))
             let lines = terminal.text.split(separator: "\r\n").map(String.init)
-            #expect(lines.map { String($0.prefix { $0 != " " }) } == OptionTable.settings.map(\.long))
+            #expect(lines.map { String($0.prefix { $0 != " " }) } == OptionTable.settings.map(\.configKey))
             let system = directory.file("system-config")
             #expect(lines.contains("timeout = 15m  # \(system):1 (max-timeout; was off from -t)"))
             #expect(lines.contains("kill-after = 1h  # \(system):3 (max-kill-after; was off from default)"))

@@ -6,7 +6,7 @@ import Testing
 @testable import idlewrap
 
 extension EndToEnd {
-    /// The login offer of detached sessions (`--attach-at-login`) through a real sshd, with
+    /// The login offer of detached sessions (`attach` in a file, `--attach-at-login`) through a real sshd, with
     /// idlewrap as the user's login shell: a login after a dropped connection is offered
     /// the session; one key takes it back, after its password, or starts a new shell;
     /// commands over ssh and `never` are not asked anything.
@@ -96,7 +96,7 @@ extension EndToEnd {
             }
             // `never`: a login is a new shell, as before there were detached sessions.
             try fixture.server.directory.write(
-                "config", "detach = hangup\ntimeout = 0\nattach-at-login = never\n", mode: 0o644)
+                "config", "detach = hangup\ntimeout = 0\nattach = never\n", mode: 0o644)
             try SSHServer.run([
                 "cp", fixture.server.directory.file("config"), fixture.server.home + "/.config/idlewrap/config",
             ])
@@ -108,7 +108,7 @@ extension EndToEnd {
             #expect(login.waitForExit(timeout: 60) == .exited(0))
             // `always`: the only one is taken back at once, after its password all the same.
             try fixture.server.directory.write(
-                "config", "detach = hangup\ntimeout = 0\nattach-at-login = always\n", mode: 0o644)
+                "config", "detach = hangup\ntimeout = 0\nattach = always\n", mode: 0o644)
             try SSHServer.run([
                 "cp", fixture.server.directory.file("config"), fixture.server.home + "/.config/idlewrap/config",
             ])

@@ -47,7 +47,7 @@ struct SystemPolicyFile {
     /// "timeout = 10m (/etc/idlewrap/config:3)" or "timeout: not set (default 5m)".
     func describe(_ option: OptionDefinition, _ value: String) -> String {
         let source = settings.source(of: option)
-        if case .file(_, let file, let line) = source { return "\(file):\(line): \(option.long) = \(value)" }
-        return "\(shownPath): \(option.long) not set (default \(value))"
+        if case .file(_, let file, let line) = source { return "\(file):\(line): \(option.configKey) = \(value)" }
+        return "\(shownPath): \(option.configKey) not set (default \(value))"
     }
 }

@@ -3,8 +3,12 @@
 /// files, `--show-config`, site policy and the shell completions all read these records,
 /// and nothing else lists options.
 struct OptionDefinition: Sendable {
-    /// `--long` on the command line; also the key of a configuration file line.
+    /// `--long` on the command line.
     let long: String
+    /// The key of a configuration file's line: `long`, but for `--attach-at-login`, whose
+    /// key is `attach`, because `--attach` is the action. An action's is its `long`, so
+    /// that a file's line naming it is refused by name.
+    let configKey: String
     let short: Character?
     /// The value's name in help and documentation (`DURATION`); nil for a switch.
     let valueName: String?
@@ -17,10 +21,11 @@ struct OptionDefinition: Sendable {
 
     /// A setting: a field of `Options`, given anywhere unless `scope` says otherwise.
     init(
-        long: String, short: Character? = nil, valueName: String? = nil, help: [String],
+        long: String, configKey: String? = nil, short: Character? = nil, valueName: String? = nil, help: [String],
         scope: OptionScope = .anywhere, setting: Setting, environmentVariable: String? = nil
     ) {
         self.long = long
+        self.configKey = configKey ?? long
         self.short = short
         self.valueName = valueName
         self.help = help
@@ -32,6 +37,7 @@ struct OptionDefinition: Sendable {
     /// An action, which only the command line asks for.
     init(long: String, short: Character? = nil, valueName: String? = nil, help: [String], action: Action) {
         self.long = long
+        self.configKey = long
         self.short = short
         self.valueName = valueName
         self.help = help

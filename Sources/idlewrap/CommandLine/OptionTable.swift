@@ -183,9 +183,10 @@ enum OptionTable {
     }
 
     /// The option a configuration file's `KEY = VALUE` line names, whatever its scope:
-    /// `Settings.apply` says so when a file may not set it.
+    /// `Settings.apply` says so when a file may not set it. A setting comes first: the
+    /// file's `attach` is --attach-at-login, not the action --attach.
     static func option(configKey key: String) -> OptionDefinition? {
-        all.first { $0.long == key }
+        all.first { $0.setting != nil && $0.configKey == key } ?? all.first { $0.configKey == key }
     }
 
     /// The option that asks for `action`.
@@ -261,7 +262,7 @@ extension OptionTable {
         setting: Setting(ValueGrammar.detachWhen, get: { $0.detach }, set: { $0.detach = $1 }))
 
     static let attachAtLogin = OptionDefinition(
-        long: "attach-at-login", valueName: "WHEN",
+        long: "attach-at-login", configKey: "attach", valueName: "WHEN",
         help: [
             "At a login with detached sessions: ask (default:",
             "one key picks one or a new shell), always (the",
@@ -271,7 +272,7 @@ extension OptionTable {
 
     static let fixed = OptionDefinition(
         long: "fixed", valueName: "KEYS",
-        help: ["Settings whose system-file value no one may change: detach, attach-at-login (default: none)."],
+        help: ["Settings whose system-file value no one may change: detach, attach (default: none)."],
         scope: .systemFile, setting: Setting(.settingNames, get: { $0.fixed }, set: { $0.fixed = $1 }))
 
     static let maxTimeout = OptionDefinition(

@@ -29,7 +29,8 @@ struct Settings: Equatable, Sendable {
                 : "can only be set in the system configuration file"
             throw UsageError(
                 message: "\(source.messagePrefix)'\(source.name(of: option))' \(rule)",
-                auditRecord: option.scope == .systemFile ? "refused \(option.long) from \(source.label): \(rule)" : nil)
+                auditRecord: option.scope == .systemFile
+                    ? "refused \(option.configKey) from \(source.label): \(rule)" : nil)
         }
         guard let setting = option.setting else { preconditionFailure("--\(option.long) is an action, not a setting") }
         var updated = options
@@ -59,7 +60,7 @@ struct Settings: Equatable, Sendable {
     /// Puts back the system file's value (or the default) of each setting it fixes
     /// (`fixed`) where another source asked for another, with the record of it.
     mutating func keepFixedSettings() {
-        for option in OptionTable.fixable where options.fixed.contains(option.long) {
+        for option in OptionTable.fixable where options.fixed.contains(option.configKey) {
             guard let setting = option.setting else { continue }
             let asked = setting.text(in: options)
             let site = setting.text(in: siteOptions)
@@ -70,8 +71,9 @@ struct Settings: Equatable, Sendable {
             sources[option.long] = siteSources[option.long] ?? .defaultValue
             options.policyChanges.append(
                 PolicyChange(
-                    key: option.long, requested: asked, requestedAt: askedAt, allowed: site,
-                    limitKey: OptionTable.fixed.long, limitAt: siteSources[OptionTable.fixed.long] ?? .defaultValue,
+                    key: option.configKey, requested: asked, requestedAt: askedAt, allowed: site,
+                    limitKey: OptionTable.fixed.configKey,
+                    limitAt: siteSources[OptionTable.fixed.long] ?? .defaultValue,
                     relation: .fixed))
         }
     }
@@ -134,7 +136,7 @@ extension ValueSource {
         switch self {
         case .commandLine(let spelled): spelled
         case .environment(let variable): variable
-        case .file, .defaultValue: option.long
+        case .file, .defaultValue: option.configKey
         }
     }
 

@@ -151,7 +151,7 @@ extension ValueGrammar where Value == [AuthMethod] {
 
 extension ValueGrammar where Value == [String] {
     /// Keys of settings the site may fix (`OptionTable.fixable`), separated by commas, each
-    /// at most once: `detach, attach-at-login`. The empty text fixes none.
+    /// at most once: `detach, attach`, by their keys in a file. The empty text fixes none.
     static let settingNames = ValueGrammar(
         .settingNames,
         parse: { text throws(ValueProblem) in
@@ -159,8 +159,8 @@ extension ValueGrammar where Value == [String] {
             guard !text.isEmpty else { return names }
             for item in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let name = String(item.trimmingBlanks())
-                guard OptionTable.fixable.contains(where: { $0.long == name }), !names.contains(name) else {
-                    let keys = OptionTable.fixable.map(\.long)
+                guard OptionTable.fixable.contains(where: { $0.configKey == name }), !names.contains(name) else {
+                    let keys = OptionTable.fixable.map(\.configKey)
                     throw .invalid(
                         "invalid list of keys",
                         detail: " (expected \(choiceList(keys)), separated by commas, each once)")

@@ -2,7 +2,8 @@
 /// around the key and the value are ignored, and so are blank lines and lines whose first
 /// non-blank character is `#`; a `#` after two blanks starts a comment (as
 /// `--show-config` writes sources), and any other `#` is part of the value, so a
-/// `message` may hold one. Keys are the long option names; each value is in its
+/// `message` may hold one. Keys are the long option names but `attach`, which is
+/// --attach-at-login (`OptionDefinition.configKey`); each value is in its
 /// option's grammar, a switch's is `yes` or `no`. A key given twice: the last one wins.
 enum ConfigurationText {
     /// Applies every line of `text`, read from `path`, to `settings`; the first bad line
@@ -37,7 +38,8 @@ enum ConfigurationText {
             let key = String(Substring(scalars[..<equals]).trimmingBlanks())
             let value = String(Substring(scalars[scalars.index(after: equals)...]).withoutComment().trimmingBlanks())
             guard let option = OptionTable.option(configKey: key) else {
-                problems.append(UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'"))
+                problems.append(
+                    UsageError(message: "\(source.messagePrefix)unknown key '\(terminalSafe(key))'\(keyHint(key))"))
                 continue
             }
             do {
@@ -47,6 +49,12 @@ enum ConfigurationText {
             }
         }
         return problems
+    }
+
+    /// Where `key` is an option's long name but not its key in a file: which key is.
+    private static func keyHint(_ key: String) -> String {
+        guard let option = OptionTable.all.first(where: { $0.long == key && $0.configKey != key }) else { return "" }
+        return " (the key of --\(option.long) is \(option.configKey))"
     }
 }
 

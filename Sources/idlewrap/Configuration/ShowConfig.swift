@@ -13,7 +13,7 @@ enum ShowConfig {
         return OptionTable.settings.map { option in
             var value = option.setting?.text(in: options) ?? ""
             var source = settings.source(of: option).label
-            if let change = options.policyChanges.last(where: { $0.key == option.long }) {
+            if let change = options.policyChanges.last(where: { $0.key == option.configKey }) {
                 source =
                     "\(change.limitAt.label) (\(change.limitKey); was \(change.requested) from \(change.requestedAt.label))"
             } else if settings.source(of: option) == .defaultValue,
@@ -22,7 +22,7 @@ enum ShowConfig {
                 value = shown.value
                 source = shown.reason.map { "default: \($0)" } ?? "default"
             }
-            return terminalSafe("\(option.long) =\(value.isEmpty ? "" : " " + value)  # \(source)") + "\n"
+            return terminalSafe("\(option.configKey) =\(value.isEmpty ? "" : " " + value)  # \(source)") + "\n"
         }.joined()
     }
 

@@ -16,9 +16,9 @@ extension Settings {
         }
         if options.holdLimit > options.maxHoldLimit {
             let change = PolicyChange(
-                key: OptionTable.holdLimit.long, requested: formatSize(options.holdLimit),
+                key: OptionTable.holdLimit.configKey, requested: formatSize(options.holdLimit),
                 requestedAt: source(of: OptionTable.holdLimit), allowed: formatSize(options.maxHoldLimit),
-                limitKey: OptionTable.maxHoldLimit.long, limitAt: source(of: OptionTable.maxHoldLimit),
+                limitKey: OptionTable.maxHoldLimit.configKey, limitAt: source(of: OptionTable.maxHoldLimit),
                 relation: .larger)
             enforce(change) { $0.holdLimit = $0.maxHoldLimit }
         }
@@ -44,8 +44,8 @@ extension Settings {
     ) {
         guard limit > .zero, current == .zero || current > limit else { return }
         let change = PolicyChange(
-            key: option.long, requested: formatDuration(current), requestedAt: source(of: option),
-            allowed: formatDuration(limit), limitKey: limitOption.long, limitAt: source(of: limitOption))
+            key: option.configKey, requested: formatDuration(current), requestedAt: source(of: option),
+            allowed: formatDuration(limit), limitKey: limitOption.configKey, limitAt: source(of: limitOption))
         enforce(change) { update(&$0, limit) }
     }
 

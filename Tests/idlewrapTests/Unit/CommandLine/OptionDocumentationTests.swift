@@ -32,10 +32,9 @@ struct OptionDocumentationTests {
         let keywords = Set(
             manual.split(separator: "\n").filter { $0.hasPrefix(".Cm ") || $0.hasPrefix(".It Cm ") }
                 .flatMap { $0.split(separator: " ").map(String.init) })
-        for option in OptionTable.settings {
-            #expect(keywords.contains(option.long), "\(option.long) missing from CONFIGURATION in man/idlewrap.1")
-            #expect(
-                section.contains("`\(option.long)"), "\(option.long) missing from Configuration in docs/deployment.md")
+        for key in OptionTable.settings.map(\.configKey) {
+            #expect(keywords.contains(key), "\(key) missing from CONFIGURATION in man/idlewrap.1")
+            #expect(section.contains("`\(key)"), "\(key) missing from Configuration in docs/deployment.md")
         }
         // The actions, which the sections name as command-line only.
         for option in OptionTable.commandLine where (option.setting == nil) {

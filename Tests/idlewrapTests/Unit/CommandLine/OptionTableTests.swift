@@ -28,6 +28,8 @@ struct OptionTableTests {
         let shorts = OptionTable.all.compactMap(\.short)
         #expect(Set(longs).count == longs.count)
         #expect(Set(shorts).count == shorts.count)
+        let keys = OptionTable.all.filter { $0.setting != nil }.map(\.configKey)
+        #expect(Set(keys).count == keys.count)
         for option in OptionTable.all {
             #expect(option.long.allSatisfy { $0.isLowercase || $0 == "-" }, "\(option.long)")
             #expect((option.valueName == nil) == (option.kind == .switch), "\(option.long)")
@@ -46,6 +48,9 @@ struct OptionTableTests {
         #expect(OptionTable.commandLineOption(short: "v") == nil)
         #expect(OptionTable.option(configKey: "wipe-scrollback")?.kind == .switch)
         #expect(OptionTable.option(configKey: "help")?.scope == .commandLine)
+        // A file's attach is the setting --attach-at-login; --attach, the action, is no key.
+        #expect(OptionTable.option(configKey: "attach") == OptionTable.attachAtLogin)
+        #expect(OptionTable.option(configKey: "attach-at-login") == nil)
         #expect(OptionTable.option(configKey: "--timeout") == nil)
         #expect(OptionTable.commandLine.map(\.long) == OptionTable.all.filter { $0.scope != .systemFile }.map(\.long))
         #expect(OptionTable.option(configKey: "max-timeout")?.scope == .systemFile)

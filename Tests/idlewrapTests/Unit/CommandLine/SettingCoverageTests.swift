@@ -19,7 +19,7 @@ struct SettingCoverageTests {
             case .method: ["file", "ask"]
             case .detachWhen: ["hangup", "never"]
             case .attachAtLogin: ["always", "never"]
-            case .settingNames: ["detach, attach-at-login", "detach"]
+            case .settingNames: ["detach, attach", "detach"]
             case .text: ["sample text", "other"]
             case .path: ["/tmp/sample-path", "/tmp/other"]
             case .directory: ["/tmp", "/var"]
@@ -37,11 +37,11 @@ struct SettingCoverageTests {
             let setting = try #require(option.setting, "--\(option.long) in the file keys but not a setting")
             let value = try #require(Self.sample(option.kind, other: setting.text(in: Options())), "\(option.long)")
             var settings = Settings()
-            try ConfigurationText.apply("\(option.long) = \(value)\n", file: .system, path: "/s", to: &settings)
+            try ConfigurationText.apply("\(option.configKey) = \(value)\n", file: .system, path: "/s", to: &settings)
             #expect(setting.text(in: settings.options) == value, "\(option.long)")
             #expect(settings.options != Options(), "\(option.long) = \(value) changed nothing")
             #expect(
-                ("\n" + ShowConfig.text(of: settings)).contains("\n\(option.long) = \(value)  # /s:1\n"),
+                ("\n" + ShowConfig.text(of: settings)).contains("\n\(option.configKey) = \(value)  # /s:1\n"),
                 "\(option.long)")
         }
     }

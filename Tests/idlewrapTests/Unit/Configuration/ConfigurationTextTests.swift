@@ -79,6 +79,18 @@ struct ConfigurationTextTests {
         #expect(Options().lockSSHCommands && Options().shell == nil)
     }
 
+    @Test("a file's attach is --attach-at-login, not the action --attach; attach-at-login is no key")
+    func attachKey() throws {
+        let user = try settings("attach = never\n", file: .user)
+        #expect(user.options.attachAtLogin == .never)
+        #expect(user.source(of: OptionTable.attachAtLogin) == .file(.user, path: userPath, line: 1))
+        let site = try settings("detach = hangup\nattach = always\nfixed = detach, attach").options
+        #expect(site.attachAtLogin == .always && site.fixed == ["detach", "attach"])
+        #expect(
+            refusal("attach = yes")
+                == "\(systemPath):1: unknown value 'yes' for attach (expected ask, always or never)")
+    }
+
     @Test("every error names the file and the line")
     func errors() {
         let cases: [(String, ConfigurationFile, String)] = [
@@ -86,6 +98,10 @@ struct ConfigurationTextTests {
             ("\n\nbogus = 1", .system, "\(systemPath):3: unknown key 'bogus'"),
             ("--timeout = 5m", .user, "\(userPath):1: unknown key '--timeout'"),
             ("= 5m", .user, "\(userPath):1: unknown key ''"),
+            (
+                "attach-at-login = never", .user,
+                "\(userPath):1: unknown key 'attach-at-login' (the key of --attach-at-login is attach)"
+            ),
             ("timeout = 5 m", .system, "\(systemPath):1: invalid duration '5 m' for timeout"),
             ("timeout =", .user, "\(userPath):1: invalid duration '' for timeout"),
             (

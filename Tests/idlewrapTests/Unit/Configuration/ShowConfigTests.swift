@@ -36,7 +36,7 @@ struct ShowConfigTests {
                 hold-limit = 8M  # default
                 detach = never  # default
                 detached-kill-after = off  # default
-                attach-at-login = ask  # default
+                attach = ask  # default
                 wipe-scrollback = no  # default
                 bell-on-exit = no  # default
                 login = no  # default
@@ -71,13 +71,15 @@ struct ShowConfigTests {
     func roundTrip() throws {
         var files = Settings()
         try ConfigurationText.apply(
-            "timeout = 1h2m3.25s\nhold-limit = 3072\nkill-after = 250ms\nauth = pam\nwipe-scrollback = yes\nshell = /bin/zsh\nmin-password-length = 9\n",
+            "timeout = 1h2m3.25s\nhold-limit = 3072\nkill-after = 250ms\nauth = pam\nwipe-scrollback = yes\nshell = /bin/zsh\nmin-password-length = 9\n"
+                + "detach = hangup\nattach = never\nfixed = detach, attach\n",
             file: .system, path: "/s", to: &files)
         let shown = ShowConfig.text(of: files)
         var again = Settings()
         // As it is: the comments are comments, `key =` is not set.
         try ConfigurationText.apply(shown, file: .system, path: "/again", to: &again)
         #expect(again.options == files.options)
+        #expect(again.options.attachAtLogin == .never && again.options.fixed == ["detach", "attach"])
     }
 
     // Found by the configuration fuzz target: `message =` set an empty message, which

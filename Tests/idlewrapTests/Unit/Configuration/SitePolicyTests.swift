@@ -190,9 +190,9 @@ struct SitePolicyTests {
         }
     }
 
-    @Test("fixed keeps the system file's detach and attach-at-login over every other source, with a notice")
+    @Test("fixed keeps the system file's detach and attach over every other source, with a notice")
     func fixedSettings() throws {
-        let policy = "detach = hangup\nattach-at-login = never\nfixed = detach, attach-at-login"
+        let policy = "detach = hangup\nattach = never\nfixed = detach, attach"
         let fixed = try run(system: policy, user: "detach = never", ["--attach-at-login", "ask"])
         #expect(fixed.detach == .hangup)
         #expect(fixed.attachAtLogin == .never)
@@ -200,7 +200,7 @@ struct SitePolicyTests {
             fixed.policyChanges.map(\.notice) == [
                 "detach never (/home/alice/.config/idlewrap/config:1) is not allowed: the site fixes it (fixed,"
                     + " /etc/idlewrap/config:3); using hangup",
-                "attach-at-login ask (--attach-at-login) is not allowed: the site fixes it (fixed,"
+                "attach ask (--attach-at-login) is not allowed: the site fixes it (fixed,"
                     + " /etc/idlewrap/config:3); using never",
             ])
         #expect(
@@ -231,8 +231,10 @@ struct SitePolicyTests {
         #expect(
             refusal(system: "fixed = timeout", [])?.message
                 == "/etc/idlewrap/config:1: invalid list of keys 'timeout' for fixed (expected detach or"
-                + " attach-at-login, separated by commas, each once)")
+                + " attach, separated by commas, each once)")
         #expect(refusal(system: "fixed = detach, detach", []) != nil)
+        // A file names --attach-at-login by its key, attach, there as on its own line.
+        #expect(refusal(system: "fixed = attach-at-login", []) != nil)
         #expect(refusal(system: "fixed = detach,", []) != nil)
         #expect(refusal(system: "fixed =", []) == nil)
         #expect(throws: UsageError.self) { try run(system: "", user: "fixed = detach", []) }
