@@ -206,6 +206,7 @@ public final class ScreenModel {
     /// `appendHeldScrollbackAndRepaint`: writing them needs no memory of their size.
     public func appendHeldScrollbackAsText(to buffer: OutputBuffer, drain: (OutputBuffer) -> Void) {
         let engine = settled
+        engine.pointee.plain.state.renderHeldRows()
         guard let hold = engine.pointee.plain.state.history.hold else { return }
         var filter = PlainTextFilter()
         let rendered = OutputBuffer(capacity: ScrollbackHold.drainSize)
