@@ -124,7 +124,7 @@ struct GhosttyOracleTests {
             // Recorded in an 80x24 tmux pane (Tests/ScreenRecordings/README or ScreenTmuxTests).
             return try ["vim", "less", "top", "shell"].map { name in
                 let path = packageDirectory + "/Tests/ScreenRecordings/\(name).typescript"
-                return ("recording/\(name)", 24, 80, try GhosttyOracle.contents(of: path))
+                return ("recording/\(name)", 24, 80, try readFileBytes(path))
             }
         case .fuzz:
             return try fuzzInputs()
@@ -143,7 +143,7 @@ struct GhosttyOracleTests {
     static func fuzzInputs() throws -> [(name: String, rows: Int, columns: Int, bytes: [UInt8])] {
         let directory = packageDirectory + "/Fuzz/corpus/screen-model"
         return try FileSystem.entries(ofDirectory: directory).sorted().compactMap { name in
-            let data = try GhosttyOracle.contents(of: directory + "/" + name)
+            let data = try readFileBytes(directory + "/" + name)
             guard data.count > 3, data[2] & 0x10 == 0 else { return nil }
             let start = min(3 + Int(data[2] & 0x0F), data.count)
             let stream = Array(String(decoding: data[start...], as: UTF8.self).utf8)

@@ -263,16 +263,3 @@ extension EndToEnd {
         }
     }
 }
-
-/// The bytes of a file.
-func readFileBytes(_ path: String) throws -> [UInt8] {
-    let descriptor = try FileDescriptor.open(path, O_RDONLY)
-    defer { try? descriptor.close() }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-        if count == 0 { return bytes }
-        bytes += buffer[..<count]
-    }
-}

@@ -22,7 +22,7 @@ extension EndToEnd {
             let input =
                 name == "drawing"
                 ? Self.drawing
-                : try GhosttyOracle.contents(of: packageDirectory + "/Tests/ScreenRecordings/\(name).typescript")
+                : try readFileBytes(packageDirectory + "/Tests/ScreenRecordings/\(name).typescript")
             let directory = try TemporaryDirectory()
             // Halfway, at a boundary: the lock would wait for one.
             var half = input.count / 2

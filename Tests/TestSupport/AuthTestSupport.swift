@@ -48,17 +48,21 @@ private func removeTree(_ path: String) {
     }
 }
 
-func readFile(_ path: String) throws -> String {
+/// The bytes of a file.
+func readFileBytes(_ path: String) throws -> [UInt8] {
     let descriptor = try FileDescriptor.open(path, O_RDONLY)
     defer { try? descriptor.close() }
-    var contents: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
         let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-        if count == 0 { break }
-        contents += buffer[..<count]
+        if count == 0 { return bytes }
+        bytes += buffer[..<count]
     }
-    return String(decoding: contents, as: UTF8.self)
+}
+
+func readFile(_ path: String) throws -> String {
+    String(decoding: try readFileBytes(path), as: UTF8.self)
 }
 
 /// The text of a file, or nil when it cannot be read (a /proc entry of a

@@ -91,20 +91,7 @@ enum GhosttyOracle {
         return try run.output.split(separator: "\n").map { line in
             let fields = line.split(separator: "\t").map(String.init)
             let size = try readFile(fields[1] + ".size").split(separator: " ").compactMap { Int($0) }
-            return (fields[0], size[0], size[1], try contents(of: fields[1] + ".bytes"))
-        }
-    }
-
-    /// The bytes of the file at `path`.
-    static func contents(of path: String) throws -> [UInt8] {
-        let descriptor = try FileDescriptor.open(path, O_RDONLY)
-        defer { try? descriptor.close() }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            if count == 0 { return bytes }
-            bytes += buffer[..<count]
+            return (fields[0], size[0], size[1], try readFileBytes(fields[1] + ".bytes"))
         }
     }
 }
