@@ -170,8 +170,7 @@ public final class ScreenModel {
 
     /// Lines held, bytes they take, and lines dropped past the limit.
     public var heldScrollback: (lines: Int, bytes: Int, dropped: Int) {
-        engine.pointee.plain.state.renderHeldRows()
-        guard let hold = engine.pointee.plain.state.history.hold else { return (0, 0, 0) }
+        guard let hold = engine.pointee.plain.state.renderedHold() else { return (0, 0, 0) }
         return (hold.lineCount, hold.usedBytes, hold.droppedLines)
     }
 
@@ -189,8 +188,7 @@ public final class ScreenModel {
         beforeLastCharacter: (OutputBuffer) -> Void = { _ in }
     ) {
         let engine = settled
-        engine.pointee.plain.state.renderHeldRows()
-        if let hold = engine.pointee.plain.state.history.hold {
+        if let hold = engine.pointee.plain.state.renderedHold() {
             engine.pointee.plain.state.scrollbackAndRepaint(hold, notice: notice, drain: drain, into: buffer)
             engine.pointee.plain.state.history.stopHolding()
         } else {
@@ -206,8 +204,7 @@ public final class ScreenModel {
     /// `appendHeldScrollbackAndRepaint`: writing them needs no memory of their size.
     public func appendHeldScrollbackAsText(to buffer: OutputBuffer, drain: (OutputBuffer) -> Void) {
         let engine = settled
-        engine.pointee.plain.state.renderHeldRows()
-        guard let hold = engine.pointee.plain.state.history.hold else { return }
+        guard let hold = engine.pointee.plain.state.renderedHold() else { return }
         var filter = PlainTextFilter()
         let rendered = OutputBuffer(capacity: ScrollbackHold.drainSize)
         withoutActuallyEscaping(drain) { drain in
@@ -310,7 +307,7 @@ public final class ScreenModel {
     /// rendered.
     var state: ScreenState {
         let engine = settled
-        engine.pointee.plain.state.renderHeldRows()
+        engine.pointee.plain.state.renderedHold()
         return engine.pointee.plain.state
     }
 

@@ -60,10 +60,13 @@ struct History {
 }
 
 extension ScreenState {
-    /// Renders the rows the hold keeps waiting (ScrollbackHold): before the hold is read
-    /// and before a collection frees what their cells name.
-    mutating func renderHeldRows() {
+    /// The hold, with the rows it keeps waiting (ScrollbackHold) rendered: how every reader
+    /// of the hold reaches it, and what a collection does first, before it frees what
+    /// their cells name.
+    @discardableResult
+    mutating func renderedHold() -> ScrollbackHold? {
         history.hold?.renderWaitingRows(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
+        return history.hold
     }
 
     /// The top `count` rows of the main screen leave it: the one place that hands them to

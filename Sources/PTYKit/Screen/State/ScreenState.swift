@@ -94,7 +94,7 @@ struct ScreenState {
     /// Frees the styles, clusters and hyperlinks nothing refers to (Pen.collectGarbage),
     /// once the rows waiting in the hold are rendered with the ids they name.
     mutating func collectGarbage() {
-        renderHeldRows()
+        renderedHold()
         pen.collectGarbage(cellsOf: [grid, otherGrid], savedPens: [cursor.savedMain.pen, cursor.savedAlternate.pen])
     }
 
