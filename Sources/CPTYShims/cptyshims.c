@@ -14,11 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int cpty_signalfd_open(const int *signals, int count) {
-    sigset_t mask;
+int cpty_signalfd_open(const int *signals, int count, _Bool *was_blocked) {
+    sigset_t mask, old;
     sigemptyset(&mask);
     for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
-    if (sigprocmask(SIG_BLOCK, &mask, NULL) == -1) return -1;
+    if (sigprocmask(SIG_BLOCK, &mask, &old) == -1) return -1;
+    for (int i = 0; i < count; i++) was_blocked[i] = sigismember(&old, signals[i]) == 1;
     return signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 

@@ -31,6 +31,8 @@ extension EndToEnd {
             try terminal.type("pw\r")
             let socket = namespace.hostPath("\(user.runtimeDirectory)/\(terminal.process.pid)")
             try #require(terminal.waitUntil { access(socket, F_OK) == 0 }, "no \(socket): \(terminal.text)")
+            // The socket is there before the session process is.
+            try #require(terminal.waitForAttributes { !$0.isCanonical })
             return terminal
         }
 

@@ -30,6 +30,9 @@ extension EndToEnd {
                 if let namespace { socket = namespace.hostPath(socket) }
                 try #require(terminal.waitUntil { access(socket, F_OK) == 0 }, "no \(socket): \(terminal.text)")
             }
+            // The socket is there before the session process is: a signal or a key sent
+            // now would meet the start-up.
+            try #require(terminal.waitForAttributes { !$0.isCanonical })
             return terminal
         }
 

@@ -15,8 +15,9 @@
 #pragma clang assume_nonnull begin
 
 /// Blocks `signals` for the calling thread and returns a close-on-exec,
-/// non-blocking signalfd that reads them.
-int cpty_signalfd_open(const int *signals, int count);
+/// non-blocking signalfd that reads them. `was_blocked[i]` says whether
+/// `signals[i]` was blocked already.
+int cpty_signalfd_open(const int *signals, int count, _Bool *was_blocked);
 
 /// Unblocks `signals` for the calling thread.
 int cpty_signals_unblock(const int *signals, int count);

@@ -78,8 +78,12 @@ final class Guardian {
     }
 
     /// Forks the session process. In the guardian, every signal it passes on is blocked
-    /// from before the fork, so none sent meanwhile is lost.
-    static func split(protecting protection: Protection) throws(Errno) -> Role {
+    /// from before the fork, so none sent meanwhile is lost. In the session process,
+    /// those it `handles` stay blocked until it exits: one that comes between the fork
+    /// and its signalfd waits for it, and one that comes after its last read (the
+    /// guardian passing on a hang-up the session process saw for itself) must not end
+    /// it at the default action on its way out.
+    static func split(protecting protection: Protection, sessionHandles handled: [Int32]) throws(Errno) -> Role {
         // A crash ends the process at once: the Swift runtime's backtracer would print
         // onto the lock screen and then wait for keys from the locked terminal.
         for signal in crashSignals { GuardianCalls.restoreDefaultAction(signal) }
@@ -98,7 +102,7 @@ final class Guardian {
             throw error
         }
         if pid == 0 {
-            GuardianCalls.setMask(mask)
+            GuardianCalls.setMask(mask, adding: handled)
             return .session(GuardianLink(sessionPid: getppid(), page: page))
         }
         return .guardian(

@@ -30,8 +30,9 @@ enum GuardianCalls {
         _ = signals.withUnsafeBufferPointer { cpty_signals_unblock($0.baseAddress!, Int32($0.count)) }
     }
 
-    static func setMask(_ mask: sigset_t) {
+    static func setMask(_ mask: sigset_t, adding signals: [Int32] = []) {
         var mask = mask
+        for signal in signals { sigaddset(&mask, signal) }
         sigprocmask(SIG_SETMASK, &mask, nil)
     }
 

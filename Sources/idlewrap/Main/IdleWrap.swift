@@ -229,7 +229,7 @@ enum IdleWrap {
             sshConnection: environment["SSH_CONNECTION"], controlSocketPath: server?.path,
             isPlain: PlainLockScreen.isNeeded(term: environment["TERM"]))
         do {
-            switch try Guardian.split(protecting: protection) {
+            switch try Guardian.split(protecting: protection, sessionHandles: Session.watchedSignals) {
             case .guardian(let guardian):
                 // The session process serves the socket; a copy kept here would hold
                 // clients waiting after it ended.
