@@ -152,11 +152,7 @@ final class LockController {
     /// there, empty. A pause after a failure goes on.
     func terminalReplaced() {
         guard isLocked, let old = entry else { return }
-        screen.write { buffer in
-            entry = LockScreen.enter(
-                modes: old.modes, titles: screen.titles, afterCut: false,
-                wipeScrollback: settings.wipeScrollback, into: buffer)
-        }
+        entry = settings.screenKind.enter(screen, modes: old.modes)
         if case .locked(.waiting) = state {
             redraw()
             return
@@ -170,7 +166,7 @@ final class LockController {
     /// the lock stays, for `terminalReplaced` to draw on the next terminal.
     func appendLetGo(to buffer: OutputBuffer) {
         guard isLocked, let entry else { return }
-        leaveForGood(entry, into: buffer)
+        settings.screenKind.leaveForGood(entry, into: buffer)
     }
 
     /// The session is ending while locked: clear everything, show nothing held.
@@ -185,7 +181,7 @@ final class LockController {
         if let entry {
             self.entry = nil
             terminalIsRestored = true
-            screen.write { leaveForGood(entry, into: $0) }
+            screen.write { settings.screenKind.leaveForGood(entry, into: $0) }
         }
         watch.stop()
     }
@@ -195,17 +191,9 @@ final class LockController {
         buffer.append(contentsOf: endWarning())
         guard !terminalIsRestored else { return }
         if let entry {
-            leaveForGood(entry, into: buffer)
+            settings.screenKind.leaveForGood(entry, into: buffer)
         } else {
             screen.modes.appendRestoreAtExit(to: buffer)
-        }
-    }
-
-    private func leaveForGood(_ entry: LockScreenEntry, into buffer: OutputBuffer) {
-        if settings.plainScreen {
-            buffer.append(contentsOf: PlainLockScreen.leave)
-        } else {
-            LockScreen.leaveForGood(entry, wipeScrollback: settings.wipeScrollback, into: buffer)
         }
     }
 
@@ -216,18 +204,7 @@ final class LockController {
         // The output is at a boundary: the countdown makes way for the lock's own title.
         show(endWarning())
         screen.hide()
-        if settings.plainScreen {
-            // Nothing to turn off or save: the lock screen's first drawing is all it writes.
-            entry = LockScreenEntry(
-                modes: screen.modes, titles: HiddenTitles(nothingHidden: screen.titles),
-                pushedKeyboard: (false, false))
-        } else {
-            screen.write { buffer in
-                entry = LockScreen.enter(
-                    modes: screen.modes, titles: screen.titles, afterCut: afterCut,
-                    wipeScrollback: settings.wipeScrollback, into: buffer)
-            }
-        }
+        entry = settings.screenKind.enter(screen, modes: screen.modes, afterCut: afterCut)
         refresh.begin(since: LockScreen.clockText(at: clock.wallTime()))
         dialog.restart()
         if refresh.finishedAt != nil && settings.bellOnExit { host.show([0x07]) }
@@ -280,13 +257,7 @@ final class LockController {
         host.discardTypedAhead()
         if let entry {
             self.entry = nil
-            if settings.plainScreen {
-                screen.showAsText()
-            } else {
-                screen.show(hiddenModes: entry.modes) {
-                    LockScreen.leave(entry, titles: screen.titles, rows: Int(host.windowSize.rows), into: $0)
-                }
-            }
+            settings.screenKind.leave(entry, screen, rows: Int(host.windowSize.rows))
         }
         state = .active
         watch.restart(at: clock.now())
@@ -294,11 +265,9 @@ final class LockController {
     }
 
     private func redraw() {
-        if settings.plainScreen {
-            show(refresh.drawPlain(size: host.windowSize, at: clock.now()))
-        } else {
-            host.show(refresh.draw(size: host.windowSize, droppedLines: screen.droppedScrollbackLines, at: clock.now()))
-        }
+        show(
+            settings.screenKind.draw(
+                &refresh, size: host.windowSize, droppedLines: screen.droppedScrollbackLines, at: clock.now()))
     }
 
     private func redrawSoon() {

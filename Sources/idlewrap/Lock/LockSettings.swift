@@ -4,7 +4,7 @@ extension LockController {
         var timeout: Duration
         var lockKey: UInt8?
         var message: String?
-        var wipeScrollback: Bool
+        var screenKind: LockScreenKind
         /// The program's name and the host, for the lock screen.
         var program: String
         var host: String
@@ -13,7 +13,5 @@ extension LockController {
         var warn: Duration = .zero
         /// Ring once when the command exits while locked.
         var bellOnExit = false
-        /// The terminal cannot be driven (`PlainLockScreen`): a lock writes lines of text only.
-        var plainScreen = false
     }
 }

@@ -26,14 +26,13 @@ final class Session: RelayDelegate {
     /// Made on first use, the first time the relay calls: it and its source need the
     /// session itself (the lock's host, the source's check after its deadlines).
     private(set) lazy var lock: LockController = {
-        // A terminal the lock cannot drive gets no countdown in its title either.
-        let plain = PlainLockScreen.isNeeded(term: environment["TERM"])
+        let kind = LockScreenKind(term: environment["TERM"], wipeScrollback: options.wipeScrollback)
         return LockController(
             settings: LockController.Settings(
-                timeout: options.timeout, lockKey: options.lockKey, message: options.message,
-                wipeScrollback: options.wipeScrollback, program: plan.programName, host: UserIdentity.hostName,
-                user: UserName.runningUser, warn: plain ? .zero : options.warn, bellOnExit: options.bellOnExit,
-                plainScreen: plain),
+                timeout: options.timeout, lockKey: options.lockKey, message: options.message, screenKind: kind,
+                program: plan.programName, host: UserIdentity.hostName, user: UserName.runningUser,
+                // A terminal the lock cannot drive gets no countdown in its title either.
+                warn: kind == .plain ? .zero : options.warn, bellOnExit: options.bellOnExit),
             authenticator: authenticator, clock: clock, host: self, screen: screen)
     }()
     private(set) lazy var lockSource = LockSource(lock) { [unowned self] in finishIfOver() }

@@ -43,7 +43,7 @@ struct LockWarningTests {
         LockController(
             settings: LockController.Settings(
                 timeout: .seconds(timeout), lockKey: 0x1d, message: nil,
-                wipeScrollback: false, program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
+                screenKind: .full(wipeScrollback: false), program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
                 bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
     }
@@ -219,7 +219,7 @@ struct LockArrivalTests {
     func makeLock(bellOnExit: Bool = false) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), lockKey: nil, message: nil, screenKind: .full(wipeScrollback: false),
                 program: "bash", host: "testhost", user: "test", bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
     }
@@ -290,7 +290,7 @@ struct LockArrivalTests {
         let unlockedHost = RecordingHost()
         let unlocked = LockController(
             settings: LockController.Settings(
-                timeout: .seconds(60), lockKey: nil, message: nil, wipeScrollback: false,
+                timeout: .seconds(60), lockKey: nil, message: nil, screenKind: .full(wipeScrollback: false),
                 program: "bash", host: "testhost", user: "test", bellOnExit: true),
             authenticator: authenticator, clock: clock, host: unlockedHost, screen: unlockedHost.commandScreen())
         unlocked.commandDidExit()
