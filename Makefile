@@ -80,6 +80,13 @@ HOT_FUNCTIONS_FLAGS = "-use-ld=lld", "-Xfrontend", "-function-sections", \
 	"-Xlinker", "--symbol-ordering-file=$(abspath $(HOT_FUNCTIONS))", "-Xlinker", "--no-warn-symbol-ordering"
 HOT_FUNCTIONS_FOUND = 90
 
+# Concrete generic types (a Dictionary keyed by String, a Result of PTYError)
+# through their metadata accessors, which take the conformances as the compiler
+# knows them, instead of by mangled name, which the runtime decodes and whose
+# conformances it finds by scanning every conformance record in the binary, once
+# for each type and protocol: 0.8 M instructions of each start.
+METADATA_FLAGS = "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors",
+
 # The shipped build (SYSROOT=): one binary for every distribution with glibc
 # 2.28 and libxcrypt 4.1 or later (RHEL 8 and 9 and their rebuilds, Amazon
 # Linux 2023, Debian 11, Ubuntu 20.04 and later, SLES 15 SP3 and later). A
@@ -150,7 +157,7 @@ $(OUT)/toolset.json: FORCE
 	$(if $(wildcard $(LIBSTDCXX_ARCHIVE)),ln -sf $(LIBSTDCXX_ARCHIVE) $(STATIC_LIBSTDCXX_DIR)/libstdc++.a,rm -f $(STATIC_LIBSTDCXX_DIR)/libstdc++.a)
 	test ! $(HOT_FUNCTIONS) -nt $(BIN) || rm -f $(BIN)
 	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": [%s\n    %s] },\n  "cCompiler": { "extraCLIOptions": ["-ffunction-sections"] } }\n' \
-		'$(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_FLAGS))' '$(HOT_FUNCTIONS_FLAGS)' >$@
+		'$(if $(wildcard $(LIBSTDCXX_ARCHIVE)),$(STATIC_LIBSTDCXX_FLAGS))' '$(METADATA_FLAGS) $(HOT_FUNCTIONS_FLAGS)' >$@
 else
 $(OUT)/toolset.json: $(COMPAT_OBJECT) FORCE
 	@test -e $(SYSROOT)/usr/include/stdio.h -a -e $(SYSROOT)/usr/include/crypt.h || \
@@ -162,7 +169,7 @@ $(OUT)/toolset.json: $(COMPAT_OBJECT) FORCE
 	rm -f $(LINK_DIR)/libutil.a && ar rcs $(LINK_DIR)/libutil.a
 	test ! $(HOT_FUNCTIONS) -nt $(BIN) || rm -f $(BIN)
 	printf '{ "schemaVersion": "1.0",\n  "swiftCompiler": { "extraCLIOptions": ["-sysroot", "%s", "-L%s", %s\n    %s, "-Xlinker", "%s"] },\n  "cCompiler": { "extraCLIOptions": ["--sysroot=%s", "-ffunction-sections"] } }\n' \
-		'$(SYSROOT_PATH)' '$(abspath $(LINK_DIR))' '$(STATIC_LIBSTDCXX_FLAGS)' '$(HOT_FUNCTIONS_FLAGS)' '$(abspath $(COMPAT_OBJECT))' '$(SYSROOT_PATH)' >$@
+		'$(SYSROOT_PATH)' '$(abspath $(LINK_DIR))' '$(STATIC_LIBSTDCXX_FLAGS)' '$(METADATA_FLAGS) $(HOT_FUNCTIONS_FLAGS)' '$(abspath $(COMPAT_OBJECT))' '$(SYSROOT_PATH)' >$@
 
 # SwiftPM does not see this object change, so the binary goes with it.
 $(COMPAT_OBJECT): packaging/portable/glibc-compat.c
