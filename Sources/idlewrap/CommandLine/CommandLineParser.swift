@@ -54,7 +54,10 @@ struct CommandLineParser {
         guard let option = OptionTable.commandLineOption(long: String(name)) else {
             throw UsageError(message: "unrecognized option '\(terminalSafe(argument))'")
         }
-        let spelled = "--" + name
+        // String + String: String + Substring is the standard library's unspecialized
+        // generic append, which looks Substring's conformances up at run time (0.1 M
+        // instructions of each start).
+        let spelled = "--" + String(name)
         switch option.argument {
         case .none:
             if attached != nil {
