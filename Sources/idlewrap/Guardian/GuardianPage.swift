@@ -59,4 +59,13 @@ struct GuardianLink {
     func release() {
         page.condition = .released
     }
+
+    /// Ends the session process with `status`, released. With `_exit`, as the guardian ends:
+    /// nothing is buffered (idlewrap writes with write(2)), and the C library's exit handlers
+    /// (each loaded library's destructors) would write to pages the session process still
+    /// shares copy-on-write with its guardian, page faults every start-up's end waited for.
+    func end(_ status: Int32) -> Never {
+        release()
+        GuardianCalls.end(status)
+    }
 }

@@ -198,7 +198,17 @@ enum IdleWrap {
         case .session(let link): guardian = link
         }
         // Whatever the way out from here, the session process means to end.
-        defer { guardian.release() }
+        guardian.end(
+            runSession(
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
+                guardian: guardian, control: control))
+    }
+
+    /// The session process's work, to its exit status.
+    private static func runSession(
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>
+    ) -> Int32 {
         let session: Session
         do {
             session = try Session.start(
