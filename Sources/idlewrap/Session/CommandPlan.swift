@@ -80,10 +80,14 @@ struct CommandPlan: Equatable {
         return shell
     }
 
-    /// Whether `path` is this very idlewrap binary.
+    /// Whether `path` is this very idlewrap binary: the same file, by device and inode (two
+    /// stat calls; resolving both paths was a readlink for each of their components at every
+    /// start), so a hard link to it is idlewrap too.
     static func isIdlewrap(_ path: String) -> Bool {
-        guard let own = try? FileSystem.resolvedPath("/proc/self/exe") else { return false }
-        return (try? FileSystem.resolvedPath(path)) == own
+        guard let own = try? FileSystem.status(ofPath: "/proc/self/exe"),
+            let other = try? FileSystem.status(ofPath: path)
+        else { return false }
+        return own.st_dev == other.st_dev && own.st_ino == other.st_ino
     }
 
     /// The program's name for the lock screen, --list and the log: the last
