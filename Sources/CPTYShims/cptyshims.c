@@ -59,6 +59,10 @@ pid_t cpty_fork_watched(int parent_death_signal) {
     return 0;
 }
 
+int cpty_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, signal, 0, 0, 0);
+}
+
 int cpty_unblock_all_signals(void) {
     sigset_t none;
     sigemptyset(&none);

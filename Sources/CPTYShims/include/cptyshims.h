@@ -89,6 +89,9 @@ int cpty_set_dumpable(bool dumpable);
 /// Returns 0 in the child, the child's pid in the parent, or -1.
 pid_t cpty_fork_watched(int parent_death_signal);
 
+/// prctl(PR_SET_PDEATHSIG, signal): 0 stops the signal that the parent's end sends.
+int cpty_set_parent_death_signal(int signal);
+
 int cpty_wexitstatus(int status);
 bool cpty_wifstopped(int status);
 int cpty_wstopsig(int status);

@@ -79,7 +79,8 @@ extension Session {
 
     /// `--take`: the terminal the session is on, locked, is left as idlewrap found it (the
     /// lock screen gone for a cleared screen, its settings restored) with a line that says
-    /// why, and let go of.
+    /// why, and let go of. The terminal idlewrap started on goes back to its shell at once:
+    /// the session leaves its session and its guardian, which ends (`GuardianLink.leave`).
     private func letGo(original: Bool) {
         let leaving = OutputBuffer(capacity: 512)
         lock.appendLetGo(to: leaving)
@@ -88,7 +89,13 @@ extension Session {
         rawMode = nil
         attachedClient?.end(with: .detached)
         attachedClient = nil
-        if original { try? ProcessTerminal.leaveTerminalSession() }
+        guard original else { return }
+        do {
+            try ProcessTerminal.leaveTerminalSession()
+        } catch {
+            log.record("leaving the terminal's session: \(error)", priority: LOG_ERR)
+        }
+        guardian.leave()
     }
 
     /// Puts the passed terminal in the session's place, raw, at its size (the command gets

@@ -12,9 +12,10 @@ import PTYKit
 ///
 /// The split comes before any thread exists (PAM's come at the first unlock), so the
 /// session process may run anything after fork. It learns of the guardian's end by
-/// SIGHUP (a hang-up, as for a terminal that went away). The session process could leave
-/// its guardian (a session that outlives its terminal) by saying `released` and
-/// dropping that signal.
+/// SIGHUP (a hang-up, as for a terminal that went away). The session process leaves its
+/// guardian when another terminal takes the session (`--take`): it says `left`, drops
+/// that signal and wakes the guardian, which ends at once with the status of an `--attach`
+/// whose terminal is taken (`AttachCommand.takenElsewhere`).
 final class Guardian {
     /// What the guardian passes on to the session process: everything its shell or a user
     /// may send to idlewrap's pid. SIGSTOP cannot be caught: it stops the guardian alone.
@@ -111,7 +112,7 @@ final class Guardian {
                 nonblocking: nonblocking))
     }
 
-    /// Waits for the session process to end, and ends idlewrap with its exit status.
+    /// Waits for the session process to end or leave, and ends idlewrap with its exit status.
     /// With `_exit`: the guardian has nothing buffered to flush, and the C library's exit
     /// handlers (each loaded library's destructors) would write to pages it still shares
     /// copy-on-write with the session process: page faults on the way out, which every
@@ -120,13 +121,15 @@ final class Guardian {
         GuardianCalls.end(watch())
     }
 
-    /// Waits for the session process to end, and returns idlewrap's exit status.
+    /// Waits for the session process to end or leave, and returns idlewrap's exit status.
     func watch() -> Int32 {
         while true {
             let info = GuardianCalls.waitForSignal(in: Self.waitedFor)
             switch info.si_signo {
             case SIGCHLD:
                 if let end = followSessionProcess() { return finish(end) }
+                // Not reaped: the session process goes on, another process's child.
+                if page.condition == .left { return AttachCommand.takenElsewhere }
             case SIGCONT:
                 if let end = followSessionProcess() { return finish(end) }
                 if !sessionProcessContinued { sessionProcess.send(SIGCONT) }
@@ -190,6 +193,8 @@ final class Guardian {
         switch (condition, end) {
         case (.released, .exited(let status)): return .passOn(status)
         case (.released, .signaled): return .report
+        // The terminal was given back before: what became of the session is the new one's.
+        case (.left, _): return .passOn(AttachCommand.takenElsewhere)
         case (.open, _): return .giveBack
         case (.locked, _): return .keepLocked
         }

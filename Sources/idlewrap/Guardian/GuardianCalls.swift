@@ -9,6 +9,11 @@ enum GuardianCalls {
         try valueOrErrno(retryOnInterrupt: false) { cpty_fork_watched(parentDeathSignal) }
     }
 
+    /// The session process's parent's end no longer sends it a signal (`forkWatched`).
+    static func stopParentDeathSignal() {
+        _ = cpty_set_parent_death_signal(0)
+    }
+
     /// Ends the process at once: no exit handlers, no flushing.
     static func end(_ status: Int32) -> Never {
         _exit(status)

@@ -1,8 +1,10 @@
 import Glibc
+import PTYKit
 
 /// What the session process tells its guardian, on a page of memory they share: plain
 /// stores, no system call, no wake-up. The guardian reads it only once the session process
-/// has ended (waitpid orders its last stores before that).
+/// has ended (waitpid orders its last stores before that), or has woken it to say `left`
+/// (the signal, sent after the store, orders it).
 struct GuardianPage {
     /// Whether the terminal must stay locked if the session process ends now.
     enum Condition: Int32 {
@@ -12,6 +14,9 @@ struct GuardianPage {
         case locked = 1
         /// The session process left the terminal as it found it and ends on purpose.
         case released = 2
+        /// The session process left the terminal as it found it for another one
+        /// (`--take`) and goes on without its guardian, which ends at once.
+        case left = 3
     }
 
     private let fields: UnsafeMutablePointer<Int32>
@@ -42,7 +47,7 @@ struct GuardianLink {
 
     /// Called before anything of a lock shows, and again once the right password is in.
     func lockHolds(_ holds: Bool) {
-        page.condition = holds ? .locked : .open
+        set(holds ? .locked : .open)
     }
 
     func commandStarted(_ pid: pid_t) {
@@ -57,7 +62,28 @@ struct GuardianLink {
     /// The terminal is as idlewrap found it, and the status the session process exits with
     /// is the session's.
     func release() {
-        page.condition = .released
+        set(.released)
+    }
+
+    /// The terminal the guardian stands for is as idlewrap found it and no longer the
+    /// session's (another terminal took it, `--take`): the guardian ends, so that the
+    /// shell that started idlewrap has its terminal back, and the session process goes
+    /// on without it, its parent's end no longer a hang-up. Its pid goes on naming the
+    /// session (the control socket, IDLEWRAP_PID). Call it once the session process has
+    /// left the terminal's session: nothing of the shell's job is left in it.
+    func leave() {
+        GuardianCalls.stopParentDeathSignal()
+        set(.left)
+        // Woken as by its child's change of state; a guardian already gone (killed) is
+        // not another process's to wake.
+        if getppid() == sessionPid { ChildProcess(pid: sessionPid).send(SIGCHLD) }
+    }
+
+    /// Once the guardian is left, it reads nothing more: the page says so to the end,
+    /// lest it read a lock of the new terminal's before it woke.
+    private func set(_ condition: GuardianPage.Condition) {
+        guard page.condition != .left else { return }
+        page.condition = condition
     }
 
     /// Ends the session process with `status`, released. With `_exit`, as the guardian ends:

@@ -14,7 +14,11 @@ import PTYKit
 ///    named idlewrap too: idlewrap starts its command as a session leader on
 ///    the pseudo-terminal its session process holds the master of.
 /// 3. `IDLEWRAP_PID` is named idlewrap (/proc/PID/stat, readable always) and
-///    runs the same executable as this process (/proc/PID/exe).
+///    runs the same executable as this process (/proc/PID/exe). Once another
+///    terminal took the session (`--take`), the session process goes on
+///    without its guardian (`GuardianLink.leave`) and `IDLEWRAP_PID` names no
+///    process: then the session process itself is checked so, its parent
+///    whatever adopted it.
 ///
 /// What a user could still fake: idlewrap makes itself non-dumpable while it
 /// wraps, and then /proc/PID/exe of another process of the same user cannot
@@ -57,17 +61,19 @@ enum NestingGuard {
         guard let leader = try? valueOrErrno({ tcgetsid(STDIN_FILENO) }) else {
             return .unverified(reason: "this terminal has no session")
         }
+        let outerStatus = ProcessStatus.read(outer)
         guard let leaderStatus = ProcessStatus.read(leader),
             let sessionProcess = ProcessStatus.read(leaderStatus.parent),
-            sessionProcess.parent == outer && sessionProcess.name == programName
+            sessionProcess.parent == outer || outerStatus == nil, sessionProcess.name == programName
         else {
             return .unverified(reason: "this terminal's session was not started by process \(outer)")
         }
-        guard let outerStatus = ProcessStatus.read(outer), outerStatus.name == programName else {
-            return .unverified(reason: "process \(outer) is not idlewrap")
+        let checked = outerStatus == nil ? leaderStatus.parent : outer
+        guard (outerStatus ?? sessionProcess).name == programName else {
+            return .unverified(reason: "process \(checked) is not idlewrap")
         }
-        guard runsThisExecutable(outer) else {
-            return .unverified(reason: "process \(outer) does not run this idlewrap")
+        guard runsThisExecutable(checked) else {
+            return .unverified(reason: "process \(checked) does not run this idlewrap")
         }
         return .wrapped(by: outer)
     }
