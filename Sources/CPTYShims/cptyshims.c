@@ -262,6 +262,33 @@ ssize_t cpty_receive_with_descriptors(int fd, void *bytes, size_t count, int *de
     return read;
 }
 
+int cpty_pass_credentials(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+}
+
+ssize_t cpty_receive_with_sender(int fd, void *bytes, size_t count, pid_t *sender) {
+    *sender = 0;
+    struct iovec vector = {.iov_base = bytes, .iov_len = count};
+    // Room for the credentials only: descriptors passed along do not fit, and the
+    // kernel closes them (MSG_CTRUNC).
+    union {
+        char buffer[CMSG_SPACE(sizeof(struct ucred))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
+    ssize_t read = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    if (read == -1) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_CREDENTIALS) continue;
+        struct ucred credentials;
+        memcpy(&credentials, CMSG_DATA(header), sizeof credentials);
+        *sender = credentials.pid;
+    }
+    return read;
+}
+
 int cpty_open_flag_path(void) { return O_PATH; }
 
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }

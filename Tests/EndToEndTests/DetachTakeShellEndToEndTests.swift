@@ -53,6 +53,9 @@ extension EndToEnd.DetachTake {
         let lockAll = try user.runToEnd([user.idlewrap, "--lock-all"])
         #expect(lockAll.status == .exited(0), "\(lockAll.text)")
         #expect(second.expect("Password for \(user.name):"), "\(second.text)")
+        // Root's check of who answers finds the session process, the guardian being gone.
+        let rootList = TestUser.result(of: [TerminalDriver.idlewrap, "--list", "--user", user.name])
+        #expect(rootList.status == .exited(0) && rootList.text.contains("\(pid)"), "\(rootList.text)")
 
         // The taker hangs up (its client gets the SIGHUP): the session detaches, and a
         // plain --attach takes it back.

@@ -75,6 +75,15 @@ ssize_t cpty_send_with_descriptors(int fd, const void *_Nullable bytes, size_t c
 ssize_t cpty_receive_with_descriptors(int fd, void *_Nullable bytes, size_t count, int *_Nullable descriptors,
                                       int capacity, int *received);
 
+/// setsockopt(SO_PASSCRED, 1): every message read on `fd` from now on says
+/// which process sent it. Returns 0, or -1.
+int cpty_pass_credentials(int fd);
+
+/// recvmsg of at most `count` bytes; `*sender` is the process that sent them as
+/// the kernel says (SCM_CREDENTIALS, with SO_PASSCRED on), or 0 when it did
+/// not say. Returns the number of bytes read, or -1.
+ssize_t cpty_receive_with_sender(int fd, void *_Nullable bytes, size_t count, pid_t *sender);
+
 /// O_PATH (declared only under _GNU_SOURCE): an open flag for a descriptor
 /// that names a file without opening it for reading or writing.
 int cpty_open_flag_path(void);

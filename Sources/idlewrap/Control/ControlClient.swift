@@ -11,8 +11,11 @@ import PTYKit
 /// the connection made to that very file, and a stale socket removed with
 /// `unlinkat` in that directory (`OpenRuntimeDirectory`). Before a request is
 /// sent, the kernel's word on the listener (SO_PEERCRED) must agree with the
-/// name: the directory's user, the pid the socket is named by, and (for root,
-/// who can read /proc/PID/exe of any process) a program named idlewrap.
+/// name: the directory's user and the pid the socket is named by. For root, who
+/// can read /proc/PID/exe of any process, the process that answers must also
+/// be a program named idlewrap, as the kernel names it with the answer
+/// (SCM_CREDENTIALS): the session process, which serves the socket its
+/// guardian made and goes on without it after a `--take`.
 /// Every session is asked at once under one deadline, so that sessions that do
 /// not answer cost the others nothing.
 enum ControlClient {
@@ -136,14 +139,17 @@ enum ControlClient {
         func read(_ endpoint: Endpoint) -> Outcome? {
             var buffer = [UInt8](repeating: 0, count: 1024)
             let read = buffer.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) in try descriptor.read(into: raw) }
+                Result { () throws(Errno) in try UnixSocket.receive(into: raw, on: descriptor) }
             }
             switch read {
-            case .success(0):
+            case .success((0, _)):
                 if !reply.isEmpty { return .reply(String(decoding: reply, as: UTF8.self), peer: peer) }
                 // Closed without a word: the session does not answer us.
                 return hasEnded(endpoint) ? .gone : .failed("closed without an answer")
-            case .success(let count):
+            case .success((let count, let sender)):
+                if geteuid() == 0, let problem = ControlClient.problem(withAnswerFrom: sender) {
+                    return .failed(problem)
+                }
                 reply += buffer[..<count]
                 return reply.count > maximumReply ? .failed("the answer is too long") : nil
             case .failure(.wouldBlock): return nil
@@ -173,6 +179,8 @@ enum ControlClient {
         case .failure(let finished): return .failure(finished)
         }
         do {
+            // Root's check of who answers needs the kernel's word on it.
+            if geteuid() == 0 { try UnixSocket.passCredentials(on: connection) }
             try UnixSocket.sendAll(request.line, on: connection)
         } catch {
             try? connection.close()
@@ -250,16 +258,21 @@ enum ControlClient {
     private static func problem(with peer: UnixSocket.PeerCredentials, at endpoint: Endpoint) -> String? {
         guard peer.uid == endpoint.uid else { return "answered by uid \(peer.uid), not by uid \(endpoint.uid)" }
         guard peer.pid == endpoint.pid else { return "answered by process \(peer.pid), not by process \(endpoint.pid)" }
-        // Only root can read /proc/PID/exe of a non-dumpable idlewrap; a user
-        // asking their own sessions has nothing to fear from them.
-        guard geteuid() == 0 else { return nil }
-        guard ProcessStatus.read(peer.pid)?.name == NestingGuard.programName else {
-            return "process \(peer.pid) is not idlewrap"
+        return nil
+    }
+
+    /// For root: why the process that answered (`sender`, as the kernel says) is not
+    /// idlewrap, or nil when it is. Only root can read /proc/PID/exe of a non-dumpable
+    /// idlewrap; a user asking their own sessions has nothing to fear from them.
+    private static func problem(withAnswerFrom sender: pid_t?) -> String? {
+        guard let sender else { return "the answer does not say who sent it" }
+        guard ProcessStatus.read(sender)?.name == NestingGuard.programName else {
+            return "process \(sender) is not idlewrap"
         }
-        if let executable = try? FileSystem.linkTarget(ofPath: "/proc/\(peer.pid)/exe") {
+        if let executable = try? FileSystem.linkTarget(ofPath: "/proc/\(sender)/exe") {
             let name = executable.split(separator: "/").last.map(String.init) ?? ""
             guard name == NestingGuard.programName || name == NestingGuard.programName + " (deleted)" else {
-                return "process \(peer.pid) is not idlewrap (it runs \(terminalSafe(executable)))"
+                return "process \(sender) is not idlewrap (it runs \(terminalSafe(executable)))"
             }
         }
         return nil

@@ -134,6 +134,25 @@ enum UnixSocket {
         return (count, raw.prefix(Int(received)).map { FileDescriptor(rawValue: $0) })
     }
 
+    /// Has every message read on `connection` from now on say which process sent it
+    /// (SO_PASSCRED), for `receive(into:on:)`.
+    static func passCredentials(on connection: FileDescriptor) throws(Errno) {
+        _ = try valueOrErrno { cpty_pass_credentials(connection.rawValue) }
+    }
+
+    /// Reads what is there on a connection, and which process sent it as the kernel says
+    /// (SCM_CREDENTIALS, once `passCredentials`; it cannot be forged): nil when it did not
+    /// say. Descriptors passed along are closed.
+    static func receive(
+        into buffer: UnsafeMutableRawBufferPointer, on connection: FileDescriptor
+    ) throws(Errno) -> (count: Int, sender: pid_t?) {
+        var sender: pid_t = 0
+        let count = try valueOrErrno {
+            cpty_receive_with_sender(connection.rawValue, buffer.baseAddress, buffer.count, &sender)
+        }
+        return (count, sender > 0 ? sender : nil)
+    }
+
     static func peerCredentials(of connection: FileDescriptor) throws(PTYError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
