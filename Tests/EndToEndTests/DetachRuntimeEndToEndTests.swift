@@ -254,7 +254,8 @@ extension EndToEnd {
 
         /// Another user cannot reach Alice's session: not through `--attach`, which looks
         /// only at Bob's own, nor by connecting to its socket, whose directory is Alice's
-        /// alone; the session goes on, unaffected.
+        /// alone; the session goes on, unaffected. The session never hears of Bob's
+        /// `--attach`, or of root's: each records its own refusal, with the pid it asked for.
         @Test func anotherUserCannotAttach() throws {
             let session = try startSession()
             try detach(session)
@@ -263,6 +264,17 @@ extension EndToEnd {
             let attach = try run(bob, [alice.idlewrap, "--attach", pid])
             #expect(attach.status == .exited(1), "\(attach.text)")
             #expect(attach.text.contains("idlewrap: no session \(pid) of yours"), "\(attach.text)")
+            var kept: [String] = []
+            let refused = "attach refused: session \(pid) is uid \(alice.uid)'s: user=\(bob.name) tty=/dev/pts/"
+            #expect(TerminalDriver.waitFor { records(&kept, containing: refused) }, "\(kept)")
+            let record = kept.first { $0.contains(refused) } ?? ""
+            // authpriv warning, as the session's own refusals.
+            #expect(record.hasPrefix("<84>"), "\(record)")
+            #expect(record.hasSuffix("command='idlewrap' ssh='\(Self.sshConnection)'"), "\(record)")
+            let asRoot = try TerminalDriver(namespace.command([alice.idlewrap, "--attach", pid]))
+            #expect(asRoot.waitForExit(timeout: 60) != .exited(0), "\(asRoot.text)")
+            let refusedRoot = "attach refused: session \(pid) is uid \(alice.uid)'s: user=root "
+            #expect(TerminalDriver.waitFor { records(&kept, containing: refusedRoot) }, "\(kept)")
             let connect = try run(
                 bob,
                 [

@@ -23,7 +23,9 @@ enum AttachCommand {
         let endpoint: ControlClient.Endpoint
         switch choose(pid: pid, environment: environment) {
         case .success(let chosen): endpoint = chosen
-        case .failure(let refusal): return refusal.status
+        case .failure(let refusal):
+            if let pid { recordRefusal(of: pid, environment: environment) }
+            return refusal.status
         }
         return attach(to: endpoint, take: take).status
     }
@@ -114,6 +116,20 @@ enum AttachCommand {
             return .failure(NoSession(status: noSession))
         }
         return .success(endpoint)
+    }
+
+    /// `--attach PID` named no session of the user's. Another user's session never hears
+    /// of it (its directory is its user's alone), so the refusal is recorded here, as a
+    /// session records the refusals it hears: the user, the pid asked for, and why.
+    private static func recordRefusal(of pid: pid_t, environment: Environment) {
+        let owner = ProcessStatus.read(pid)?.name == NestingGuard.programName ? ProcessStatus.owner(of: pid) : nil
+        let reason =
+            if let owner, owner != getuid() {
+                "session \(pid) is uid \(owner)'s"
+            } else {
+                "no session \(pid) of the user's"
+            }
+        AuditLog.ofIdlewrap(environment: environment).record("attach refused: \(reason)", priority: LOG_WARNING)
     }
 
     /// No session to attach to, said on stderr; the status to exit with.

@@ -25,12 +25,16 @@ struct AuditLog {
 }
 
 extension AuditLog {
-    /// Records that site policy lowered or refused something the user asked for, before
-    /// any session starts (so the command is idlewrap's own).
-    static func recordPolicy(_ event: String, environment: Environment) {
-        let log = AuditLog(
+    /// For records of idlewrap's own, outside any session (so the command is idlewrap).
+    static func ofIdlewrap(environment: Environment) -> AuditLog {
+        AuditLog(
             user: .runningUser, terminal: FileDescriptor.standardInput.terminalPath() ?? "none",
             command: "idlewrap", sshConnection: environment["SSH_CONNECTION"])
-        log.record("site policy: \(event)")
+    }
+
+    /// Records that site policy lowered or refused something the user asked for, before
+    /// any session starts.
+    static func recordPolicy(_ event: String, environment: Environment) {
+        ofIdlewrap(environment: environment).record("site policy: \(event)")
     }
 }

@@ -125,6 +125,15 @@ struct ProcessStatus {
         return ProcessStatus(name: name, parent: parent)
     }
 
+    /// The real user of `pid` (/proc/PID/status, readable always; /proc/PID itself is
+    /// root's for a non-dumpable process).
+    static func owner(of pid: pid_t) -> uid_t? {
+        guard let text = readSmallFile("/proc/\(pid)/status"),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") })
+        else { return nil }
+        return line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap { uid_t($0) }
+    }
+
     private static func readSmallFile(_ path: String) -> String? {
         guard let file = try? FileDescriptor.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
         defer { try? file.close() }
