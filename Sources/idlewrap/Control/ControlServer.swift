@@ -22,6 +22,9 @@ final class ControlServer {
 
     let path: String
     let listener: FileDescriptor
+    /// The socket file's device and inode: once the guardian whose pid names it is gone
+    /// (`GuardianLink.leave`), a new process with that pid may put its own in its place.
+    private let file: (device: dev_t, inode: ino_t)
     private let owner: uid_t
     private var connections: [FileDescriptor: Connection] = [:]
     /// While set, the listener is not to be watched.
@@ -38,9 +41,10 @@ final class ControlServer {
     /// The most descriptors a request may pass: a terminal's input and output.
     static let maximumPassed = 2
 
-    private init(path: String, listener: FileDescriptor, owner: uid_t) {
+    private init(path: String, listener: FileDescriptor, file: (device: dev_t, inode: ino_t), owner: uid_t) {
         self.path = path
         self.listener = listener
+        self.file = file
         self.owner = owner
     }
 
@@ -66,14 +70,17 @@ final class ControlServer {
         } catch {
             return .failure(ControlProblem(error.description))
         }
+        let file: stat
         do {
+            file = try FileSystem.status(ofPath: unready, followingLinks: false)
             try FileSystem.rename(unready, to: path)
         } catch {
             try? listener.close()
             try? FileSystem.removeFile(unready)
             return .failure(ControlProblem("cannot rename \(unready) to \(path): \(error)"))
         }
-        return .success(ControlServer(path: path, listener: listener, owner: uid))
+        return .success(
+            ControlServer(path: path, listener: listener, file: (file.st_dev, file.st_ino), owner: uid))
     }
 
     /// The earliest time a silent client must be cut off, or accepting resume.
@@ -186,12 +193,16 @@ final class ControlServer {
         try? connection.close()
     }
 
-    /// Unregisters: removes the socket file and closes everything. The caller
-    /// has stopped watching the descriptors.
+    /// Unregisters: removes the socket file, if it is still this one, and closes
+    /// everything. The caller has stopped watching the descriptors.
     func shutDown() {
         for connection in connections.keys { close(connection) }
         connections = [:]
-        try? FileSystem.removeFile(path)
+        if let now = try? FileSystem.status(ofPath: path, followingLinks: false),
+            now.st_dev == file.device && now.st_ino == file.inode
+        {
+            try? FileSystem.removeFile(path)
+        }
         try? listener.close()
     }
 
