@@ -207,6 +207,38 @@ extension EndToEnd {
             #expect(locked.text.contains("locked 1 session\n"), "\(locked.text)")
         }
 
+        /// Root believes an answer only from a process that is idlewrap, as the kernel names
+        /// the sender with the answer: a listener named idlewrap under its own pid that hands
+        /// its socket to another program (python3) to answer is refused.
+        @Test func rootBelievesOnlyAnAnswerThatAnIdlewrapSent() throws {
+            let alice = try TestUser(password: nil)
+            let namespace = try PrivateRuntime(keeping: [alice.directory.path])
+            let fake = alice.directory.file("idlewrap-fake/idlewrap")
+            #expect(mkdir(alice.directory.file("idlewrap-fake"), 0o755) == 0)
+            #expect(TestUser.run(["/bin/cp", "/usr/bin/python3", fake]))
+            let script = try alice.directory.write(
+                "handing.py",
+                """
+                import os, socket, time
+                directory = "/tmp/idlewrap-%d" % os.getuid()
+                os.mkdir(directory, 0o700)
+                s = socket.socket(socket.AF_UNIX); s.bind("%s/%d" % (directory, os.getpid())); s.listen(8)
+                os.set_inheritable(s.fileno(), True)
+                answer = "import socket, sys\\ns = socket.socket(fileno=int(sys.argv[1]))\\nwhile True:\\n"
+                answer += " c, _ = s.accept(); c.recv(64); c.sendall(b'locked\\\\n'); c.close()\\n"
+                if os.fork() == 0:
+                    os.execv("/usr/bin/python3", ["python3", "-c", answer, str(s.fileno())])
+                print("ready", flush=True)
+                time.sleep(120)
+                """, mode: 0o644)
+            let program = try alice.terminal(in: namespace, [fake, script])
+            try #require(program.expect("ready"), "\(program.text)")
+            let locked = try asRoot(["--lock-all", "--user", alice.name], in: namespace)
+            #expect(locked.status == .exited(125), "\(locked.text)")
+            #expect(locked.text.contains("is not idlewrap"), "\(locked.text)")
+            #expect(!locked.text.contains("locked 1 session"), "\(locked.text)")
+        }
+
         @Test func aPlantedRuntimeDirectoryIsSaidLoudly() throws {
             let alice = try TestUser(password: nil)
             let bob = try TestUser(password: nil)
