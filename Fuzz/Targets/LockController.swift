@@ -175,7 +175,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let lock = LockController(
         settings: LockController.Settings(
             timeout: .seconds(1 + choices.input.choice(4)), lockKey: lockKey, message: nil,
-            wipeScrollback: choices.input.choice(2) == 0, program: "sh", host: "fuzzhost", user: "fuzz"),
+            // Only the full lock screen gives the command's screen back exactly, as checked.
+            screenKind: .full(wipeScrollback: choices.input.choice(2) == 0),
+            program: "sh", host: "fuzzhost", user: "fuzz"),
         authenticator: authenticator, clock: clock, host: host, screen: screen)
     host.lock = lock
 
