@@ -19,47 +19,46 @@ struct PolicyChecks {
     private func maxTimeout() -> AuditCheck {
         let limit = policy.options.maxTimeout
         let target = formatDuration(host.target)
-        let evidence = [policy.describe(OptionTable.maxTimeout, limit > .zero ? formatDuration(limit) : "off")]
-        if limit > .zero && limit <= host.target {
-            return AuditCheck(
-                id: "policy-max-timeout", status: .pass, control: .deviceLock, subject: policy.shownPath,
-                finding: "no session can stay unlocked idle longer than \(formatDuration(limit))",
-                evidence: evidence)
-        }
-        return AuditCheck(
-            id: "policy-max-timeout", status: .gap, control: .deviceLock, subject: policy.shownPath,
-            finding: limit > .zero
+        return setting(
+            "policy-max-timeout", control: .deviceLock,
+            shown: policy.describe(OptionTable.maxTimeout, limit > .zero ? formatDuration(limit) : "off"),
+            passes: limit > .zero && limit <= host.target,
+            pass: "no session can stay unlocked idle longer than \(formatDuration(limit))",
+            gap: limit > .zero
                 ? "max-timeout \(formatDuration(limit)) is longer than the target \(target)"
                 : "no max-timeout: users may set any timeout, or off",
-            evidence: evidence, suggestion: "max-timeout = \(target) in \(policy.shownPath)")
+            suggestion: "max-timeout = \(target) in \(policy.shownPath)")
     }
 
     private func killAfter() -> AuditCheck {
         let limit = policy.options.maxKillAfter
-        let evidence = [policy.describe(OptionTable.maxKillAfter, limit > .zero ? formatDuration(limit) : "off")]
-        guard limit > .zero else {
-            return AuditCheck(
-                id: "policy-kill-after", status: .gap, control: .sessionTermination, subject: policy.shownPath,
-                finding: "no max-kill-after: a locked session never ends", evidence: evidence,
-                suggestion: "max-kill-after = 1h (or the site's session limit) in \(policy.shownPath)")
-        }
-        return AuditCheck(
-            id: "policy-kill-after", status: .pass, control: .sessionTermination, subject: policy.shownPath,
-            finding: "a session locked for \(formatDuration(limit)) ends", evidence: evidence)
+        return setting(
+            "policy-kill-after", control: .sessionTermination,
+            shown: policy.describe(OptionTable.maxKillAfter, limit > .zero ? formatDuration(limit) : "off"),
+            passes: limit > .zero, pass: "a session locked for \(formatDuration(limit)) ends",
+            gap: "no max-kill-after: a locked session never ends",
+            suggestion: "max-kill-after = 1h (or the site's session limit) in \(policy.shownPath)")
     }
 
     private func lockSSHCommands() -> AuditCheck {
         let locks = policy.options.lockSSHCommands
-        let evidence = [policy.describe(OptionTable.lockSSHCommands, locks ? "yes" : "no")]
-        guard locks else {
-            return AuditCheck(
-                id: "policy-lock-ssh-commands", status: .gap, control: .deviceLock, subject: policy.shownPath,
-                finding: "commands run over ssh with a terminal (ssh -t host top) never lock", evidence: evidence,
-                suggestion: "lock-ssh-commands = yes, or record the exception the site chose")
-        }
-        return AuditCheck(
-            id: "policy-lock-ssh-commands", status: .pass, control: .deviceLock, subject: policy.shownPath,
-            finding: "commands run over ssh with a terminal lock too", evidence: evidence)
+        return setting(
+            "policy-lock-ssh-commands", control: .deviceLock,
+            shown: policy.describe(OptionTable.lockSSHCommands, locks ? "yes" : "no"),
+            passes: locks, pass: "commands run over ssh with a terminal lock too",
+            gap: "commands run over ssh with a terminal (ssh -t host top) never lock",
+            suggestion: "lock-ssh-commands = yes, or record the exception the site chose")
+    }
+
+    /// One setting of the system file, `shown` as its evidence: a pass with the finding
+    /// `pass`, or a gap with the finding `gap` and what to set.
+    private func setting(
+        _ id: String, control: AuditControl, shown: String, passes: Bool, pass: String, gap: String,
+        suggestion: String
+    ) -> AuditCheck {
+        AuditCheck(
+            id: id, status: passes ? .pass : .gap, control: control, subject: policy.shownPath,
+            finding: passes ? pass : gap, evidence: [shown], suggestion: passes ? nil : suggestion)
     }
 
     private func patternHiding() -> AuditCheck {
