@@ -16,16 +16,7 @@ enum UnixSocket {
     /// A non-blocking socket listening at `path` (`socket`, `bind`, `listen`).
     /// The error's context names the call that failed.
     static func listen(at path: String, backlog: Int32 = 16) throws(PTYError) -> FileDescriptor {
-        var address = try address(of: path)
-        let socket = try makeSocket(type: SOCK_STREAM, nonblocking: true)
-        do {
-            try withSocketAddress(&address) { (pointer, size) throws(Errno) in
-                _ = try valueOrErrno { Glibc.bind(socket.rawValue, pointer, size) }
-            }
-        } catch {
-            try? socket.close()
-            throw PTYError(.socket, error, context: "bind \(path)")
-        }
+        let socket = try socket(type: SOCK_STREAM, at: path, "bind") { Glibc.bind($0, $1, $2) }
         do {
             _ = try valueOrErrno { Glibc.listen(socket.rawValue, backlog) }
         } catch {
@@ -40,17 +31,7 @@ enum UnixSocket {
     /// on any more gives `ECONNREFUSED`; a full backlog gives `EAGAIN` rather
     /// than a wait.
     static func connect(to path: String, type: __socket_type = SOCK_STREAM) throws(PTYError) -> FileDescriptor {
-        var address = try address(of: path)
-        let socket = try makeSocket(type: type, nonblocking: true)
-        do {
-            try withSocketAddress(&address) { (pointer, size) throws(Errno) in
-                _ = try valueOrErrno { Glibc.connect(socket.rawValue, pointer, size) }
-            }
-        } catch {
-            try? socket.close()
-            throw PTYError(.socket, error, context: "connect \(path)")
-        }
-        return socket
+        try socket(type: type, at: path, "connect") { Glibc.connect($0, $1, $2) }
     }
 
     /// A non-blocking connection to the socket file open on `file` (from
@@ -165,14 +146,31 @@ enum UnixSocket {
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 
-    private static func makeSocket(type: __socket_type, nonblocking: Bool) throws(PTYError) -> FileDescriptor {
-        var flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        if nonblocking { flags |= Int32(SOCK_NONBLOCK.rawValue) }
+    /// A non-blocking socket of `type` that `call` (`bind` or `connect`, named `name`
+    /// in the error's context) gave the address `path`; closed again if that failed.
+    private static func socket(
+        type: __socket_type, at path: String, _ name: String,
+        _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws(PTYError) -> FileDescriptor {
+        var address = try address(of: path)
+        let flags = Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let socket: FileDescriptor
         do {
-            return FileDescriptor(rawValue: try valueOrErrno { socket(AF_UNIX, flags, 0) })
+            socket = FileDescriptor(rawValue: try valueOrErrno { Glibc.socket(AF_UNIX, flags, 0) })
         } catch {
             throw PTYError(.socket, error, context: "socket")
         }
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                Result { () throws(Errno) in try valueOrErrno { call(socket.rawValue, pointer, size) } }
+            }
+        }
+        if case .failure(let error) = result {
+            try? socket.close()
+            throw PTYError(.socket, error, context: "\(name) \(path)")
+        }
+        return socket
     }
 
     /// `path` in a `sockaddr_un`; a path too long for `sun_path` is
@@ -187,18 +185,5 @@ enum UnixSocket {
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         return address
-    }
-
-    private static func withSocketAddress(
-        _ address: inout sockaddr_un,
-        _ body: (UnsafePointer<sockaddr>, socklen_t) throws(Errno) -> Void
-    ) throws(Errno) {
-        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Result { () throws(Errno) in try body(pointer, size) }
-            }
-        }
-        try result.get()
     }
 }
