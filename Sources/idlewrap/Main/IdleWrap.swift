@@ -211,7 +211,7 @@ enum IdleWrap {
     ) -> Int32 {
         let session: Session
         do {
-            session = try Session.start(
+            session = try Session(
                 plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
                 guardian: guardian, control: control)
         } catch {

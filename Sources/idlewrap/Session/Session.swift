@@ -57,17 +57,28 @@ final class Session: RelayDelegate {
     /// The control socket, made before the guardian forked this process.
     private var controlRegistration: Result<ControlServer, ControlProblem>?
 
-    private init(
+    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
+    /// before the terminal leaves its normal mode.
+    init(
         _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, pseudoTerminalSession: PseudoTerminalSession, clock: TimeSource,
-        guardian: GuardianLink, control: Result<ControlServer, ControlProblem>
-    ) {
+        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>,
+        clock: TimeSource = MonotonicTimeSource()
+    ) throws(PTYError) {
+        pseudoTerminalSession = try PseudoTerminalSession.start(
+            plan.arguments, executable: plan.executable,
+            environment: { replicaPath in
+                environment.setting("IDLEWRAP_PID", to: String(guardian.sessionPid))
+                    .setting("IDLEWRAP_TTY", to: replicaPath)
+                    .entries
+            },
+            signals: Self.watchedSignals,
+            spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
+        guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
         self.guardian = guardian
         controlRegistration = control
         self.options = options
         self.plan = plan
         self.environment = environment
-        self.pseudoTerminalSession = pseudoTerminalSession
         self.clock = clock
         self.authenticator = authenticator
         ending = SessionEnding(killAfter: options.killAfter, detachedKillAfter: options.detachedKillAfter)
@@ -83,28 +94,6 @@ final class Session: RelayDelegate {
         self.display = display
         screen = CommandScreen(size: display.windowSize, holdLimit: options.holdLimit) { display.write($0) }
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
-    }
-
-    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
-    /// before the terminal leaves its normal mode.
-    static func start(
-        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>,
-        clock: TimeSource = MonotonicTimeSource()
-    ) throws(PTYError) -> Session {
-        let pseudoTerminalSession = try PseudoTerminalSession.start(
-            plan.arguments, executable: plan.executable,
-            environment: { replicaPath in
-                environment.setting("IDLEWRAP_PID", to: String(guardian.sessionPid))
-                    .setting("IDLEWRAP_TTY", to: replicaPath)
-                    .entries
-            },
-            signals: watchedSignals,
-            spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
-        guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
-        return Session(
-            plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
-            pseudoTerminalSession: pseudoTerminalSession, clock: clock, guardian: guardian, control: control)
     }
 
     /// Relays until the command is over and returns idlewrap's exit status.
