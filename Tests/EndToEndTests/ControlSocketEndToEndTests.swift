@@ -10,11 +10,7 @@ extension EndToEnd {
     /// that other users control: real users (useradd), hostile programs of
     /// theirs, and the real binary, all in a mount namespace of the test's own
     /// whose /tmp and /run/user only they use (`PrivateRuntime`).
-    @Suite(
-        .enabled(
-            if: TestUser.canBeMade && PrivateRuntime.isAvailable,
-            "needs root, and mount namespaces with unshare and nsenter (util-linux)"),
-        .requires(.python3))
+    @Suite(.usersInPrivateRuntime, .requires(.python3))
     struct ControlSocket {
         let idlewrap = TerminalDriver.idlewrap
 

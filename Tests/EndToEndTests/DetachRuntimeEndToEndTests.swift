@@ -10,11 +10,7 @@ extension EndToEnd {
     /// logind removes, the system log, and what other programs put in or against its control
     /// socket for `--attach`. Real users (useradd) in a mount namespace of the test's own
     /// whose /tmp, /run/user and /dev/log only they see (`PrivateRuntime`, `FakeSyslog`).
-    @Suite(
-        .enabled(
-            if: TestUser.canBeMade && PrivateRuntime.isAvailable,
-            "needs root, and mount namespaces with unshare and nsenter (util-linux)"),
-        .requires(.python3))
+    @Suite(.usersInPrivateRuntime, .requires(.python3))
     struct DetachRuntime {
         static let sshConnection = "192.0.2.7 51000 192.0.2.1 22"
         let alice: TestUser

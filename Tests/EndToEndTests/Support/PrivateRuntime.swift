@@ -103,3 +103,13 @@ extension TestUser {
         return (status, driver.text.replacing("\r\n", with: "\n"))
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite only where it can make real users (useradd) and put them in a
+    /// `PrivateRuntime`.
+    static var usersInPrivateRuntime: Self {
+        .enabled(
+            if: TestUser.canBeMade && PrivateRuntime.isAvailable,
+            "needs root, and mount namespaces with unshare and nsenter (util-linux)")
+    }
+}
