@@ -90,7 +90,29 @@ final class FakeAuthenticator: Authenticator {
     }
 }
 
-struct LockControllerTests {
+/// A lock driven by hand on a manual clock, as the lock's suites drive it.
+protocol LockDriving {
+    var clock: ManualClock { get }
+}
+
+extension LockDriving {
+    func type(_ lock: LockController, _ text: String) {
+        Array(text.utf8).withUnsafeBytes { lock.handleInput($0) }
+    }
+
+    func output(_ lock: LockController, _ text: String) {
+        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
+    }
+
+    /// Moves time to the lock's next deadline and lets it act.
+    func runToDeadline(_ lock: LockController) throws {
+        let deadline = try #require(lock.nextDeadline)
+        clock.current = max(clock.current, deadline)
+        lock.handleDeadline()
+    }
+}
+
+struct LockControllerTests: LockDriving {
     let clock = ManualClock()
     let host = RecordingHost()
     let authenticator = FakeAuthenticator()
@@ -107,21 +129,6 @@ struct LockControllerTests {
     /// `output` reached it with no lock at all.
     func expectScreenAsIfNeverLocked(_ output: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(host.terminal().snapshot() == screenAfter(output).snapshot(), sourceLocation: sourceLocation)
-    }
-
-    func type(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.handleInput($0) }
-    }
-
-    func output(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
-    }
-
-    /// Moves time to the lock's next deadline and lets it act.
-    func runToDeadline(_ lock: LockController) throws {
-        let deadline = try #require(lock.nextDeadline)
-        clock.current = max(clock.current, deadline)
-        lock.handleDeadline()
     }
 
     @Test func locksWhenTheIdleDeadlinePasses() throws {

@@ -34,7 +34,7 @@ struct TitleStackModel {
     }
 }
 
-struct LockWarningTests {
+struct LockWarningTests: LockDriving {
     let clock = ManualClock()
     let host = RecordingHost()
     let authenticator = FakeAuthenticator()
@@ -46,20 +46,6 @@ struct LockWarningTests {
                 screenKind: .full(wipeScrollback: false), program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
                 bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
-    }
-
-    func type(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.handleInput($0) }
-    }
-
-    func output(_ lock: LockController, _ text: String) {
-        Array(text.utf8).withUnsafeBytes { lock.screen.follow($0) }
-    }
-
-    func runToDeadline(_ lock: LockController) throws {
-        let deadline = try #require(lock.nextDeadline)
-        clock.current = max(clock.current, deadline)
-        lock.handleDeadline()
     }
 
     /// BELs the warning rang: after its title (the command's own titles may end in BEL).
