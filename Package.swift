@@ -41,9 +41,15 @@ let package = Package(
             // SO_PEERCRED, prctl), which PTYKit does not.
             dependencies: ["PTYKit", "CPTYShims", "CAuthShims", "CBusShims"]
         ),
+        // The screen model's test helpers both tiers use (the notation, the model's
+        // feed): a test target with no tests, as TestSupport, but of PTYKit alone.
+        .testTarget(
+            name: "ScreenTestSupport",
+            dependencies: ["PTYKit"]
+        ),
         .testTarget(
             name: "PTYKitTests",
-            dependencies: ["PTYKit", "CScreenKernels"]
+            dependencies: ["PTYKit", "CScreenKernels", "ScreenTestSupport"]
         ),
         // The helpers both of idlewrap's test tiers use: the terminal and tmux
         // drivers, test users, temporary directories, fixtures. A test target
@@ -51,7 +57,7 @@ let package = Package(
         // idlewrap @testable, which a release build is not.
         .testTarget(
             name: "TestSupport",
-            dependencies: ["idlewrap", "PTYKit"]
+            dependencies: ["idlewrap", "PTYKit", "ScreenTestSupport"]
         ),
         // The unit tier: seconds (CONTRIBUTING.md).
         .testTarget(
@@ -59,7 +65,8 @@ let package = Package(
             dependencies: ["idlewrap", "PTYKit", "TestSupport"]
         ),
         // The end-to-end tier: the built idlewrap binary (found next to the
-        // test bundle) under a pty and under tmux, one serialized suite.
+        // test bundle) under a pty and under tmux, and the screen model against
+        // tmux, one serialized suite.
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["idlewrap", "PTYKit", "TestSupport"]

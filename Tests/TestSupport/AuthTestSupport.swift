@@ -48,19 +48,6 @@ private func removeTree(_ path: String) {
     }
 }
 
-/// The bytes of a file.
-func readFileBytes(_ path: String) throws -> [UInt8] {
-    let descriptor = try FileDescriptor.open(path, O_RDONLY)
-    defer { try? descriptor.close() }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-        if count == 0 { return bytes }
-        bytes += buffer[..<count]
-    }
-}
-
 func readFile(_ path: String) throws -> String {
     String(decoding: try readFileBytes(path), as: UTF8.self)
 }

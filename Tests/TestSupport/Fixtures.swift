@@ -1,14 +1,10 @@
 import Glibc
 import PTYKit
+// ScreenTestSupport's helpers (packageDirectory, readFileBytes, the notation and the
+// model's feed) are every user of TestSupport's too.
+@_exported import ScreenTestSupport
 
 @testable import idlewrap
-
-/// The checkout the tests are in: this file is Tests/TestSupport/Fixtures.swift.
-let packageDirectory: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
 
 extension TemporaryDirectory {
     /// The contents of `name`, or nil when it cannot be read.

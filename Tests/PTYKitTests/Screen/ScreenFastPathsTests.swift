@@ -18,11 +18,11 @@ struct ScreenFastPathsTests {
     /// scrolls (the scroll-ahead and the kept text), coloured `ls` (SGRs walked over), and
     /// full-screen redraws several to a read (the redraw skip).
     static let streams: [Stream] =
-        ScreenTmuxTests.recordings.map { Stream(name: $0, input: ScreenTmuxTests.recording($0)) }
+        ScreenSamples.recordings.map { Stream(name: $0, input: (try? ScreenSamples.recording($0)) ?? []) }
         + [
             Stream(
                 name: "transcripts",
-                input: ScreenTmuxTests.cases.flatMap(\.input)
+                input: ScreenSamples.cases.flatMap(\.input)
                     + [
                         ScreenTranscriptTests.text, ScreenTranscriptTests.erasing, ScreenTranscriptTests.regions,
                         ScreenTranscriptTests.wide, ScreenTranscriptTests.screens,

@@ -162,7 +162,7 @@ struct ScreenSeamTests {
     /// alternate screen keeps left/right margin mode, which leaving would drop it (fuzz).
     @Test func aWrapPendingAtAMarginInTheCursorSavedBy1049Survives() {
         let model = ScreenModel(rows: 6, columns: 11)
-        model.feed(PTYKitTests.bytes("\u{1B}[?69h\u{1B}[;6sabcdef\u{1B}[?1049h"))
+        model.feed(ScreenTestSupport.bytes("\u{1B}[?69h\u{1B}[;6sabcdef\u{1B}[?1049h"))
         let fresh = ScreenModel(rows: 6, columns: 11)
         fresh.feed(model.repaint())
         #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
@@ -173,7 +173,7 @@ struct ScreenSeamTests {
     /// as the cursor's own is: no repaint could bring it back there (fuzz).
     @Test func aResizeDropsASavedWrapNoLongerAtTheEdge() {
         let model = ScreenModel(rows: 5, columns: 1)
-        model.feed(PTYKitTests.bytes("t\u{1B}[?1049h"))
+        model.feed(ScreenTestSupport.bytes("t\u{1B}[?1049h"))
         model.resize(rows: 6, columns: 38)
         #expect(!model.snapshot().savedMain.pendingWrap)
         let fresh = ScreenModel(rows: 6, columns: 38)
@@ -187,7 +187,7 @@ struct ScreenSeamTests {
     /// terminal's history would.
     private func terminalHistory(after bytes: [UInt8], rows: Int, columns: Int) -> (ScreenModel, [UInt8]) {
         let terminal = ScreenModel(rows: rows, columns: columns)
-        terminal.feed(PTYKitTests.bytes(#"stale\r\nlock screen"#))
+        terminal.feed(ScreenTestSupport.bytes(#"stale\r\nlock screen"#))
         terminal.startHoldingScrollback(limit: 1 << 20)
         terminal.feed(bytes)
         let history = OutputBuffer()
@@ -326,7 +326,7 @@ struct ScreenSeamTests {
         #expect(model.takeHeldQueries().isEmpty)
         model.isHoldingQueries = true
         model.feed(#"\e]11;?\a"# + queries.joined() + #"\e[31m\e]0;title\a\e[1;2H\e]4;1;rgb:00/00/00\a"#)
-        #expect(model.takeHeldQueries() == PTYKitTests.bytes(#"\e]11;?\e\\"# + queries.joined()))
+        #expect(model.takeHeldQueries() == ScreenTestSupport.bytes(#"\e]11;?\e\\"# + queries.joined()))
         #expect(model.takeHeldQueries().isEmpty)
     }
 }

@@ -1,32 +1,9 @@
+// What the unit tier shares with the end-to-end tier (the notation, the model's feed) is
+// the ScreenTestSupport target's, exported here to every file of this one.
+@_exported import ScreenTestSupport
 import Testing
 
 @testable import PTYKit
-
-extension ScreenModel {
-    func feed(_ bytes: some Collection<UInt8>) {
-        Array(bytes).withUnsafeBytes { feed($0) }
-    }
-
-    func feed(_ notation: String) {
-        feed(PTYKitTests.bytes(notation))
-    }
-
-    /// The visible rows, trailing blanks cut.
-    var lines: [String] {
-        (0..<rows).map { row in
-            var text = text(row: row)
-            while text.last == " " { text.removeLast() }
-            return text
-        }
-    }
-
-    /// The repaint as bytes.
-    func repaint() -> [UInt8] {
-        let buffer = OutputBuffer()
-        appendRepaint(to: buffer)
-        return buffer.bytes
-    }
-}
 
 /// Feeds `input` to fresh models of the size given: whole, split in two at every position,
 /// and byte by byte (libvterm's and SwiftTerm's chunk loops), expecting the same state each

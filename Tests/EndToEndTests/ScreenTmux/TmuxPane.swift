@@ -2,29 +2,13 @@ import Glibc
 import Testing
 
 @testable import PTYKit
+@testable import TestSupport
 
 /// A pane of a private tmux server (`tmux -L SOCKET -f /dev/null`) whose program is `cat`
 /// on a raw terminal: bytes pasted into it (`paste-buffer -r`) come back as its output, so
 /// tmux draws exactly the bytes sent. Each send ends with a title that tmux shows only once
 /// it has parsed everything before it.
 final class TmuxPane {
-    static let isAvailable = access("/usr/bin/tmux", X_OK) == 0 || access("/usr/local/bin/tmux", X_OK) == 0
-    static let missing = "tmux is not installed (Debian package tmux)"
-
-    /// The condition of the tests that need tmux: without it they are skipped, naming its
-    /// package, unless `IDLEWRAP_TESTS_NEED_EVERY_TOOL` is set (`.ci/run` sets it, having
-    /// installed tmux), which makes them fail instead, as idlewrap's `RequiredTool` does.
-    static var required: ConditionTrait {
-        if isAvailable { return .enabled(if: true) }
-        let strict = getenv("IDLEWRAP_TESTS_NEED_EVERY_TOOL").map { String(cString: $0) }.map {
-            !$0.isEmpty && $0 != "0"
-        }
-        guard strict == true else { return .enabled(if: false, Comment(rawValue: missing)) }
-        return .enabled(Comment(rawValue: missing)) {
-            throw TmuxMissing(description: "\(missing), and IDLEWRAP_TESTS_NEED_EVERY_TOOL is set")
-        }
-    }
-
     let rows: Int
     let columns: Int
     private let socket: String
@@ -93,18 +77,8 @@ final class TmuxPane {
 
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        let quoted = arguments.map { "'" + $0.replacing("'", with: "'\\''") + "'" }.joined(separator: " ")
-        let command = "LC_ALL=C.UTF-8 TMUX= tmux -u -L \(socket) -f /dev/null \(quoted) </dev/null 2>&1"
-        guard let pipe = popen(command, "r") else { throw TmuxFailure(message: "popen failed") }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, pipe) }
-            if count == 0 { break }
-            output += buffer[..<count]
-        }
-        let status = pclose(pipe)
-        let text = String(decoding: output, as: UTF8.self)
+        let (status, text) = Shell.run(
+            "LC_ALL=C.UTF-8 TMUX= tmux -u -L \(socket) -f /dev/null \(Shell.quoted(arguments)) </dev/null 2>&1")
         guard status == 0 else { throw TmuxFailure(message: "tmux \(arguments.first ?? ""): \(text)") }
         return text
     }
@@ -223,9 +197,4 @@ func differences(_ shown: [[ShownCell]], _ expected: [[ShownCell]]) -> [String] 
         )
     }
     return found
-}
-
-/// Why a test that needs tmux did not run although it was to.
-struct TmuxMissing: Error, CustomStringConvertible {
-    let description: String
 }

@@ -1,0 +1,69 @@
+import Testing
+
+/// Bytes the screen model is tried on: the cases and recordings the suite against tmux
+/// (the end-to-end tier) compares with a real terminal, which the fast paths' tests (the
+/// unit tier) feed too.
+public enum ScreenSamples {
+    public struct Case: Sendable, CustomTestStringConvertible {
+        public let name: String
+        public let input: [UInt8]
+        public var rows = 8
+        public var columns = 20
+        public var testDescription: String { name }
+    }
+
+    /// Bytes on which xterm and tmux agree (so the model, which follows xterm, can be
+    /// checked against tmux).
+    public static let cases: [Case] = [
+        Case(name: "text and wrap", input: bytes(#"hello world, this wraps around\r\nsecond\tline\r\n"#)),
+        Case(name: "pending wrap", input: bytes(#"01234567890123456789"#)),
+        Case(name: "pending wrap, wide", input: bytes("012345678901234567漢")),
+        Case(
+            name: "colours",
+            input: bytes(#"\e[1;31mred\e[0;42;97mgreen bg\e[38;5;208m256\e[38;2;10;20;30mrgb\e[48;5;17mx\e[m"#)),
+        Case(
+            name: "attributes",
+            input: bytes(#"\e[1mB\e[2mD\e[3mI\e[5mK\e[7mR\e[8mH\e[9mS\e[53mO\e[22;23;25;27;28;29;55mN\e[m"#)),
+        Case(
+            name: "underlines",
+            input: bytes(#"\e[4ma\e[4:2mb\e[4:3mc\e[4:4md\e[4:5me\e[24m\e[58;5;9;4mf\e[59mg\e[m"#)),
+        Case(name: "colon colours", input: bytes(#"\e[38:2::1:2:3mA\e[48:5:99mB\e[m"#)),
+        // On cells written before, within a row: tmux's capture leaves out cells past the last
+        // one written, and rows erased whole.
+        Case(
+            name: "erase with background",
+            input: bytes(#"\e#8\e[44m\e[1;5H\e[K\e[2;3H\e[1K\e[3;1H\e[5X\e[8;3H\e[J\e[m"#)),
+        Case(
+            name: "insert and delete",
+            input: bytes(#"0123456789\e[1;3H\e[2@\e[2;1Habcdef\e[2;2H\e[3P\e[4h\e[1;1HXY\e[4l"#)),
+        Case(name: "lines", input: bytes(#"1\r\n2\r\n3\r\n4\r\n5\e[2;1H\e[2L\e[5;1H\e[M\e[3S\e[T"#)),
+        Case(
+            name: "origin mode and region",
+            input: bytes(#"1\r\n2\r\n3\r\n4\r\n5\r\n6\e[2;5r\e[?6h\e[1;1HA\e[9;1HB\n\nC\e[2;4H\eMD"#)),
+        // (Not with a background: tmux's capture leaves out rows erased whole.)
+        Case(name: "DECCOLM", input: bytes(#"abc\r\ndef\r\nghi\e[2;5r\e[?6h\e[3;3H\e[?3hX\e[?3lY"#)),
+        Case(name: "region scrolls", input: bytes(#"\e[3;6r\e[6;1Ha\nb\nc\nd\e[3;1H\eM\eMe\e[r"#)),
+        Case(name: "DEC graphics", input: bytes(#"\e(0lqqk\r\nx  x\r\nmqqj\e(B ok \e)0\x0Eaa\x0Fbb"#)),
+        // (Not over the second half of a wide character: tmux 3.3 keeps both there.)
+        Case(
+            name: "wide and combining",
+            input: bytes("漢字 e\u{301}t\u{308}e\u{20DD} 😀x\r\n012345678901234567890漢\u{1b}[1;1HZ")),
+        Case(name: "tabs", input: bytes(#"a\tb\tc\r\n\e[3g\e[5G\eH\e[12G\eH\r\t1\t2\t3\e[2;15H\e[0g\r\n\t\tz"#)),
+        Case(name: "cursor save", input: bytes(#"\e[3;5H\e[1;33m\e7\e[m\e[7;7HX\e8Y\e[s\e[1;1H\e[uZ"#)),
+        Case(name: "alternate screen", input: bytes(#"main text\e[?1049h\e[Halt text\e[31m\e[5;5Hx"#)),
+        Case(name: "alternate screen left", input: bytes(#"main text\e[?1049h\e[Halt text\e[?1049lback"#)),
+        Case(name: "modes", input: bytes(#"\e[?1h\e=\e[?1002h\e[?1006h\e[?25l\e[?7lno wrap at all here, no\e[4h"#)),
+        Case(name: "REP and DECALN", input: bytes(#"\e#8\e[3;3Ha\e[5b\e[K"#)),
+        Case(name: "scrolled off", input: bytes((1...40).map { "line \($0)\r\n" }.joined() + "end")),
+        Case(name: "cursor moves", input: bytes(#"\e[5;5H\e[2AU\e[3BD\e[4CR\e[2DL\e[EN\e[2FP\e[10GG\e[3dV\e[2`H"#)),
+    ]
+
+    /// Programs recorded with script(1) in an 80x24 tmux pane with TERM=xterm-256color
+    /// (Tests/ScreenRecordings): vim with a message on its last line, less, top, a shell
+    /// with a coloured `ls`.
+    public static let recordings = ["vim", "less", "top", "shell"]
+
+    public static func recording(_ name: String) throws -> [UInt8] {
+        try readFileBytes(packageDirectory + "/Tests/ScreenRecordings/\(name).typescript")
+    }
+}
