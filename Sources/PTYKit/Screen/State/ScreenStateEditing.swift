@@ -286,27 +286,32 @@ extension ScreenState {
                 rowsBeforeStartScrolled(count)
             }
         }
-        if hasFullWidthMargins {
-            grid.scrollUp(top: margins.top, bottom: margins.bottom, count: count, style: style)
-        } else {
-            for _ in 0..<min(count, margins.bottom - margins.top + 1) {
-                grid.scrollColumnsUp(
-                    top: margins.top, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
-                    style: style)
-            }
-        }
+        scrollRegion(count, up: true, style: style)
     }
 
     mutating func scrollDown(_ count: Int) {
         let style = erasePenId()
         if history.rowsBeforeStart > margins.top && !onAlternate { history.rowsBeforeStart = margins.top }
-        if hasFullWidthMargins {
-            grid.scrollDown(top: margins.top, bottom: margins.bottom, count: count, style: style)
-        } else {
-            for _ in 0..<min(count, margins.bottom - margins.top + 1) {
-                grid.scrollColumnsDown(
-                    top: margins.top, bottom: margins.bottom, left: margins.left, right: margins.right, count: 1,
-                    style: style)
+        scrollRegion(count, up: false, style: style)
+    }
+
+    /// The rows of the scroll region move `count` up or down, the rows they leave erased
+    /// with `style`; with left and right margins, only the columns between them, a row at
+    /// a time.
+    @inline(__always)
+    private func scrollRegion(_ count: Int, up: Bool, style: UInt16) {
+        let (top, bottom) = (margins.top, margins.bottom)
+        guard !hasFullWidthMargins else {
+            return up
+                ? grid.scrollUp(top: top, bottom: bottom, count: count, style: style)
+                : grid.scrollDown(top: top, bottom: bottom, count: count, style: style)
+        }
+        for _ in 0..<min(count, bottom - top + 1) {
+            let (left, right) = (margins.left, margins.right)
+            if up {
+                grid.scrollColumnsUp(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
+            } else {
+                grid.scrollColumnsDown(top: top, bottom: bottom, left: left, right: right, count: 1, style: style)
             }
         }
     }

@@ -141,23 +141,14 @@ extension ScreenState: ScreenParserConsumer {
                 set(mode, on: function == .sm || function == .decset)
             }
         case .decstbm:
-            let newTop = sequence.pointee.count(0) - 1
-            let newBottom = min(sequence.pointee.count(1, default: rows), rows) - 1
-            guard newTop < newBottom else { return }
-            margins.top = newTop
-            margins.bottom = newBottom
+            guard let (top, bottom) = marginPair(sequence, limit: rows) else { return }
+            (margins.top, margins.bottom) = (top, bottom)
             moveTo(row: 1, column: 1)
         case .scoscOrDecslrm:
-            if margins.leftRightMode {  // DECSLRM
-                let newLeft = sequence.pointee.count(0) - 1
-                let newRight = min(sequence.pointee.count(1, default: columns), columns) - 1
-                guard newLeft < newRight else { return }
-                margins.left = newLeft
-                margins.right = newRight
-                moveTo(row: 1, column: 1)
-            } else {
-                saveCursor()  // SCOSC
-            }
+            guard margins.leftRightMode else { return saveCursor() }  // SCOSC
+            guard let (left, right) = marginPair(sequence, limit: columns) else { return }  // DECSLRM
+            (margins.left, margins.right) = (left, right)
+            moveTo(row: 1, column: 1)
         case .scorc: restoreCursor()
         case .xtwinops: windowOperation(sequence)
         case .decstr: softReset()  // modes already
@@ -210,6 +201,14 @@ extension ScreenState: ScreenParserConsumer {
         default:
             break
         }
+    }
+
+    /// DECSTBM's or DECSLRM's two margins, 0-based: the parameters count from 1 and the
+    /// second is `limit` at most and by default; nil when they leave no room between them.
+    private func marginPair(_ sequence: UnsafePointer<SequenceParameters>, limit: Int) -> (Int, Int)? {
+        let first = sequence.pointee.count(0) - 1
+        let last = min(sequence.pointee.count(1, default: limit), limit) - 1
+        return first < last ? (first, last) : nil
     }
 
     /// XTWINOPS: 22 and 23 push and pop the title; the reports (11, 13, 14, 16, 18, 19, 20,
