@@ -35,6 +35,9 @@ struct FeedPlanner {
     private let redrawItems: UnsafeMutablePointer<Int>
     private static let redrawItemsKept = 64
     private let findRedraw: CellVectors.FindRedraw
+    /// The state's count of full erases when the redraw skip last looked for a redraw: it
+    /// looks again only in a read after another.
+    private var fullErasesLookedAt = 0
     /// How many bytes of reads the redraw skip left out.
     private(set) var bytesSkippedBeforeRedraws = 0
 
@@ -180,10 +183,10 @@ struct FeedPlanner {
     /// the modes, titles and the like in it, fed alone (CScreenKernels' ccell_find_redraw).
     /// Not while the scrollback is held: text that scrolls off before the erase goes there.
     private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
-        guard plain.state.erasedFully && plain.state.history.hold == nil else {
+        guard plain.state.fullErases != fullErasesLookedAt && plain.state.history.hold == nil else {
             return plain.feed(base, count: count)
         }
-        plain.state.erasedFully = false
+        fullErasesLookedAt = plain.state.fullErases
         let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
         guard redraw.resume > 0 else { return plain.feed(base, count: count) }
         for index in 0..<redraw.fed { plain.feed(base + redrawItems[2 &* index], count: redrawItems[2 &* index &+ 1]) }

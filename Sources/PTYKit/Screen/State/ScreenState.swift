@@ -26,9 +26,9 @@ struct ScreenState {
     /// What the rows that leave the top of the main screen go to (History.swift).
     var history = History()
 
-    /// An ED 2 was followed since the redraw skip last looked: the program may redraw whole
-    /// screens (FeedPlanner.feedSkippingRedraws).
-    var erasedFully = false
+    /// How many times the stream erased the whole screen (ED 2): a program that does may
+    /// redraw whole screens, which the redraw skip looks for (FeedPlanner).
+    var fullErases = 0
 
     /// What runs of 4 characters or more are stored by, and text that may scroll away
     /// walked by, with the CPU's widest vectors.

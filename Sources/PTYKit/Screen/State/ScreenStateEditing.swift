@@ -385,7 +385,7 @@ extension ScreenState {
             eraseInLine(1, style: style)
         case 2:
             for row in 0..<rows { grid.clearRow(row, style: style) }
-            erasedFully = true
+            fullErases &+= 1
         default:
             break
         }
