@@ -38,7 +38,7 @@ ROW = re.compile(
 MODE_ROW = re.compile(
     r'ModeRow\(\.(?P<mode>\w+), (?P<kind>ansi|dec): (?P<number>[0-9]+), "[^"]*"'
     r'(?:, usually: (?:true|false))?, owner: \.(?P<owner>\w+)'
-    r'(?:, group: \.\w+)?(?:, lockOut: true)?\),$'
+    r'(?:, group: \.\w+)?(?:, lockOut: true)?(?:, walksWhen: (?:true|false))?\),$'
 )
 
 

@@ -35,6 +35,16 @@ struct ModeTableTests {
         }
     }
 
+    /// The scroll-ahead's walk assumes the modes in the states their rows name, and only
+    /// modes the grid's state keeps (any other would never let it walk).
+    @Test func theWalkAssumesTheStatesTheRowsName() {
+        let insert = UInt64(1) << TerminalMode.insert.rawValue
+        let autowrap = UInt64(1) << TerminalMode.autowrap.rawValue
+        #expect(ScreenState.walkAssumes == (modes: insert | autowrap, on: autowrap))
+        #expect(ScreenState.walkAssumes.modes & ~GridModes.kept == 0)
+        #expect(GridModes().bits == autowrap)
+    }
+
     /// The controls write each mode as its kind and number say.
     @Test func controlsWriteTheRowsNumbers() {
         for mode in TerminalMode.allCases {

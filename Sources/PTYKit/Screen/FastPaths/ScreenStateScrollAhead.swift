@@ -57,7 +57,7 @@ extension ScreenState {
     /// sequence it does not go over: at once for a full-screen program, which begins its
     /// reads with one; most of the read where one comes late (a background in `ls`).
     mutating func walkRead(_ base: UnsafePointer<UInt8>, count: Int, _ scratch: inout WalkScratch) -> ReadWalk? {
-        guard isWalkable && count >= columns else { return nil }
+        guard count >= columns && isWalkable else { return nil }
         // What earlier walks noted is not this text's.
         scratch.generation &+= 1
         return walk(base, count: count, from: cursorWalk, topRow: 0, streamOffset: 0, &scratch)
@@ -106,10 +106,20 @@ extension ScreenState {
     }
 
     /// What the walk assumes: a line feed at the bottom scrolls the whole screen and
-    /// nothing keeps what leaves it; text goes to the last column, wraps and inserts
-    /// nothing.
+    /// nothing keeps what leaves it; the modes are in the states their rows name (text goes
+    /// to the last column, wraps and inserts nothing).
     private var isWalkable: Bool {
-        scrollsPlainly && gridModes.autowrap && !gridModes.insert
+        @inline(__always) get {
+            scrollsPlainly && gridModes.bits & Self.walkAssumes.modes == Self.walkAssumes.on
+        }
+    }
+
+    /// The modes whose rows name a state the walk assumes them in (walksWhen), and those
+    /// of them it assumes on, as GridModes.bits numbers them.
+    static let walkAssumes = ModeRow.rows.reduce(into: (modes: UInt64(0), on: UInt64(0))) { assumes, row in
+        guard let on = row.walksWhen else { return }
+        assumes.modes |= 1 << UInt64(row.mode.rawValue)
+        if on { assumes.on |= 1 << UInt64(row.mode.rawValue) }
     }
 
     /// Walks `count` bytes from `start`, the screen's top row numbered `topRow`, the read's

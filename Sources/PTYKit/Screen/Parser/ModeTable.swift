@@ -51,10 +51,14 @@ struct ModeRow: Sendable {
     /// Forced to its usual state at every lock, whatever the model believes: left on, it
     /// would lock a password out or show it (ScreenModes.appendLockOutModesOff).
     let isLockOut: Bool
+    /// The state the scroll-ahead's walk of plain text assumes the mode in, nil where it
+    /// walks either way (ScreenStateScrollAhead.isWalkable): text goes to the last column,
+    /// wraps, and inserts nothing.
+    let walksWhen: Bool?
 
     init(
         _ mode: TerminalMode, ansi: UInt16? = nil, dec: UInt16? = nil, _ name: StaticString, usually: Bool = false,
-        owner: ModeOwner, group: ModeGroup? = nil, lockOut: Bool = false
+        owner: ModeOwner, group: ModeGroup? = nil, lockOut: Bool = false, walksWhen: Bool? = nil
     ) {
         self.mode = mode
         self.number = ansi ?? dec!
@@ -64,6 +68,7 @@ struct ModeRow: Sendable {
         self.owner = owner
         self.group = group
         self.isLockOut = lockOut
+        self.walksWhen = walksWhen
     }
 }
 
@@ -71,14 +76,14 @@ extension ModeRow {
     /// The script reads these rows: one to a line.
     static let rows: [ModeRow] = [
         ModeRow(.keyboardAction, ansi: 2, "KAM", owner: .input, lockOut: true),
-        ModeRow(.insert, ansi: 4, "IRM", owner: .screen),
+        ModeRow(.insert, ansi: 4, "IRM", owner: .screen, walksWhen: false),
         ModeRow(.sendReceive, ansi: 12, "SRM", usually: true, owner: .input, lockOut: true),
         ModeRow(.lineFeedNewLine, ansi: 20, "LNM", owner: .screen),
         ModeRow(.applicationCursorKeys, dec: 1, "DECCKM", owner: .input),
         ModeRow(.columns132, dec: 3, "DECCOLM", owner: .screen),
         ModeRow(.reverseVideo, dec: 5, "DECSCNM", owner: .screen),
         ModeRow(.origin, dec: 6, "DECOM", owner: .screen),
-        ModeRow(.autowrap, dec: 7, "DECAWM", usually: true, owner: .screen),
+        ModeRow(.autowrap, dec: 7, "DECAWM", usually: true, owner: .screen, walksWhen: true),
         ModeRow(.x10Mouse, dec: 9, "X10 mouse", owner: .input, group: .mouseTracking),
         ModeRow(.cursorBlink, dec: 12, "blinking cursor", owner: .screen),
         ModeRow(.cursorVisible, dec: 25, "DECTCEM", usually: true, owner: .cursor),

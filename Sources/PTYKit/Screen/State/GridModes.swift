@@ -12,4 +12,20 @@ struct GridModes {
     var newline = false
     /// DECSCNM (mode 5).
     var reverseVideo = false
+
+    /// The modes on, one bit each, at its TerminalMode's raw value.
+    var bits: UInt64 {
+        @inline(__always) get {
+            Self.bit(.origin, origin) | Self.bit(.autowrap, autowrap) | Self.bit(.insert, insert)
+                | Self.bit(.lineFeedNewLine, newline) | Self.bit(.reverseVideo, reverseVideo)
+        }
+    }
+
+    /// The modes kept here, numbered as in `bits`.
+    static let kept = GridModes(origin: true, autowrap: true, insert: true, newline: true, reverseVideo: true).bits
+
+    @inline(__always)
+    private static func bit(_ mode: TerminalMode, _ on: Bool) -> UInt64 {
+        on ? 1 &<< UInt64(mode.rawValue) : 0
+    }
 }
