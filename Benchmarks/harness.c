@@ -712,9 +712,16 @@ static double run_startup(const Wrapper *w) {
 
 /* The flood: `bench-child flood N GO DONE` prints "R", waits for a byte on the
  * FIFO GO, writes N bytes of the log text, then writes "D" to the FIFO DONE.
- * Locked: SIGUSR1 first, and only once "Locked" is on the outer terminal does
- * the go come. MB/s and wrapper CPU per GB from the go to the "D". */
-static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms_per_gb, double *rss_mib) {
+ * MB/s and wrapper CPU per GB from the go to the "D", peak RSS after it. Locked:
+ * SIGUSR1 first, and only once "Locked" is on the outer terminal does the go come.
+ * Detached: the outer terminal is hung up before the go (the session then follows the
+ * command's output with no terminal, holding at most DETACHED_HOLD_MIB of it for the
+ * scrollback), and the session is ended as a detached one. */
+typedef enum { FLOOD_UNLOCKED, FLOOD_LOCKED, FLOOD_DETACHED } FloodMode;
+
+static const char *const flood_names[] = {"unlocked", "locked", "detached"};
+
+static void run_flood(const Wrapper *w, FloodMode mode, double *mbps, double *cpu_ms_per_gb, double *rss_mib) {
     *mbps = *cpu_ms_per_gb = *rss_mib = NAN;
     char go[512], done[512], bytes[32];
     snprintf(go, sizeof go, "%s/go", config.fifo_dir);
@@ -725,16 +732,26 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
     snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
     char *command[] = {(char *)config.child, "flood", bytes, go, done, NULL};
     Session s;
-    if (start_ready(&s, w, command) < 0) return;
-    if (locked) {
-        kill(s.pid, SIGUSR1);
-        if (wait_for_text(s.master, "Locked", 3) < 0) {
-            fprintf(stderr, "  %s: no lock screen after SIGUSR1: locked flood n/a\n", w->label);
-            end_hard(&s);
+    void (*end)(Session *) = mode == FLOOD_DETACHED ? end_detached : end_hard;
+    if (mode == FLOOD_DETACHED) {
+        start_detaching(&s, w, command);
+        if (wait_for_text(s.master, "R", 10) < 0 || hang_up(&s, w->argv[0]) < 0) {
+            fprintf(stderr, "  %s: not ready, or not detached: detached flood n/a\n", w->label);
+            end(&s);
             return;
         }
+    } else {
+        if (start_ready(&s, w, command) < 0) return;
+        if (mode == FLOOD_LOCKED) {
+            kill(s.pid, SIGUSR1);
+            if (wait_for_text(s.master, "Locked", 3) < 0) {
+                fprintf(stderr, "  %s: no lock screen after SIGUSR1: locked flood n/a\n", w->label);
+                end(&s);
+                return;
+            }
+        }
+        sleep_ns(100e6); /* let the lock screen (or the start-up) settle */
     }
-    sleep_ns(100e6); /* let the lock screen (or the start-up) settle */
     int done_fd = open(done, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (done_fd < 0) die("open the done FIFO");
     arm(10);
@@ -743,7 +760,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
     if (go_fd < 0) {
         fprintf(stderr, "  %s: the flood child did not open its FIFO\n", w->label);
         close(done_fd);
-        end_hard(&s);
+        end(&s);
         return;
     }
     double t0 = now_ns(), cpu0 = wrapper_cpu_ns(&s), t1 = NAN, cpu1 = NAN;
@@ -751,6 +768,7 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
     close(go_fd);
     double deadline = t0 + 300e9;
     while (now_ns() < deadline) {
+        /* Detached, the master is closed (-1): poll leaves it out. */
         struct pollfd p[2] = {{.fd = s.master, .events = POLLIN}, {.fd = done_fd, .events = POLLIN}};
         if (poll(p, 2, 1000) < 0 && errno != EINTR) die("poll");
         if (p[1].revents & POLLIN) {
@@ -769,60 +787,15 @@ static void run_flood(const Wrapper *w, int locked, double *mbps, double *cpu_ms
     }
     close(done_fd);
     double rss = peak_rss_mib(s.pid);
-    end_hard(&s);
+    end(&s);
     unlink(go);
     unlink(done);
     if (isnan(t1)) {
-        fprintf(stderr, "  %s: the %s flood did not finish\n", w->label, locked ? "locked" : "unlocked");
+        fprintf(stderr, "  %s: the %s flood did not finish\n", w->label, flood_names[mode]);
         return;
     }
     *mbps = (double)config.bytes / ((t1 - t0) / 1e9) / 1e6;
     *cpu_ms_per_gb = (cpu1 - cpu0) / 1e6 / ((double)config.bytes / 1e9);
-    *rss_mib = rss;
-}
-
-/* A flood while detached: as run_flood's, but the outer terminal is hung up before the go,
- * so the session follows the command's output with no terminal, holding at most
- * DETACHED_HOLD_MIB of it for the scrollback. Peak RSS is read after the "D". */
-static void run_detached_flood(const Wrapper *w, double *mbps, double *rss_mib) {
-    *mbps = *rss_mib = NAN;
-    char go[512], done[512], bytes[32];
-    snprintf(go, sizeof go, "%s/go", config.fifo_dir);
-    snprintf(done, sizeof done, "%s/done", config.fifo_dir);
-    unlink(go);
-    unlink(done);
-    if (mkfifo(go, 0600) < 0 || mkfifo(done, 0600) < 0) die("mkfifo");
-    snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
-    char *command[] = {(char *)config.child, "flood", bytes, go, done, NULL};
-    Session s;
-    start_detaching(&s, w, command);
-    if (wait_for_text(s.master, "R", 10) < 0 || hang_up(&s, w->argv[0]) < 0) {
-        fprintf(stderr, "  %s: not ready, or not detached: detached flood n/a\n", w->label);
-        end_detached(&s);
-        return;
-    }
-    int done_fd = open(done, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (done_fd < 0) die("open the done FIFO");
-    arm(10);
-    int go_fd = open(go, O_WRONLY | O_CLOEXEC); /* the child has it open for reading */
-    disarm();
-    double t0 = now_ns(), t1 = NAN;
-    if (go_fd < 0 || write(go_fd, "g", 1) != 1) die("write the go FIFO");
-    close(go_fd);
-    char c = 0;
-    struct pollfd p = {.fd = done_fd, .events = POLLIN};
-    for (double deadline = t0 + 300e9; c != 'D' && now_ns() < deadline;)
-        if (poll(&p, 1, 1000) > 0 && read(done_fd, &c, 1) == 1 && c == 'D') t1 = now_ns();
-    close(done_fd);
-    double rss = peak_rss_mib(s.pid);
-    end_detached(&s);
-    unlink(go);
-    unlink(done);
-    if (isnan(t1)) {
-        fprintf(stderr, "  %s: the detached flood did not finish\n", w->label);
-        return;
-    }
-    *mbps = (double)config.bytes / ((t1 - t0) / 1e9) / 1e6;
     *rss_mib = rss;
 }
 
@@ -1182,7 +1155,7 @@ int main(int argc, char **argv) {
             /* idlewrap: locked and unlocked in turn, the order alternating by round */
             for (int pass = 0; pass <= is_idlewrap(wrapper); pass++) {
                 int locked = is_idlewrap(wrapper) && (pass + round) % 2;
-                run_flood(wrapper, locked, locked ? &r->locked_flood_mbps[round] : &r->flood_mbps[round],
+                run_flood(wrapper, locked ? FLOOD_LOCKED : FLOOD_UNLOCKED, locked ? &r->locked_flood_mbps[round] : &r->flood_mbps[round],
                           locked ? &r->locked_flood_cpu[round] : &r->flood_cpu[round],
                           locked ? &r->locked_flood_rss[round] : &r->flood_rss[round]);
             }
@@ -1194,9 +1167,10 @@ int main(int argc, char **argv) {
             int i = (k + round) % w;
             Results *r = &results[i];
             r->detached_flood_mbps[round] = r->detached_flood_rss[round] = NAN;
+            double cpu_ms_per_gb; /* the detached rows show MB/s and peak RSS */
             if (is_idlewrap(&config.wrappers[i]) && !is_idle_only(&config.wrappers[i]))
-                run_detached_flood(&config.wrappers[i], &r->detached_flood_mbps[round],
-                                   &r->detached_flood_rss[round]);
+                run_flood(&config.wrappers[i], FLOOD_DETACHED, &r->detached_flood_mbps[round], &cpu_ms_per_gb,
+                          &r->detached_flood_rss[round]);
         }
     }
     if (config.do_startup) fprintf(stderr, "start-up: %d runs per wrapper\n", config.starts);
