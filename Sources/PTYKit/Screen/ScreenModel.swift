@@ -168,9 +168,12 @@ public final class ScreenModel {
         engine.pointee.plain.state.tabStops.changed = false
     }
 
-    /// Lines held, bytes they take, and lines dropped past the limit.
+    /// Lines held, bytes they take, and lines dropped past the limit (while holding, the
+    /// kept text fed: the lines it scrolls away are held then).
     public var heldScrollback: (lines: Int, bytes: Int, dropped: Int) {
-        guard let hold = engine.pointee.plain.state.renderedHold() else { return (0, 0, 0) }
+        guard engine.pointee.plain.state.history.isHolding,
+            let hold = settled.pointee.plain.state.renderedHold()
+        else { return (0, 0, 0) }
         return (hold.lineCount, hold.usedBytes, hold.droppedLines)
     }
 

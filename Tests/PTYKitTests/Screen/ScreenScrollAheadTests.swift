@@ -435,9 +435,20 @@ extension ScreenState {
     /// Where feeding goes on in `input` walked from the cursor: after the text skipped, or 0.
     fileprivate mutating func resumeAfterSkipping(_ input: [UInt8]) -> Int {
         var scratch = WalkScratch()
-        defer { scratch.deallocate() }
-        let walked = input.withUnsafeBufferPointer { walkRead($0.baseAddress!, count: $0.count, &scratch) }
-        guard case .skipped(let ahead)? = walked else { return 0 }
-        return ahead.first.offset
+        var heldRows = HeldTextRows()
+        defer {
+            scratch.deallocate()
+            heldRows.deallocate()
+        }
+        let start = cursorWalk
+        return input.withUnsafeBufferPointer { input in
+            guard case .skipped(let ahead)? = walkRead(input.baseAddress!, count: input.count, &scratch) else {
+                return 0
+            }
+            scrollAway(
+                UnsafeBufferPointer(rebasing: input[..<ahead.first.offset]), from: start, topRow: 0, to: ahead.first,
+                &heldRows)
+            return ahead.first.offset
+        }
     }
 }

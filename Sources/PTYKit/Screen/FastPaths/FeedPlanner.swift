@@ -30,6 +30,8 @@ struct FeedPlanner {
     private(set) var keptText = KeptText()
     /// What the walks of the scroll-ahead note as they go.
     private var walkScratch = WalkScratch()
+    /// Where the rows the scroll-ahead skipped are made for the scrollback hold.
+    private var heldRows = HeldTextRows()
     /// Where the redraw skip's finder writes the items before the last redraw it feeds
     /// alone: offset and length of each.
     private let redrawItems: UnsafeMutablePointer<Int>
@@ -50,6 +52,7 @@ struct FeedPlanner {
     func deallocate() {
         keptText.deallocate()
         walkScratch.deallocate()
+        heldRows.deallocate()
         redrawItems.deallocate()
     }
 
@@ -92,6 +95,9 @@ struct FeedPlanner {
         let start = plain.state.cursorWalk
         switch plain.state.walkRead(base, count: count, &walkScratch) {
         case .skipped(let ahead):
+            plain.state.scrollAway(
+                UnsafeBufferPointer(start: base, count: ahead.first.offset), from: start, topRow: 0, to: ahead.first,
+                &heldRows)
             feedPenChanges(base, count: ahead.first.offset, &plain)
             keepBackOrFeed(base, count: count, ahead, streamOffset: 0, &plain)
         case .scrolledTooLittle(let end) where count <= KeptText.capacity:
@@ -106,11 +112,15 @@ struct FeedPlanner {
     private mutating func followKeptText(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
         switch plain.state.walkRead(base, count: count, after: keptText, &walkScratch) {
         case .skipped(let ahead):
+            plain.state.scrollAway(
+                UnsafeBufferPointer(start: keptText.bytes, count: keptText.count),
+                then: UnsafeBufferPointer(start: base, count: ahead.first.offset), from: keptText.start,
+                topRow: keptText.topRow, to: ahead.first, &heldRows)
             feedPenChanges(keptText.bytes, count: keptText.count, &plain)
             feedPenChanges(base, count: ahead.first.offset, &plain)
             keepBackOrFeed(base, count: count, ahead, streamOffset: keptText.streamEnd, &plain)
         case .scrolledKeptText(let row, let end):
-            let first = plain.state.scrollAway(keptText: keptText, toRow: row, &walkScratch)
+            let first = plain.state.scrollAway(keptText: keptText, toRow: row, &walkScratch, &heldRows)
             feedPenChanges(keptText.bytes, count: first.offset, &plain)
             keptText.drop(before: first)
             keepBackAfterKeptText(base, count: count, end: end, &plain)
@@ -183,7 +193,7 @@ struct FeedPlanner {
     /// the modes, titles and the like in it, fed alone (CScreenKernels' ccell_find_redraw).
     /// Not while the scrollback is held: text that scrolls off before the erase goes there.
     private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
-        guard plain.state.fullErases != fullErasesLookedAt && plain.state.history.hold == nil else {
+        guard plain.state.fullErases != fullErasesLookedAt && !plain.state.history.isHolding else {
             return plain.feed(base, count: count)
         }
         fullErasesLookedAt = plain.state.fullErases

@@ -38,7 +38,7 @@ extension ScreenState {
     /// leaves it.
     enum ReadWalk {
         /// The first row shown at its end was scrolled in and begins in the read: the
-        /// screen is blanked, and the text kept back and the read before that row skipped.
+        /// text kept back and the read before that row are skipped (`scrollAway`).
         case skipped(ScrollAhead)
         /// It was scrolled in and begins in the text kept back, at `row`; `end` is where
         /// the read leaves the cursor, when it is plain text to its end.
@@ -77,12 +77,17 @@ extension ScreenState {
         return walk(base, count: count, from: kept.end, topRow: kept.topRow, streamOffset: kept.streamEnd, &scratch)
     }
 
-    /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now;
-    /// returns where that row begins in it.
-    mutating func scrollAway(keptText kept: KeptText, toRow row: Int, _ scratch: inout WalkScratch) -> PlainTextWalk {
+    /// Blanks the screen for the text `kept` back, whose row `row` is the first shown now
+    /// (the rows that left held, while the scrollback is); returns where that row begins in
+    /// it.
+    mutating func scrollAway(
+        keptText kept: KeptText, toRow row: Int, _ scratch: inout WalkScratch, _ heldRows: inout HeldTextRows
+    ) -> PlainTextWalk {
         let first = start(
             ofRow: row, in: kept.bytes, count: kept.count, from: kept.start, streamOffset: kept.streamStart, &scratch)
-        blankScreen(to: first)
+        scrollAway(
+            UnsafeBufferPointer(start: kept.bytes, count: first.offset), from: kept.start, topRow: kept.topRow,
+            to: first, &heldRows)
         return first
     }
 
@@ -106,12 +111,21 @@ extension ScreenState {
     }
 
     /// What the walk assumes: a line feed at the bottom scrolls the whole screen and
-    /// nothing keeps what leaves it; the modes are in the states their rows name (text goes
-    /// to the last column, wraps and inserts nothing).
+    /// nothing keeps what leaves it but the scrollback hold, which takes rows made from
+    /// the text (HeldTextRows); the modes are in the states their rows name (text goes to
+    /// the last column, wraps and inserts nothing).
     private var isWalkable: Bool {
         @inline(__always) get {
-            scrollsPlainly && gridModes.bits & Self.walkAssumes.modes == Self.walkAssumes.on
+            margins.areWholeScreen(rows: rows) && gridModes.bits & Self.walkAssumes.modes == Self.walkAssumes.on
+                && (history.takesNothing || history.rowsBeforeStart == 0 && heldRowsCanBeMadeFromText)
         }
+    }
+
+    /// While the scrollback is held, the rows that leave can be made from the bytes: text
+    /// in the plain pen, in ASCII, written on rows that hold plain ASCII (SGRs are not
+    /// walked over then). On the alternate screen nothing keeps them.
+    private var heldRowsCanBeMadeFromText: Bool {
+        onAlternate || pen.style == .plain && charsets.current == .ascii && rowsFromCursorArePlainText
     }
 
     /// The modes whose rows name a state the walk assumes them in (walksWhen), and those
@@ -145,12 +159,11 @@ extension ScreenState {
         guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
         let first = self.start(
             ofRow: firstShown, in: base, count: walk.offset, from: start, streamOffset: streamOffset, &scratch)
-        blankScreen(to: first)
         return .skipped(ScrollAhead(first: first, end: end))
     }
 
     /// Blanks the screen for text that goes on at `first`, the top row from then on.
-    private mutating func blankScreen(to first: PlainTextWalk) {
+    mutating func blankScreen(to first: PlainTextWalk) {
         // Every row scrolled in blank, in the erase style of a pen that plain text does
         // not change.
         let style = erasePenId()

@@ -13,8 +13,9 @@ extension ScreenState {
     private static let codesWalked = 8
 
     /// Whether SGRs are walked over: only from a pen with the default background, which
-    /// every row the walk enters then has.
-    var walksGraphicRenditions: Bool { pen.style.background == .default }
+    /// every row the walk enters then has, and not while the scrollback is held (the rows
+    /// that leave are made from plain text then: HeldTextRows).
+    var walksGraphicRenditions: Bool { pen.style.background == .default && !history.isHolding }
 
     /// The length of the SGR at `start` (an ESC) if the walk goes over it: `ESC [`, up to
     /// codesWalked codes of up to three digits separated by `;` (an empty one is 0), `m`,

@@ -8,8 +8,12 @@
 
 /// What the rows that leave the top of the main screen go to.
 struct History {
-    /// Output kept for the terminal's scrollback while the screen is not shown.
+    /// Output kept for the terminal's scrollback while the screen is not shown; begun and
+    /// ended by `startHolding` and `stopHolding` alone.
     var hold: ScrollbackHold? = nil
+    /// Whether there is a hold: what the fast paths ask, where looking at the optional hold
+    /// itself copies it (a memcpy a read).
+    private(set) var isHolding = false
     /// Rows at the top of the main screen that hold what the terminal showed before the
     /// program started (ScreenStartPosition.swift): the repaint leaves them alone.
     var rowsBeforeStart = 0
@@ -17,7 +21,7 @@ struct History {
     var rowsBeforeStartHeld = 0
 
     /// No row that leaves the top is kept or counted.
-    var takesNothing: Bool { hold == nil && rowsBeforeStart == 0 }
+    var takesNothing: Bool { !isHolding && rowsBeforeStart == 0 }
 
     /// The top `count` rows of `grid`, the main screen, leave it: the program's go into the
     /// hold (while one is on), the terminal's are counted there.
@@ -44,6 +48,7 @@ struct History {
     mutating func startHolding(limit: Int) {
         hold?.deallocate()
         hold = ScrollbackHold(limit: limit)
+        isHolding = true
         rowsBeforeStartHeld = 0
     }
 
@@ -51,6 +56,7 @@ struct History {
     mutating func stopHolding() {
         hold?.deallocate()
         hold = nil
+        isHolding = false
         rowsBeforeStartHeld = 0
     }
 

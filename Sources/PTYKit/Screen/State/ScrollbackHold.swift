@@ -103,6 +103,11 @@ struct ScrollbackHold {
     }
 
     mutating func store(_ line: OutputBuffer) {
+        line.withUnsafeBytes { store($0) }
+    }
+
+    /// Stores one rendered line.
+    mutating func store(_ line: UnsafeRawBufferPointer) {
         let length = line.count
         let record = length + 4
         if usedBytes + record > capacity && capacity < limit && canGrow { grow(toHold: usedBytes + record) }
@@ -124,8 +129,7 @@ struct ScrollbackHold {
                 }
             }
         }
-        line.withUnsafeBytes { bytes in
-            let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if let source = line.baseAddress?.assumingMemoryBound(to: UInt8.self) {
             let first = min(length, capacity - tail)
             (storage + tail).update(from: source, count: first)
             if first < length { storage.update(from: source + first, count: length - first) }
