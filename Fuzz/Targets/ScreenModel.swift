@@ -9,7 +9,7 @@ import PTYKit
 // unlock bytes with held scrollback too. The fast paths against their plain twin: a model
 // with none (`fastPaths: .none`, every byte through the parser and the state) fed whole and
 // in the same chunks gives the same cells, cursor, modes, titles, snapshot and repaint
-// bytes. After every feed, every style, cluster and hyperlink id the state holds names an
+// bytes, and holding the scrollback, the same held lines and repaint byte for byte. After every feed, every style, cluster and hyperlink id the state holds names an
 // entry of its table. And no crash or trap.
 //
 // Input: a byte for the rows, one for the columns, one byte N (its low 4 bits: the number
@@ -123,10 +123,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
     let chunked = ScreenModel(rows: rows, columns: columns)
     let plainChunked = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
+    // Holding the scrollback, the rows that skipped text scrolls away are made from its
+    // bytes (HeldTextRows): the held lines must be the plain feed's, byte for byte.
+    let heldChunked = ScreenModel(rows: rows, columns: columns)
+    let plainHeld = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
+    for model in [heldChunked, plainHeld] { model.startHoldingScrollback(limit: 1 << 16) }
     var offset = 0
     for length in chunkLengths(total: stream.count, choices: cuts, scale: pressure ? 64 : 1) {
         feed(chunked, stream[offset..<(offset + length)])
         feed(plainChunked, stream[offset..<(offset + length)], checked: false)
+        feed(heldChunked, stream[offset..<(offset + length)], checked: false)
+        feed(plainHeld, stream[offset..<(offset + length)], checked: false)
         offset += length
         // What a relay reads after every read, which the kept text is not fed for.
         require(
@@ -154,8 +161,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // The unlock's terminal got every byte before the hold began (none: `whole` held from
     // its start), so it is not messed up: the unlock writes tab stops only where they
     // changed while held.
-    let unlock = OutputBuffer()
+    let (unlock, heldUnlock, plainUnlock) = (OutputBuffer(), OutputBuffer(), OutputBuffer())
     whole.appendHeldScrollbackAndRepaint(to: unlock)
+    heldChunked.appendHeldScrollbackAndRepaint(to: heldUnlock)
+    plainHeld.appendHeldScrollbackAndRepaint(to: plainUnlock)
+    require(
+        unlock.bytes == plainUnlock.bytes && heldUnlock.bytes == plainUnlock.bytes,
+        "the fast paths and the plain feed, holding the scrollback, give other held lines or repaint")
     let terminal = ScreenModel(rows: rows, columns: columns)
     unlock.withUnsafeBytes { terminal.feed($0) }
     requireValidTables(terminal)
