@@ -52,6 +52,13 @@ public enum ScreenSamples {
         Case(name: "cursor save", input: bytes(#"\e[3;5H\e[1;33m\e7\e[m\e[7;7HX\e8Y\e[s\e[1;1H\e[uZ"#)),
         Case(name: "alternate screen", input: bytes(#"main text\e[?1049h\e[Halt text\e[31m\e[5;5Hx"#)),
         Case(name: "alternate screen left", input: bytes(#"main text\e[?1049h\e[Halt text\e[?1049lback"#)),
+        // One DECSC slot for both screens, and 1049's own (xterm keeps a slot per screen).
+        Case(
+            name: "cursor saved across screens",
+            input: bytes(#"\e[2;3H\e[32m\e7\e[?1049h\e[3;5H\e[35m\e7\e[m\e[?1049l\e8X\e[1;1H\e[?1049h\e[?1049lY"#)),
+        Case(
+            name: "1049 left from the main screen",
+            input: bytes(#"\e[2;2H\e[?1049h\e[?1049l\e[4;4H\e7\e[?1049lX\e[?47h\e[2;6H\e7\e[?47l\e8Y"#)),
         Case(name: "modes", input: bytes(#"\e[?1h\e=\e[?1002h\e[?1006h\e[?25l\e[?7lno wrap at all here, no\e[4h"#)),
         Case(name: "REP and DECALN", input: bytes(#"\e#8\e[3;3Ha\e[5b\e[K"#)),
         Case(name: "scrolled off", input: bytes((1...40).map { "line \($0)\r\n" }.joined() + "end")),

@@ -23,14 +23,24 @@ public struct ScreenSnapshot: Equatable, Sendable {
         var originMode: Bool
     }
 
+    /// The cursor 1049 saved. Where the program saved none it is the terminal's (the lock
+    /// screen's, in tmux), which no repaint can take away: none matches any.
+    struct SavedBy1049: Equatable, Sendable {
+        var cursor: Cursor?
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.cursor == nil || b.cursor == nil || a.cursor == b.cursor
+        }
+    }
+
     var rows: Int
     var columns: Int
     var main: [[SnapshotCell]]
     var alternate: [[SnapshotCell]]?
     var onAlternate: Bool
     var cursor: Cursor
-    var savedMain: Cursor
-    var savedAlternate: Cursor?
+    var saved: Cursor
+    var savedBy1049: SavedBy1049
     var margins: [Int]
     var leftRightMarginMode: Bool
     var flags: [Bool]
@@ -54,8 +64,8 @@ public struct ScreenSnapshot: Equatable, Sendable {
                 g1: saved.g1, shifted: saved.shifted, originMode: saved.originMode)
         }
         self.cursor = cursor(state.cursorToSave)
-        savedMain = cursor(state.cursor.savedMain)
-        savedAlternate = state.onAlternate ? cursor(state.cursor.savedAlternate) : nil
+        saved = cursor(state.cursor.saved)
+        savedBy1049 = SavedBy1049(cursor: state.cursor.savedBy1049.map(cursor))
         margins = [state.margins.top, state.margins.bottom, state.margins.left, state.margins.right]
         leftRightMarginMode = state.margins.leftRightMode
         flags = [

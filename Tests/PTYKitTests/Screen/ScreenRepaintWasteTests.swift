@@ -25,8 +25,10 @@ struct ScreenRepaintWasteTests {
         #expect(occurrences("\u{1b}[?2026l", in: unlock.bytes) == 1)
     }
 
+    /// The last: the cursor DECSC saved in origin mode is set on the alternate screen (its
+    /// one slot, as tmux's), before the tab stops, which are set without.
     @Test(arguments: [
-        ("text", 1, 0), (#"\e[2;4r\e[?6htext"#, 1, 1), (#"\e[?6h\e7\e[?6l\e[?1049h\e[?6htext"#, 2, 1),
+        ("text", 1, 0), (#"\e[2;4r\e[?6htext"#, 1, 1), (#"\e[?6h\e7\e[?6l\e[?1049h\e[?6htext"#, 3, 2),
     ])
     func originModeIsWrittenOnlyWhereItChanges(input: String, resets: Int, sets: Int) {
         let repaint = model(input).repaint()

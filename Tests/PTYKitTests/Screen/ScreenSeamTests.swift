@@ -158,15 +158,34 @@ struct ScreenSeamTests {
         #expect(again.lines[0] == "01234567漢")
     }
 
-    /// A wrap pending at a right margin, in the cursor 1049 saved: the repaint of the
-    /// alternate screen keeps left/right margin mode, which leaving would drop it (fuzz).
-    @Test func aWrapPendingAtAMarginInTheCursorSavedBy1049Survives() {
+    /// A wrap pending at a right margin, in the cursor DECSC saved before 1049: the repaint
+    /// of the alternate screen keeps left/right margin mode, which leaving would drop it
+    /// (fuzz).
+    @Test func aWrapPendingAtAMarginInTheCursorSavedBefore1049Survives() {
         let model = ScreenModel(rows: 6, columns: 11)
-        model.feed(ScreenTestSupport.bytes("\u{1B}[?69h\u{1B}[;6sabcdef\u{1B}[?1049h"))
+        model.feed(ScreenTestSupport.bytes("\u{1B}[?69h\u{1B}[;6sabcdef\u{1B}7\u{1B}[?1049h"))
         let fresh = ScreenModel(rows: 6, columns: 11)
         fresh.feed(model.repaint())
         #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
-        #expect(fresh.snapshot().savedMain.pendingWrap)
+        #expect(fresh.snapshot().saved.pendingWrap)
+    }
+
+    /// The cursor 1049 saved comes back through the repaint from either screen, and so
+    /// does DECSC's one slot: on the main screen with 1049's left behind, on an alternate
+    /// screen entered by 47 after 1049 saved one, and by 47 and then 1049 (which saves
+    /// nothing there).
+    @Test(arguments: [
+        "\u{1B}[2;2H\u{1B}[31m\u{1B}[?1049h\u{1B}[?1049l\u{1B}[m\u{1B}[4;4H\u{1B}7",
+        "\u{1B}[2;2H\u{1B}[?1049h\u{1B}[?1049l\u{1B}[3;3H\u{1B}[?47h\u{1B}[5;5H\u{1B}7",
+        "\u{1B}[2;2H\u{1B}[?1049h\u{1B}[?1049l\u{1B}[?47h\u{1B}[3;3H\u{1B}[?1049h\u{1B}[4;4H\u{1B}7",
+    ])
+    func bothSavedCursorsSurviveTheRepaint(_ input: String) {
+        let model = ScreenModel(rows: 6, columns: 11)
+        model.feed(ScreenTestSupport.bytes(input))
+        let fresh = ScreenModel(rows: 6, columns: 11)
+        fresh.feed(model.repaint())
+        #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
+        #expect(model.snapshot().savedBy1049.cursor != nil)
     }
 
     /// A wrap pending in a saved cursor that a resize takes away from the edge is dropped,
@@ -175,7 +194,7 @@ struct ScreenSeamTests {
         let model = ScreenModel(rows: 5, columns: 1)
         model.feed(ScreenTestSupport.bytes("t\u{1B}[?1049h"))
         model.resize(rows: 6, columns: 38)
-        #expect(!model.snapshot().savedMain.pendingWrap)
+        #expect(model.snapshot().savedBy1049.cursor?.pendingWrap == false)
         let fresh = ScreenModel(rows: 6, columns: 38)
         fresh.feed(model.repaint())
         #expect(fresh.snapshot() == model.snapshot().withoutInputModes)

@@ -50,8 +50,11 @@ func expectSameScreen(
         difference = "alternate cells \(actual.lines) vs \(expected.lines)"
     } else if a.cursor != b.cursor {
         difference = "cursor \(a.cursor) vs \(b.cursor)"
-    } else if a.savedMain != b.savedMain {
-        difference = "saved cursor \(a.savedMain) vs \(b.savedMain)"
+    } else if a.saved != b.saved {
+        difference = "saved cursor \(a.saved) vs \(b.saved)"
+    } else if a.savedBy1049 != b.savedBy1049 {
+        let (first, second) = (a.savedBy1049.cursor, b.savedBy1049.cursor)
+        difference = "cursor saved by 1049 \(String(describing: first)) vs \(String(describing: second))"
     } else if a.modes != b.modes {
         difference = "modes"
     } else if a.margins != b.margins {

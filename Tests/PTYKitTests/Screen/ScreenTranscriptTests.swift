@@ -168,6 +168,12 @@ struct ScreenTranscriptTests {
         // to wrap short of its margin.
         ScreenCase(#"\e[?69h\e[;6sabcdef\e[?1049h\e[2;8s\e[?1049lX"#, ["abcdeX"], cursor: (0, 6)),
         ScreenCase(#"\e[?69h\e[;6sabcdef\e7\e[2;8s\e8X"#, ["abcdeX"], cursor: (0, 6)),
+        // As tmux: DECSC has one slot for both screens, and 1049 one of its own for the
+        // position and the pen, which its leaving restores even from the main screen
+        // (xterm: a DECSC slot per screen, 1049 saving into the main one's).
+        ScreenCase(#"\e[2;3H\e7\e[?1049h\e[3;5H\e7\e[?1049l\e8X"#, ["", "", "    X"], cursor: (2, 5)),
+        ScreenCase(#"\e[2;2H\e[?1049h\e[?1049l\e[4;4H\e7\e[?1049lX"#, ["", " X"], cursor: (1, 2)),
+        ScreenCase(#"\e[?47h\e[2;6H\e7\e[?47l\e8X"#, ["", "     X"], cursor: (1, 6)),
     ]
 
     /// REP as the first sequence after a repaint (the first output after an unlock): the

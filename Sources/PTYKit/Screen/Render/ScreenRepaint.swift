@@ -45,20 +45,31 @@ extension ScreenState {
         buffer.append(.mode(.alternateScreen1049, on: false))
         Self.appendKnownState(autowrap: true, to: buffer)
         var renderer = RowRenderer(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
+        // The cursor 1049 saved is set by entering the alternate screen from it: below, when
+        // the program is there by 1049; else here, in and out again, for a later 1049 leaving
+        // (xterm's DECSC slot it also sets is set again below).
+        let savedFor1049 = onAlternate && modes.isSet(.alternateScreen1049) ? cursor.savedBy1049 : nil
+        if let saved = cursor.savedBy1049, savedFor1049 == nil {
+            appendCursorState(saved, of: mainGrid, renderer: &renderer, into: buffer)
+            buffer.append(.mode(.alternateScreen1049, on: true))
+            buffer.append(.mode(.alternateScreen1049, on: false))
+        }
         // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
         // it (the pending wrap at a right margin needs the margin).
         paint(mainGrid, from: history.rowsBeforeStart, renderer: &renderer, into: buffer)
         // On the alternate screen the margins are set there, after 1049 saved the cursor
-        // as it is now.
+        // as it is now. DECSC's slot is set on the screen shown (xterm's slot there; on the
+        // main one behind an alternate screen, the cursor 47 and 1047 leave DECRC to).
         appendSavedCursor(
-            cursor.savedMain, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer, into: buffer)
+            savedFor1049 ?? cursor.saved, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer,
+            into: buffer)
         if onAlternate {
             appendAlternateScreenEntered(into: buffer)
             renderer.assumeReset()
             Self.appendKnownState(
                 autowrap: true, fullWidthMarginsOf: margins.leftRightMode ? columns : nil, to: buffer)
             paint(grid, renderer: &renderer, into: buffer)
-            appendSavedCursor(cursor.savedAlternate, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
+            appendSavedCursor(cursor.saved, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
         }
         // Tab stops are set by column, which origin mode with margins would shift.
         renderer.setOriginMode(false, into: buffer)

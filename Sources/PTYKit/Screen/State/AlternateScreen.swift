@@ -5,7 +5,10 @@
 //
 // xterm's three ways in: 47 switches and nothing else; 1047 also clears the alternate
 // screen on the way out; 1049 saves the cursor and clears the alternate screen on the way
-// in, and restores the cursor on the way out. 1048 saves or restores the cursor alone.
+// in, and restores the cursor on the way out. 1048 saves or restores the cursor alone, as
+// DECSC and DECRC. 1049 saves as tmux does, the position and the pen into a slot of its
+// own, and goes back there on leaving even from the main screen (xterm saves with DECSC,
+// into the main screen's slot, and restores it on leaving).
 
 extension ScreenState {
     /// DECSET or DECRST of 47, 1047, 1048 or 1049.
@@ -23,14 +26,19 @@ extension ScreenState {
         case .alternateScreen1049:
             if on {
                 if !onAlternate {
-                    saveCursor()
+                    cursor.savedBy1049 = SavedCursor(x: cursor.x, y: cursor.y, pen: pen.style)
                     switchScreen(toAlternate: true)
                     let style = erasePenId()
                     for row in 0..<rows { grid.clearRow(row, style: style) }
                 }
             } else {
                 switchScreen(toAlternate: false)
-                restoreCursor()
+                if let saved = cursor.savedBy1049 {
+                    cursor.x = min(saved.x, columns - 1)
+                    cursor.y = min(saved.y, rows - 1)
+                    cursor.pendingWrap = false
+                    setPen(saved.pen)
+                }
             }
         default:
             break

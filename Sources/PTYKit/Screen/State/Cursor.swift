@@ -1,5 +1,6 @@
-/// The cursor: where the next character goes, how it shows, and the cursor DECSC saved on
-/// each screen (xterm keeps one slot per screen).
+/// The cursor: where the next character goes, how it shows, and the cursors saved as tmux
+/// keeps them: DECSC's one slot for both screens and 1049's own (xterm keeps a DECSC slot
+/// per screen, and 1049 saves into the main screen's).
 struct Cursor {
     var x = 0
     var y = 0
@@ -9,27 +10,17 @@ struct Cursor {
     var shape: UInt8 = 0
     /// Mode 12.
     var blinks = false
-    var savedMain = SavedCursor()
-    var savedAlternate = SavedCursor()
-
-    /// The slot DECSC saves into on the main or the alternate screen.
-    subscript(savedOnAlternate onAlternate: Bool) -> SavedCursor {
-        get { onAlternate ? savedAlternate : savedMain }
-        set {
-            if onAlternate {
-                savedAlternate = newValue
-            } else {
-                savedMain = newValue
-            }
-        }
-    }
+    /// What DECSC saved last, on either screen.
+    var saved = SavedCursor()
+    /// Where 1049 last entered the alternate screen from, its position and pen (nil before
+    /// the first time): leaving by 1049 goes back there, from either screen.
+    var savedBy1049: SavedCursor?
 
     /// The left and right margins are gone: a wrap pending, or saved as pending, at a right
     /// margin (not the last column) is no longer one any terminal can be brought back to;
     /// it is dropped.
     mutating func dropMarginWraps(columns: Int) {
-        savedMain.dropWrap(unlessAt: columns - 1)
-        savedAlternate.dropWrap(unlessAt: columns - 1)
+        saved.dropWrap(unlessAt: columns - 1)
         if pendingWrap && x != columns - 1 { pendingWrap = false }
     }
 }

@@ -1,4 +1,5 @@
-/// What DECSC saves and DECRC restores (xterm: one slot per screen, Cursor).
+/// What DECSC saves and DECRC restores (one slot for both screens, as tmux keeps it:
+/// Cursor); 1049 saves its position and pen in another.
 struct SavedCursor: Equatable, Sendable {
     var x = 0
     var y = 0

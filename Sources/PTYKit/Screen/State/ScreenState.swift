@@ -95,7 +95,8 @@ struct ScreenState {
     /// once the rows waiting in the hold are rendered with the ids they name.
     mutating func collectGarbage() {
         renderedHold()
-        pen.collectGarbage(cellsOf: [grid, otherGrid], savedPens: [cursor.savedMain.pen, cursor.savedAlternate.pen])
+        pen.collectGarbage(
+            cellsOf: [grid, otherGrid], savedPens: [cursor.saved.pen, cursor.savedBy1049?.pen ?? .plain])
     }
 
     /// The id `lookUp` (a table's `id(for:)`) gives, looked up again after a collection
@@ -111,7 +112,7 @@ struct ScreenState {
     func firstBrokenTableReference() -> String? {
         pen.firstBrokenReference(
             cellsOf: [("shown", grid), ("other", otherGrid)],
-            savedPens: [("main saved pen", cursor.savedMain.pen), ("alternate saved pen", cursor.savedAlternate.pen)])
+            savedPens: [("saved pen", cursor.saved.pen), ("pen saved by 1049", cursor.savedBy1049?.pen ?? .plain)])
     }
 
     // MARK: - Margins
@@ -131,12 +132,6 @@ struct ScreenState {
         onAlternate = toAlternate
     }
 
-    /// The DECSC slot of the screen shown.
-    var savedCursor: SavedCursor {
-        get { cursor[savedOnAlternate: onAlternate] }
-        set { cursor[savedOnAlternate: onAlternate] = newValue }
-    }
-
     /// What DECSC would save now.
     var cursorToSave: SavedCursor {
         SavedCursor(
@@ -145,11 +140,11 @@ struct ScreenState {
     }
 
     mutating func saveCursor() {
-        savedCursor = cursorToSave
+        cursor.saved = cursorToSave
     }
 
     mutating func restoreCursor() {
-        let saved = savedCursor
+        let saved = cursor.saved
         cursor.x = min(saved.x, columns - 1)
         cursor.y = min(saved.y, rows - 1)
         // A wrap pending at a right margin that has moved since is not restored: no repaint
@@ -192,7 +187,7 @@ struct ScreenState {
         dropMarginWraps()
         setPen(Style(hyperlink: pen.style.hyperlink))
         charsets = CharacterSets()
-        savedCursor = SavedCursor()
+        cursor.saved = SavedCursor()
         modes.softReset()
     }
 
@@ -216,7 +211,7 @@ struct ScreenState {
             let fromTop = max(0, min(excess, cursorRow - (newRows - 1)))
             if onAlternate {
                 shiftAlternate = fromTop
-                shiftMain = max(0, min(excess, cursor.savedMain.y - (newRows - 1)))
+                shiftMain = max(0, min(excess, (cursor.savedBy1049?.y ?? 0) - (newRows - 1)))
             } else {
                 shiftMain = fromTop
             }
@@ -230,7 +225,7 @@ struct ScreenState {
             grid = newAlternate
             otherGrid = newMain
             cursor.y -= shiftAlternate
-            cursor.savedMain.y -= shiftMain
+            cursor.savedBy1049?.y -= shiftMain
         } else {
             grid = newMain
             otherGrid = newAlternate
@@ -240,10 +235,10 @@ struct ScreenState {
         columns = newColumns
         cursor.x = min(max(cursor.x, 0), columns - 1)
         cursor.y = min(max(cursor.y, 0), rows - 1)
-        history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? cursor.savedMain.y : cursor.y)
+        history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? cursor.savedBy1049?.y ?? 0 : cursor.y)
         if cursor.pendingWrap && cursor.x != columns - 1 { cursor.pendingWrap = false }
-        cursor.savedMain.clamp(rows: rows, columns: columns)
-        cursor.savedAlternate.clamp(rows: rows, columns: columns)
+        cursor.saved.clamp(rows: rows, columns: columns)
+        cursor.savedBy1049?.clamp(rows: rows, columns: columns)
         margins.reset(rows: rows, columns: columns)
         tabStops.resize(columns: columns)
     }
