@@ -120,7 +120,8 @@ struct LockControllerTests: LockDriving {
     func makeLock(timeout: Double = 60, holdLimit: Int = 1 << 20, lockKey: UInt8? = nil) -> LockController {
         LockController(
             settings: LockController.Settings(
-                timeout: .seconds(timeout), lockKey: lockKey, message: "Back soon", screenKind: .full(wipeScrollback: false),
+                timeout: .seconds(timeout), lockKey: lockKey, message: "Back soon",
+                screenKind: .full(wipeScrollback: false),
                 program: "bash", host: "testhost", user: "test"),
             authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen(holdLimit: holdLimit))
     }

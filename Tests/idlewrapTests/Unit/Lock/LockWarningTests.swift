@@ -43,7 +43,8 @@ struct LockWarningTests: LockDriving {
         LockController(
             settings: LockController.Settings(
                 timeout: .seconds(timeout), lockKey: 0x1d, message: nil,
-                screenKind: .full(wipeScrollback: false), program: "bash", host: "testhost", user: "test", warn: .seconds(warn),
+                screenKind: .full(wipeScrollback: false), program: "bash", host: "testhost", user: "test",
+                warn: .seconds(warn),
                 bellOnExit: bellOnExit),
             authenticator: authenticator, clock: clock, host: host, screen: host.commandScreen())
     }

@@ -12,7 +12,8 @@ struct TerminalRestoreTests {
     func lock(after output: String) -> LockController {
         let lock = LockController(
             settings: LockController.Settings(
-                timeout: .seconds(60), lockKey: nil, message: nil, screenKind: .full(wipeScrollback: false), program: "sh",
+                timeout: .seconds(60), lockKey: nil, message: nil, screenKind: .full(wipeScrollback: false),
+                program: "sh",
                 host: "testhost", user: "test"),
             authenticator: FakeAuthenticator(), clock: ManualClock(), host: host, screen: host.commandScreen())
         Array(output.utf8).withUnsafeBytes { lock.screen.follow($0) }
