@@ -234,17 +234,26 @@ ssize_t cpty_send_with_descriptors(int fd, const void *bytes, size_t count, cons
     return sendmsg(fd, &message, MSG_NOSIGNAL);
 }
 
+// One recvmsg of `count` bytes with `control` for what comes along; `message` is left
+// for the caller to walk.
+static ssize_t receive_message(int fd, void *bytes, size_t count, struct iovec *vector, void *control,
+                               size_t control_size, struct msghdr *message) {
+    *vector = (struct iovec){.iov_base = bytes, .iov_len = count};
+    *message = (struct msghdr){
+        .msg_iov = vector, .msg_iovlen = 1, .msg_control = control, .msg_controllen = control_size};
+    return recvmsg(fd, message, MSG_CMSG_CLOEXEC);
+}
+
 ssize_t cpty_receive_with_descriptors(int fd, void *bytes, size_t count, int *descriptors, int capacity,
                                       int *received) {
     *received = 0;
-    struct iovec vector = {.iov_base = bytes, .iov_len = count};
     union {
         char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
         struct cmsghdr align;
     } control;
-    struct msghdr message = {
-        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
-    ssize_t read = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    struct iovec vector;
+    struct msghdr message;
+    ssize_t read = receive_message(fd, bytes, count, &vector, control.buffer, sizeof control.buffer, &message);
     if (read == -1) return -1;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
@@ -269,16 +278,15 @@ int cpty_pass_credentials(int fd) {
 
 ssize_t cpty_receive_with_sender(int fd, void *bytes, size_t count, pid_t *sender) {
     *sender = 0;
-    struct iovec vector = {.iov_base = bytes, .iov_len = count};
     // Room for the credentials only: descriptors passed along do not fit, and the
     // kernel closes them (MSG_CTRUNC).
     union {
         char buffer[CMSG_SPACE(sizeof(struct ucred))];
         struct cmsghdr align;
     } control;
-    struct msghdr message = {
-        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
-    ssize_t read = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    struct iovec vector;
+    struct msghdr message;
+    ssize_t read = receive_message(fd, bytes, count, &vector, control.buffer, sizeof control.buffer, &message);
     if (read == -1) return -1;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_CREDENTIALS) continue;
