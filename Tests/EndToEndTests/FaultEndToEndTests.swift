@@ -131,6 +131,13 @@ extension EndToEnd {
             #expect(terminal.expect("Password for"))
             burst(lock: true)
             #expect(terminal.expect("Password for"))
+            // The guardian passes a burst's lock requests on one by one: the password goes in
+            // once the last has reached the session process, or that one locks again after it.
+            let sessionProcess = try #require(sessionProcessPid(of: terminal))
+            #expect(
+                terminal.waitUntil {
+                    !isPending(SIGUSR1, for: terminal.process.pid) && !isPending(SIGUSR1, for: sessionProcess)
+                })
             // Told to finish while locked: what it writes comes back at the unlock.
             _ = try directory.write("stop", "")
             try terminal.type("open sesame\r")
@@ -324,3 +331,14 @@ let isSanitized: Bool = {
     let everything = UnsafeMutableRawPointer(bitPattern: 0)
     return dlsym(everything, "__asan_init") != nil || dlsym(everything, "__tsan_init") != nil
 }()
+
+/// Whether `signal` waits for `pid`, blocked or not yet taken (/proc/PID/status).
+func isPending(_ signal: Int32, for pid: pid_t) -> Bool {
+    guard let status = readText("/proc/\(pid)/status") else { return false }
+    let bit = UInt64(1) << UInt64(signal - 1)
+    return status.split(separator: "\n").contains { line in
+        guard line.hasPrefix("ShdPnd:") || line.hasPrefix("SigPnd:"), let mask = line.split(separator: "\t").last
+        else { return false }
+        return (UInt64(mask, radix: 16) ?? 0) & bit != 0
+    }
+}
