@@ -65,16 +65,28 @@ extension EndToEnd {
             return model
         }
 
-        /// Ends the session named `pid` from outside (SIGTERM to its session process,
+        /// Ends the session started as `pid` from outside (SIGTERM to its session process,
         /// `process`): the attached terminal's client ends with its status, and nothing of it
-        /// is left.
+        /// is left, under either pid.
         func end(_ pid: pid_t, process: pid_t, attached: TerminalDriver) {
             kill(process, SIGTERM)
             #expect(attached.waitForExit(timeout: 60) == .exited(143), "\(attached.text)")
             #expect(
                 TerminalDriver.waitFor {
-                    access("\(user.runtimeDirectory)/\(pid)", F_OK) != 0 && access("/proc/\(process)", F_OK) != 0
+                    access("\(user.runtimeDirectory)/\(pid)", F_OK) != 0
+                        && access("\(user.runtimeDirectory)/\(process)", F_OK) != 0
+                        && access("/proc/\(process)", F_OK) != 0
                 }, "the socket or the session process is left")
+        }
+
+        /// Once the guardian has gone, the session's socket is named by its session process
+        /// (`process`), not by the guardian's pid, which a new idlewrap may get.
+        func expectNamedByTheSessionProcess(_ pid: pid_t, process: pid_t) {
+            #expect(
+                TerminalDriver.waitFor {
+                    access("\(user.runtimeDirectory)/\(pid)", F_OK) != 0
+                        && access("\(user.runtimeDirectory)/\(process)", F_OK) == 0
+                }, "the socket is still named by the guardian's pid \(pid), not by \(process)")
         }
 
         /// The first terminal's idlewrap, whose session another terminal took, is over: it
@@ -128,7 +140,8 @@ extension EndToEnd {
             #expect(second.expect("\u{1b}[?1049l"), "\(second.text)")
             try second.type("second|")
             #expect(second.waitUntil { recorded == "second|" }, "\(recorded)")
-            let third = try take(first)
+            expectNamedByTheSessionProcess(first.process.pid, process: process)
+            let third = try take(pid: process)
             #expect(third.expect("Password for \(user.name):"), "\(third.text)")
             #expect(second.waitForExit(timeout: 60) == .exited(129), "\(second.text)")
             #expect(second.hasShown("idlewrap: this session was taken over by another terminal"))

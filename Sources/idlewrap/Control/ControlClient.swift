@@ -15,7 +15,8 @@ import PTYKit
 /// can read /proc/PID/exe of any process, the process that answers must also
 /// be a program named idlewrap, as the kernel names it with the answer
 /// (SCM_CREDENTIALS): the session process, which serves the socket its
-/// guardian made and goes on without it after a `--take`.
+/// guardian made, and after a `--take` goes on without it under a socket of
+/// its own.
 /// Every session is asked at once under one deadline, so that sessions that do
 /// not answer cost the others nothing.
 enum ControlClient {

@@ -20,11 +20,10 @@ final class ControlServer {
     /// once would spin, as tmux's server_accept knows.
     static let acceptPause: Duration = .seconds(1)
 
-    let path: String
-    let listener: FileDescriptor
-    /// The socket file's device and inode: once the guardian whose pid names it is gone
-    /// (`GuardianLink.leave`), a new process with that pid may put its own in its place.
-    private let file: (device: dev_t, inode: ino_t)
+    private(set) var path: String
+    private(set) var listener: FileDescriptor
+    /// The socket file's device and inode, so that only this very file is ever removed.
+    private var file: (device: dev_t, inode: ino_t)
     private let owner: uid_t
     private var connections: [FileDescriptor: Connection] = [:]
     /// While set, the listener is not to be watched.
@@ -57,11 +56,18 @@ final class ControlServer {
         case .success(let found): directory = found
         case .failure(let reason): return .failure(reason)
         }
-        let path = "\(directory)/\(pid)"
-        // Made under another name and renamed once it listens, so that the
-        // socket's name never stands for a socket nobody listens on yet, which
-        // a client would take for a stale one. The rename replaces a socket
-        // left by an earlier process with our pid, killed by SIGKILL.
+        return listen(at: "\(directory)/\(pid)").map {
+            ControlServer(path: $0.path, listener: $0.listener, file: $0.file, owner: uid)
+        }
+    }
+
+    /// A listener at `path`. It is made under another name and renamed once it listens,
+    /// so that the socket's name never stands for a socket nobody listens on yet, which a
+    /// client would take for a stale one. The rename replaces a socket left by an earlier
+    /// process with the same pid, killed by SIGKILL.
+    private static func listen(at path: String) -> Result<
+        (path: String, listener: FileDescriptor, file: (device: dev_t, inode: ino_t)), ControlProblem
+    > {
         let unready = path + ".new"
         try? FileSystem.removeFile(unready)
         let listener: FileDescriptor
@@ -70,17 +76,31 @@ final class ControlServer {
         } catch {
             return .failure(ControlProblem(error.description))
         }
-        let file: stat
         do {
-            file = try FileSystem.status(ofPath: unready, followingLinks: false)
+            let file = try FileSystem.status(ofPath: unready, followingLinks: false)
             try FileSystem.rename(unready, to: path)
+            return .success((path, listener, (file.st_dev, file.st_ino)))
         } catch {
             try? listener.close()
             try? FileSystem.removeFile(unready)
             return .failure(ControlProblem("cannot rename \(unready) to \(path): \(error)"))
         }
-        return .success(
-            ControlServer(path: path, listener: listener, file: (file.st_dev, file.st_ino), owner: uid))
+    }
+
+    /// Listens anew as `pid`, this process, in the same directory, and lets go of the
+    /// socket named by the guardian's pid. Once the guardian has gone (`GuardianLink.leave`),
+    /// its pid can come back for a new idlewrap of the user's, whose socket would take this
+    /// one's name and hide the session from --list and --attach; this process's own pid is
+    /// nobody else's while it lives. The listener is made anew, not renamed, because the
+    /// kernel names the process that listened (SO_PEERCRED), and clients check that it is
+    /// the one the name says. Connections already accepted go on; one still waiting to be
+    /// accepted on the old listener is refused, as at a session's end.
+    func move(toPid pid: pid_t) throws(ControlProblem) {
+        let directory = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
+        let moved = try Self.listen(at: "\(directory)/\(pid)").get()
+        removeFileIfOwn()
+        try? listener.close()
+        (path, listener, file) = moved
     }
 
     /// The earliest time a silent client must be cut off, or accepting resume.
@@ -198,12 +218,18 @@ final class ControlServer {
     func shutDown() {
         for connection in connections.keys { close(connection) }
         connections = [:]
+        removeFileIfOwn()
+        try? listener.close()
+    }
+
+    /// Removes the socket file if it is still this one: a new process with the pid that
+    /// names it may have put its own in its place.
+    private func removeFileIfOwn() {
         if let now = try? FileSystem.status(ofPath: path, followingLinks: false),
             now.st_dev == file.device && now.st_ino == file.inode
         {
             try? FileSystem.removeFile(path)
         }
-        try? listener.close()
     }
 
     var descriptors: [FileDescriptor] {

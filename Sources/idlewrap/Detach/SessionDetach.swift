@@ -80,7 +80,8 @@ extension Session {
     /// `--take`: the terminal the session is on, locked, is left as idlewrap found it (the
     /// lock screen gone for a cleared screen, its settings restored) with a line that says
     /// why, and let go of. The terminal idlewrap started on goes back to its shell at once:
-    /// the session leaves its session and its guardian, which ends (`GuardianLink.leave`).
+    /// the session leaves its session and its guardian, which ends (`GuardianLink.leave`),
+    /// and its socket is named by the session process's pid from then on.
     private func letGo(original: Bool) {
         let leaving = OutputBuffer(capacity: 512)
         lock.appendLetGo(to: leaving)
@@ -94,6 +95,11 @@ extension Session {
             try ProcessTerminal.leaveTerminalSession()
         } catch {
             log.record("leaving the terminal's session: \(error)", priority: LOG_ERR)
+        }
+        do {
+            try controlSocket?.moveToThisProcess()
+        } catch {
+            log.record("naming the control socket by the session process: \(error)", priority: LOG_ERR)
         }
         guardian.leave()
     }

@@ -53,6 +53,12 @@ final class ControlSocketSource: SessionSource {
         _ = server.resumeAccepting(at: now)
     }
 
+    /// Names the socket by this process's pid instead of its guardian's, which is leaving
+    /// (`ControlServer.move(toPid:)`).
+    func moveToThisProcess() throws(ControlProblem) {
+        try server.move(toPid: getpid())
+    }
+
     /// Unregisters: the socket file goes, and every connection is closed. The session
     /// drops its sources on every way out of `run`.
     func dropped() {

@@ -56,6 +56,8 @@ final class Session: RelayDelegate {
     let guardian: GuardianLink
     /// The control socket, made before the guardian forked this process.
     private var controlRegistration: Result<ControlServer, ControlProblem>?
+    /// Serving it, once registered.
+    private(set) var controlSocket: ControlSocketSource?
 
     /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
     /// before the terminal leaves its normal mode.
@@ -175,6 +177,7 @@ final class Session: RelayDelegate {
                 adopt: { [unowned self] in sources.add($0) })
         {
             sources.add(control)
+            controlSocket = control
         }
     }
 
