@@ -68,9 +68,14 @@ enum NestingGuard {
         else {
             return .unverified(reason: "this terminal's session was not started by process \(outer)")
         }
-        let checked = outerStatus == nil ? leaderStatus.parent : outer
-        guard (outerStatus ?? sessionProcess).name == programName else {
-            return .unverified(reason: "process \(checked) is not idlewrap")
+        let checked: pid_t
+        if let outerStatus {
+            guard outerStatus.name == programName else {
+                return .unverified(reason: "process \(outer) is not idlewrap")
+            }
+            checked = outer
+        } else {
+            checked = leaderStatus.parent
         }
         guard runsThisExecutable(checked) else {
             return .unverified(reason: "process \(checked) does not run this idlewrap")
