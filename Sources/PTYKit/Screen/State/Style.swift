@@ -115,29 +115,29 @@ struct Style: Hashable, Sendable {
     }
 
     var foreground: Colour {
-        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: colours)) }
-        @inline(__always) set { colours = colours & 0xFFFF_FFFF_0000_0000 | UInt64(newValue.rawValue) }
+        @inline(__always) get { Colour(rawValue: colours[at: 0]) }
+        @inline(__always) set { colours[at: 0] = newValue.rawValue }
     }
 
     var background: Colour {
-        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: colours &>> 32)) }
-        @inline(__always) set { colours = colours & 0xFFFF_FFFF | UInt64(newValue.rawValue) &<< 32 }
+        @inline(__always) get { Colour(rawValue: colours[at: 32]) }
+        @inline(__always) set { colours[at: 32] = newValue.rawValue }
     }
 
     var underlineColour: Colour {
-        @inline(__always) get { Colour(rawValue: UInt32(truncatingIfNeeded: rest)) }
-        @inline(__always) set { rest = rest & 0xFFFF_FFFF_0000_0000 | UInt64(newValue.rawValue) }
+        @inline(__always) get { Colour(rawValue: rest[at: 0]) }
+        @inline(__always) set { rest[at: 0] = newValue.rawValue }
     }
 
     var attributes: Attributes {
-        @inline(__always) get { Attributes(rawValue: UInt16(truncatingIfNeeded: rest &>> 32)) }
-        @inline(__always) set { rest = rest & 0xFFFF_0000_FFFF_FFFF | UInt64(newValue.rawValue) &<< 32 }
+        @inline(__always) get { Attributes(rawValue: rest[at: 32]) }
+        @inline(__always) set { rest[at: 32] = newValue.rawValue }
     }
 
     /// An OSC 8 hyperlink: its id in the model's HyperlinkTable, 0 for none.
     var hyperlink: UInt16 {
-        @inline(__always) get { UInt16(truncatingIfNeeded: rest &>> 48) }
-        @inline(__always) set { rest = rest & 0x0000_FFFF_FFFF_FFFF | UInt64(newValue) &<< 48 }
+        @inline(__always) get { rest[at: 48] }
+        @inline(__always) set { rest[at: 48] = newValue }
     }
 
     /// The two words, for hashing.
@@ -319,6 +319,17 @@ struct Style: Hashable, Sendable {
             setColour(code, .direct(red: red, green: green, blue: blue, spelling))
         default:
             return
+        }
+    }
+}
+
+extension UInt64 {
+    /// The field as wide as `Field` from bit `shift` of a packed word (Style's).
+    fileprivate subscript<Field: FixedWidthInteger & UnsignedInteger>(at shift: UInt64) -> Field {
+        @inline(__always) get { Field(truncatingIfNeeded: self &>> shift) }
+        @inline(__always) set {
+            let mask = UInt64(truncatingIfNeeded: Field.max) &<< shift
+            self = self & ~mask | UInt64(newValue) &<< shift
         }
     }
 }
