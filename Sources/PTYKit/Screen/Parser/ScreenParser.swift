@@ -243,11 +243,7 @@ struct ScreenParser {
                 return ccell_printable_run_end_avx2(base, offset, end)
             }
         }
-        while offset < end {
-            let byte = base[offset]
-            guard byte &- 0x20 < 0x5F else { break }
-            offset &+= 1
-        }
+        while offset < end && base[offset] &- 0x20 < 0x5F { offset &+= 1 }
         return offset
     }
 
