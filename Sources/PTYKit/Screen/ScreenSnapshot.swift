@@ -11,16 +11,10 @@ public struct ScreenSnapshot: Equatable, Sendable {
         var link: [UInt8]
     }
 
+    /// A cursor as DECSC saves it, its pen's hyperlink given by what it links to, not by id.
     struct Cursor: Equatable, Sendable {
-        var x: Int
-        var y: Int
-        var pendingWrap: Bool
-        var pen: Style
+        var state: SavedCursor
         var link: [UInt8]
-        var g0: TerminalCharacterSet
-        var g1: TerminalCharacterSet
-        var shifted: Bool
-        var originMode: Bool
     }
 
     /// The cursor 1049 saved. Where the program saved none it is the terminal's (the lock
@@ -56,12 +50,9 @@ public struct ScreenSnapshot: Equatable, Sendable {
         onAlternate = state.onAlternate
         alternate = state.onAlternate ? Self.cells(state.grid, state) : nil
         func cursor(_ saved: SavedCursor) -> Cursor {
-            var pen = saved.pen
-            let link = state.pen.hyperlinks[pen.hyperlink]
-            pen.hyperlink = 0
-            return Cursor(
-                x: saved.x, y: saved.y, pendingWrap: saved.pendingWrap, pen: pen, link: link, g0: saved.g0,
-                g1: saved.g1, shifted: saved.shifted, originMode: saved.originMode)
+            var cursor = saved
+            cursor.pen.hyperlink = 0
+            return Cursor(state: cursor, link: state.pen.hyperlinks[saved.pen.hyperlink])
         }
         self.cursor = cursor(state.cursorToSave)
         saved = cursor(state.cursor.saved)

@@ -167,7 +167,7 @@ struct ScreenSeamTests {
         let fresh = ScreenModel(rows: 6, columns: 11)
         fresh.feed(model.repaint())
         #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
-        #expect(fresh.snapshot().saved.pendingWrap)
+        #expect(fresh.snapshot().saved.state.pendingWrap)
     }
 
     /// The cursor 1049 saved comes back through the repaint from either screen, and so
@@ -194,7 +194,7 @@ struct ScreenSeamTests {
         let model = ScreenModel(rows: 5, columns: 1)
         model.feed(ScreenTestSupport.bytes("t\u{1B}[?1049h"))
         model.resize(rows: 6, columns: 38)
-        #expect(model.snapshot().savedBy1049.cursor?.pendingWrap == false)
+        #expect(model.snapshot().savedBy1049.cursor?.state.pendingWrap == false)
         let fresh = ScreenModel(rows: 6, columns: 38)
         fresh.feed(model.repaint())
         #expect(fresh.snapshot() == model.snapshot().withoutInputModes)
