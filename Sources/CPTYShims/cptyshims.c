@@ -209,6 +209,14 @@ int cpty_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
 /// Room for the few descriptors a control connection may pass.
 #define CPTY_MAX_PASSED 4
 
+/// Room for the control messages that come along with a message: descriptors, or the
+/// sender's credentials.
+union control_room {
+    char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
+    struct cmsghdr align;
+};
+_Static_assert(CMSG_SPACE(sizeof(struct ucred)) <= sizeof(union control_room), "room for credentials");
+
 ssize_t cpty_send_with_descriptors(int fd, const void *bytes, size_t count, const int *descriptors,
                                    int descriptor_count) {
     if (descriptor_count < 0 || descriptor_count > CPTY_MAX_PASSED) {
@@ -216,10 +224,7 @@ ssize_t cpty_send_with_descriptors(int fd, const void *bytes, size_t count, cons
         return -1;
     }
     struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
-        struct cmsghdr align;
-    } control;
+    union control_room control;
     memset(&control, 0, sizeof control);
     struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1};
     if (descriptor_count > 0) {
@@ -234,29 +239,43 @@ ssize_t cpty_send_with_descriptors(int fd, const void *bytes, size_t count, cons
     return sendmsg(fd, &message, MSG_NOSIGNAL);
 }
 
-// One recvmsg of `count` bytes with `control` for what comes along; `message` is left
-// for the caller to walk.
-static ssize_t receive_message(int fd, void *bytes, size_t count, struct iovec *vector, void *control,
-                               size_t control_size, struct msghdr *message) {
-    *vector = (struct iovec){.iov_base = bytes, .iov_len = count};
-    *message = (struct msghdr){
-        .msg_iov = vector, .msg_iovlen = 1, .msg_control = control, .msg_controllen = control_size};
-    return recvmsg(fd, message, MSG_CMSG_CLOEXEC);
+/// A message received: its header, its one vector and the room for its control messages.
+struct received_message {
+    struct msghdr header;
+    struct iovec vector;
+    union control_room control;
+};
+
+/// One recvmsg of `count` bytes, with `control_size` bytes of the room for what comes
+/// along; after a failure `message` holds no control messages.
+static ssize_t receive_message(int fd, void *bytes, size_t count, size_t control_size,
+                               struct received_message *message) {
+    message->vector = (struct iovec){.iov_base = bytes, .iov_len = count};
+    message->header = (struct msghdr){.msg_iov = &message->vector,
+                                      .msg_iovlen = 1,
+                                      .msg_control = message->control.buffer,
+                                      .msg_controllen = control_size};
+    ssize_t read = recvmsg(fd, &message->header, MSG_CMSG_CLOEXEC);
+    if (read == -1) message->header.msg_controllen = 0;
+    return read;
+}
+
+/// The control message of SOL_SOCKET's `type` after `previous` (NULL: the first), or NULL.
+static struct cmsghdr *next_control_message(struct received_message *message, struct cmsghdr *previous, int type) {
+    struct msghdr *received = &message->header;
+    struct cmsghdr *control = previous == NULL ? CMSG_FIRSTHDR(received) : CMSG_NXTHDR(received, previous);
+    while (control != NULL && (control->cmsg_level != SOL_SOCKET || control->cmsg_type != type)) {
+        control = CMSG_NXTHDR(received, control);
+    }
+    return control;
 }
 
 ssize_t cpty_receive_with_descriptors(int fd, void *bytes, size_t count, int *descriptors, int capacity,
                                       int *received) {
     *received = 0;
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * CPTY_MAX_PASSED)];
-        struct cmsghdr align;
-    } control;
-    struct iovec vector;
-    struct msghdr message;
-    ssize_t read = receive_message(fd, bytes, count, &vector, control.buffer, sizeof control.buffer, &message);
-    if (read == -1) return -1;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    struct received_message message;
+    ssize_t read = receive_message(fd, bytes, count, sizeof message.control, &message);
+    for (struct cmsghdr *header = NULL; (header = next_control_message(&message, header, SCM_RIGHTS)) != NULL;) {
         size_t passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
         for (size_t index = 0; index < passed; index++) {
             int descriptor;
@@ -280,16 +299,9 @@ ssize_t cpty_receive_with_sender(int fd, void *bytes, size_t count, pid_t *sende
     *sender = 0;
     // Room for the credentials only: descriptors passed along do not fit, and the
     // kernel closes them (MSG_CTRUNC).
-    union {
-        char buffer[CMSG_SPACE(sizeof(struct ucred))];
-        struct cmsghdr align;
-    } control;
-    struct iovec vector;
-    struct msghdr message;
-    ssize_t read = receive_message(fd, bytes, count, &vector, control.buffer, sizeof control.buffer, &message);
-    if (read == -1) return -1;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_CREDENTIALS) continue;
+    struct received_message message;
+    ssize_t read = receive_message(fd, bytes, count, CMSG_SPACE(sizeof(struct ucred)), &message);
+    for (struct cmsghdr *header = NULL; (header = next_control_message(&message, header, SCM_CREDENTIALS)) != NULL;) {
         struct ucred credentials;
         memcpy(&credentials, CMSG_DATA(header), sizeof credentials);
         *sender = credentials.pid;
