@@ -37,54 +37,35 @@ struct SDBusLibrary {
 
     /// Loads libsystemd, or says why it cannot. The library is never unloaded.
     static func load() -> Result<SDBusLibrary, LogindUnavailable> {
-        let library: RuntimeLibrary
         do {
-            library = try RuntimeLibrary(soname)
+            let library = try RuntimeLibrary(soname)
+            return .success(
+                try SDBusLibrary(
+                    openSystem: library.function("sd_bus_open_system"), close: library.function("sd_bus_close"),
+                    unref: library.function("sd_bus_unref"), getDescriptor: library.function("sd_bus_get_fd"),
+                    getEvents: library.function("sd_bus_get_events"),
+                    getTimeout: library.function("sd_bus_get_timeout"),
+                    process: library.function("sd_bus_process"), addFilter: library.function("sd_bus_add_filter"),
+                    addMatch: library.function("sd_bus_add_match_async"),
+                    newMethodCall: library.function("sd_bus_message_new_method_call"),
+                    appendBasic: library.function("sd_bus_message_append_basic"),
+                    callAsync: library.function("sd_bus_call_async"),
+                    unrefMessage: library.function("sd_bus_message_unref"),
+                    readBasic: library.function("sd_bus_message_read_basic"),
+                    getType: library.function("sd_bus_message_get_type"),
+                    getSender: library.function("sd_bus_message_get_sender"),
+                    getPath: library.function("sd_bus_message_get_path"),
+                    getInterface: library.function("sd_bus_message_get_interface"),
+                    getMember: library.function("sd_bus_message_get_member"),
+                    getError: library.function("sd_bus_message_get_error"), call: library.function("sd_bus_call"),
+                    enterContainer: library.function("sd_bus_message_enter_container"),
+                    exitContainer: library.function("sd_bus_message_exit_container"),
+                    getPropertyString: library.function("sd_bus_get_property_string"),
+                    getPropertyTrivial: library.function("sd_bus_get_property_trivial"),
+                    freeError: library.function("sd_bus_error_free")))
         } catch {
             return .failure(LogindUnavailable("\(soname) is not available: \(error)"))
         }
-        guard let openSystem = library.symbol("sd_bus_open_system", as: cbus_open_system_fn.self),
-            let close = library.symbol("sd_bus_close", as: cbus_close_fn.self),
-            let unref = library.symbol("sd_bus_unref", as: cbus_unref_fn.self),
-            let getDescriptor = library.symbol("sd_bus_get_fd", as: cbus_get_fd_fn.self),
-            let getEvents = library.symbol("sd_bus_get_events", as: cbus_get_events_fn.self),
-            let getTimeout = library.symbol("sd_bus_get_timeout", as: cbus_get_timeout_fn.self),
-            let process = library.symbol("sd_bus_process", as: cbus_process_fn.self),
-            let addFilter = library.symbol("sd_bus_add_filter", as: cbus_add_filter_fn.self),
-            let addMatch = library.symbol("sd_bus_add_match_async", as: cbus_add_match_async_fn.self),
-            let newMethodCall = library.symbol(
-                "sd_bus_message_new_method_call", as: cbus_message_new_method_call_fn.self),
-            let appendBasic = library.symbol("sd_bus_message_append_basic", as: cbus_message_append_basic_fn.self),
-            let callAsync = library.symbol("sd_bus_call_async", as: cbus_call_async_fn.self),
-            let unrefMessage = library.symbol("sd_bus_message_unref", as: cbus_message_unref_fn.self),
-            let readBasic = library.symbol("sd_bus_message_read_basic", as: cbus_message_read_basic_fn.self),
-            let getType = library.symbol("sd_bus_message_get_type", as: cbus_message_get_type_fn.self),
-            let getSender = library.symbol("sd_bus_message_get_sender", as: cbus_message_get_string_fn.self),
-            let getPath = library.symbol("sd_bus_message_get_path", as: cbus_message_get_string_fn.self),
-            let getInterface = library.symbol("sd_bus_message_get_interface", as: cbus_message_get_string_fn.self),
-            let getMember = library.symbol("sd_bus_message_get_member", as: cbus_message_get_string_fn.self),
-            let getError = library.symbol("sd_bus_message_get_error", as: cbus_message_get_error_fn.self),
-            let call = library.symbol("sd_bus_call", as: cbus_call_fn.self),
-            let enterContainer = library.symbol(
-                "sd_bus_message_enter_container", as: cbus_message_enter_container_fn.self),
-            let exitContainer = library.symbol(
-                "sd_bus_message_exit_container", as: cbus_message_exit_container_fn.self),
-            let getPropertyString = library.symbol("sd_bus_get_property_string", as: cbus_get_property_string_fn.self),
-            let getPropertyTrivial = library.symbol(
-                "sd_bus_get_property_trivial", as: cbus_get_property_trivial_fn.self),
-            let freeError = library.symbol("sd_bus_error_free", as: cbus_error_free_fn.self)
-        else {
-            return .failure(LogindUnavailable(library.missingFunction.description))
-        }
-        return .success(
-            SDBusLibrary(
-                openSystem: openSystem, close: close, unref: unref, getDescriptor: getDescriptor,
-                getEvents: getEvents, getTimeout: getTimeout, process: process, addFilter: addFilter,
-                addMatch: addMatch, newMethodCall: newMethodCall, appendBasic: appendBasic,
-                callAsync: callAsync, unrefMessage: unrefMessage, readBasic: readBasic, getType: getType,
-                getSender: getSender, getPath: getPath, getInterface: getInterface, getMember: getMember,
-                getError: getError, call: call, enterContainer: enterContainer, exitContainer: exitContainer,
-                getPropertyString: getPropertyString, getPropertyTrivial: getPropertyTrivial, freeError: freeError))
     }
 }
 

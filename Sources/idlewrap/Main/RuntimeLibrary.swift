@@ -16,14 +16,17 @@ struct RuntimeLibrary {
         self.handle = handle
     }
 
-    /// The function `name` as `type`, or nil when the library lacks it.
-    func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-        dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+    /// The function `name`, or nil when the library lacks it.
+    func symbol<Function>(_ name: String) -> Function? {
+        dlsym(handle, name).map { unsafeBitCast($0, to: Function.self) }
     }
 
-    /// Why a required function is missing, after `symbol` returned nil.
-    var missingFunction: RuntimeLibraryError {
-        RuntimeLibraryError(description: "\(soname) lacks a function: \(Self.lastError())")
+    /// The function `name`, which the library must have.
+    func function<Function>(_ name: String) throws(RuntimeLibraryError) -> Function {
+        guard let function: Function = symbol(name) else {
+            throw RuntimeLibraryError(description: "\(soname) lacks a function: \(Self.lastError())")
+        }
+        return function
     }
 
     private static func lastError() -> String {

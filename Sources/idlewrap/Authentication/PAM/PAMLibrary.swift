@@ -24,28 +24,18 @@ struct PAMLibrary {
     /// Loads libpam. The library is never unloaded: the modules it loads stay
     /// in use, and a cancelled attempt's thread may still be running in it.
     private static func load() throws(AuthenticationError) -> PAMLibrary {
-        let library: RuntimeLibrary
         do {
-            library = try RuntimeLibrary(soname)
+            let library = try RuntimeLibrary(soname)
+            return try PAMLibrary(
+                start: library.function("pam_start"),
+                startWithConfigurationDirectory: library.symbol("pam_start_confdir"),
+                end: library.function("pam_end"), authenticate: library.function("pam_authenticate"),
+                accountManagement: library.function("pam_acct_mgmt"), setCredentials: library.function("pam_setcred"),
+                setItem: library.function("pam_set_item"), getItem: library.function("pam_get_item"),
+                strerror: library.function("pam_strerror"))
         } catch {
             throw AuthenticationError(description: "PAM is not available: \(error)")
         }
-        guard let start = library.symbol("pam_start", as: cauth_pam_start_fn.self),
-            let end = library.symbol("pam_end", as: cauth_pam_end_fn.self),
-            let authenticate = library.symbol("pam_authenticate", as: cauth_pam_authenticate_fn.self),
-            let accountManagement = library.symbol("pam_acct_mgmt", as: cauth_pam_acct_mgmt_fn.self),
-            let setCredentials = library.symbol("pam_setcred", as: cauth_pam_setcred_fn.self),
-            let setItem = library.symbol("pam_set_item", as: cauth_pam_set_item_fn.self),
-            let getItem = library.symbol("pam_get_item", as: cauth_pam_get_item_fn.self),
-            let strerror = library.symbol("pam_strerror", as: cauth_pam_strerror_fn.self)
-        else {
-            throw AuthenticationError(description: "PAM is not available: \(library.missingFunction)")
-        }
-        return PAMLibrary(
-            start: start,
-            startWithConfigurationDirectory: library.symbol("pam_start_confdir", as: cauth_pam_start_confdir_fn.self),
-            end: end, authenticate: authenticate, accountManagement: accountManagement,
-            setCredentials: setCredentials, setItem: setItem, getItem: getItem, strerror: strerror)
     }
 
     /// Whether libpam can be loaded (for choosing the default method).
