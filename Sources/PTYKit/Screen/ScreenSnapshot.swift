@@ -86,7 +86,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
     static func scalars(_ cell: UInt64, _ state: ScreenState) -> [UInt32] {
         let content = Cell.content(cell)
         if Cell.isSpacer(cell) { return [] }
-        if cell & Cell.clusterFlag != 0 { return state.pen.clusters[content] }
+        if cell & Cell.clusterFlag != 0 { return Array(state.pen.clusters[content]) }
         if cell & Cell.decGraphicsFlag != 0 { return [0x1B, content] }  // distinct from the Unicode form
         return [content == 0 ? 0x20 : content]
     }

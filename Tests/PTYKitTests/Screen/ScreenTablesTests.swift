@@ -146,4 +146,20 @@ struct ScreenTablesTests {
         #expect(table.count == 1)
         #expect(table.isInUse(0) && table[0] == .plain)
     }
+
+    /// A cell keeps its character and seven marks (Cluster.capacity), further marks are
+    /// dropped; the same cluster written again is the same entry (each mark added makes
+    /// one: seven in all), and a cluster differs from its prefixes.
+    @Test func aClusterKeepsEightScalars() {
+        let marks = (0x300..<0x309).map { Unicode.Scalar(UInt32($0))! }
+        let model = ScreenModel(rows: 4, columns: 10)
+        model.feed(Array(("e" + String(String.UnicodeScalarView(marks)) + "\r\n").utf8))
+        model.feed(Array(("e" + String(String.UnicodeScalarView(marks.prefix(7))) + "e\u{300}").utf8))
+        let full = model.snapshot().main[0][0].scalars
+        #expect(full == [0x65] + marks.prefix(7).map(\.value))
+        #expect(model.snapshot().main[1][0].scalars == full)
+        #expect(model.snapshot().main[1][1].scalars == [0x65, 0x300])
+        #expect(model.state.pen.clusters.count == 7)
+        #expect(model.firstBrokenTableReference() == nil)
+    }
 }

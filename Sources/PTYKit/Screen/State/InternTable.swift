@@ -64,8 +64,8 @@ struct InternTable<Value: Hashable, ID: FixedWidthInteger & UnsignedInteger> {
         var end = values.count
         while end > reserved && !isLive(end - 1) { end -= 1 }
         values.removeSubrange(end...)
-        ids = [:]
-        freeIds = []
+        ids.removeAll(keepingCapacity: true)
+        freeIds.removeAll(keepingCapacity: true)
         for id in (0..<end).reversed() {
             if isLive(id) {
                 ids[values[id]] = id
@@ -84,16 +84,12 @@ extension StyleTable {
     init() { self.init(reserved: [.plain], missing: .plain, limit: 1024, capacity: 1 << 16 - 1) }
 }
 
-/// Characters with combining marks (the base scalar first), held by cells in their content
-/// bits; as small as styles until collections leave it more than half full.
-typealias ClusterTable = InternTable<[UInt32], UInt32>
+/// Characters with combining marks (Cluster), held by cells in their content bits; as
+/// small as styles until collections leave it more than half full.
+typealias ClusterTable = InternTable<Cluster, UInt32>
 
 extension ClusterTable {
-    init() { self.init(reserved: [], missing: [0xFFFD], limit: 256, capacity: 1 << 16) }
-
-    /// A cluster keeps at most this many scalars; further marks are dropped (tmux keeps up
-    /// to 21 bytes).
-    static var maximumScalars: Int { 8 }
+    init() { self.init(reserved: [], missing: Cluster(0xFFFD), limit: 256, capacity: 1 << 16) }
 }
 
 /// OSC 8 hyperlinks, the payload after `8;` (parameters, `;`, URI); styles hold their ids,

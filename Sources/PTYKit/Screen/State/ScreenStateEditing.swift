@@ -146,17 +146,17 @@ extension ScreenState {
         if Cell.isSpacer(row[target]) && target > 0 { target &-= 1 }
         var cell = row[target]
         if Cell.isBlank(cell) || Cell.isSpacer(cell) { cell = Cell.blank(Cell.style(cell)) | 0x20 }
-        var scalars: [UInt32]
+        var cluster: Cluster
         if cell & Cell.clusterFlag != 0 {
-            scalars = pen.clusters[Cell.content(cell)]
+            cluster = pen.clusters[Cell.content(cell)]
         } else if cell & Cell.decGraphicsFlag != 0 {
-            scalars = [Cell.decGraphicsScalar(Cell.content(cell))]
+            cluster = Cluster(Cell.decGraphicsScalar(Cell.content(cell)))
         } else {
-            scalars = [Cell.content(cell)]
+            cluster = Cluster(Cell.content(cell))
         }
-        guard scalars.count < ClusterTable.maximumScalars else { return }
-        scalars.append(scalar)
-        guard let id = idCollectingIfFull({ $0.pen.clusters.id(for: scalars) }) else { return }
+        guard !cluster.isFull else { return }
+        cluster.append(scalar)
+        guard let id = idCollectingIfFull({ $0.pen.clusters.id(for: cluster) }) else { return }
         let flags = cell & (Cell.wideFlag | 0xFFFF_0000_0000)
         row[target] = flags | Cell.clusterFlag | UInt64(id)
     }
