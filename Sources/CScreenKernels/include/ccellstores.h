@@ -15,6 +15,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #pragma clang assume_nonnull begin
 
@@ -31,6 +34,25 @@ bool ccell_avx512_available(void);
 /// The end of the run of printable ASCII (0x20-0x7E) from `start`: the offset
 /// of the first other byte, or `end`. Needs ccell_avx2_available().
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end);
+
+/// A bit for each of the 16 bytes at `bytes` that is not printable ASCII
+/// (0x20-0x7E), byte i in bit i. Inline, so that the parser's loop over
+/// ground bytes finds where a run ends in a few instructions: most runs are
+/// short (between sequences; in binary data, one byte long). SSE2, which every
+/// x86-64 has; elsewhere a loop.
+#if defined(__x86_64__)
+static inline uint32_t ccell_unprintable_mask16(const uint8_t *bytes) {
+    // Moved by 0x60, printable bytes are the signed ones below -33.
+    __m128i moved = _mm_add_epi8(_mm_loadu_si128((const __m128i *)bytes), _mm_set1_epi8(0x60));
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(moved, _mm_set1_epi8(-34)));
+}
+#else
+static inline uint32_t ccell_unprintable_mask16(const uint8_t *bytes) {
+    uint32_t mask = 0;
+    for (int i = 0; i < 16; i++) mask |= (uint32_t)((uint8_t)(bytes[i] - 0x20) >= 0x5F) << i;
+    return mask;
+}
+#endif
 
 /// Writes to `stops` the offsets of the bytes from `start` on that are not
 /// printable ASCII (0x20-0x7E), and returns how many: up to `end`, to the

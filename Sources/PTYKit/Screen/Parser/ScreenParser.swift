@@ -214,30 +214,16 @@ struct ScreenParser {
     /// Whether long runs are searched with AVX2 (CScreenKernels).
     private let scansWithAVX2: Bool
 
-    /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2, and
-    /// past the first 16 (most runs between sequences end in them, and a call would cost
-    /// them more than it saves) 32 a step with AVX2 where the CPU has it.
+    /// The end of the run of printable ASCII from `start`: 16 bytes a step with SSE2
+    /// (CScreenKernels' inline mask), and past the first 16 (most runs between sequences
+    /// end in them, and a call would cost them more than it saves) 32 a step with AVX2
+    /// where the CPU has it.
     @inline(__always)
     static func printableRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, withAVX2: Bool) -> Int {
         var offset = start
-        let raw = UnsafeRawPointer(base)
-        // A byte below 0x20, DEL (0x7F) or one with the high bit ends the run: as signed
-        // bytes, those are the ones not above 0x1F and below 0x7F.
-        let low = SIMD16<Int8>(repeating: 0x1F)
-        let high = SIMD16<Int8>(repeating: 0x7F)
         while end &- offset >= 16 {
-            let bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<Int8>.self)
-            let stops = (bytes .<= low) .| (bytes .== high)
-            // The lanes as two words (all ones where the run stops), tested and searched
-            // as words: `any(_:)` is a reduction the optimizer may leave as a call, and
-            // runs between sequences are too short to search byte by byte.
-            let lanes = SIMD16<Int8>(repeating: 0).replacing(with: -1, where: stops)
-            let words = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-            let (first, second) = (UInt64(littleEndian: words[0]), UInt64(littleEndian: words[1]))
-            if first | second != 0 {
-                let bit = first != 0 ? first.trailingZeroBitCount : 64 &+ second.trailingZeroBitCount
-                return offset &+ bit &>> 3
-            }
+            let stops = ccell_unprintable_mask16(base + offset)
+            if stops != 0 { return offset &+ stops.trailingZeroBitCount }
             offset &+= 16
             if offset &- start >= 16 && end &- offset >= 32 && withAVX2 {
                 return ccell_printable_run_end_avx2(base, offset, end)
