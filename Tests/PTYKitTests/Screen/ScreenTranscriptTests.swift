@@ -95,6 +95,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"0123456789\e[1;3H\e[4hXY\e[4lZ"#, ["01XYZ34567"], cursor: (0, 5)),
         ScreenCase(#"a\r\nb\r\nc\e[2;1H\e[L"#, ["a", "", "b", "c"], cursor: (1, 0)),
         ScreenCase(#"a\r\nb\r\nc\e[1;3H\e[M"#, ["b", "c"], cursor: (0, 0)),
+        // ICH with a wrap pending clears it, as DCH and xterm's ICH (the Ghostty oracle).
+        ScreenCase(#"0123456789\e[@X"#, ["012345678X"], cursor: (0, 9), pendingWrap: true),
         ScreenCase(#"a\r\nb\r\nc\e[2S"#, ["c"], cursor: (2, 1)),
         ScreenCase(#"a\r\nb\r\nc\e[T"#, ["", "a", "b", "c"], cursor: (2, 1)),
     ]
@@ -115,6 +117,11 @@ struct ScreenTranscriptTests {
         ScreenCase(#"0123456789\e[?69h\e[3;6s\e[1;3H\e[2P"#, ["0145  6789"], cursor: (0, 2)),
         ScreenCase(#"\e[?69h\e[3;6s\e[?69lXYZ"#, ["XYZ"], cursor: (0, 3)),
         ScreenCase(#"\e[?69h\e[3;6s\e[?6h\e[1;1HX"#, ["  X"], cursor: (0, 3)),
+        // Outside the left and right margins LF and RI do not scroll; HPR goes past the
+        // right margin to the screen's edge (xterm, and Ghostty: the oracle's fuzz corpus).
+        ScreenCase(#"\e[5;1Habcdefghij\e[?69h\e[3;6s\e[5;1H\nX"#, ["", "", "", "", "Xbcdefghij"], cursor: (4, 1)),
+        ScreenCase(#"abcdefghij\e[?69h\e[3;6s\e[1;1H\eMX"#, ["Xbcdefghij"], cursor: (0, 1)),
+        ScreenCase(#"\e[?69h\e[3;6s\e[1;5H\e[9aX"#, ["         X"], cursor: (0, 9), pendingWrap: true),
         // A wide character across a margin is blanked before cells move between the margins,
         // so that no half moves away from the other (fuzz).
         ScreenCase("\u{1b}[2;2H漢x\u{1b}[?69h\u{1b}[3;10s\u{1b}[S", ["   x"], cursor: (0, 0)),

@@ -33,6 +33,10 @@ struct Margins {
         leftRightMode && x >= left ? left : 0
     }
 
+    /// Whether column `x` is outside the left and right margins, where IND, LF and RI move
+    /// the cursor without scrolling (xterm's xtermIndex and RevIndex).
+    func excludes(column x: Int) -> Bool { leftRightMode && (x < left || x > right) }
+
     /// No left or right margin takes a column off a screen `columns` wide.
     func haveFullWidth(columns: Int) -> Bool { !leftRightMode || (left == 0 && right == columns - 1) }
 

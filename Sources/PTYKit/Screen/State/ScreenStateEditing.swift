@@ -253,6 +253,8 @@ extension ScreenState {
     @inline(never)
     private mutating func lineFeedAtOrBelowBottom() {
         if cursor.y == margins.bottom {
+            // Outside the left and right margins the cursor stays at the bottom margin.
+            guard !margins.excludes(column: cursor.x) else { return }
             if cursor.y == rows &- 1 && scrollsPlainly {
                 // Text scrolling up a whole screen whose lines go nowhere and whose rows are
                 // all the program's: most of what scrolls.
@@ -269,7 +271,7 @@ extension ScreenState {
     mutating func reverseIndex() {
         cursor.pendingWrap = false
         if cursor.y == margins.top {
-            scrollDown(1)
+            if !margins.excludes(column: cursor.x) { scrollDown(1) }
         } else if cursor.y > 0 {
             cursor.y &-= 1
         }
@@ -339,6 +341,13 @@ extension ScreenState {
         } else {
             cursor.x = min(column &- 1, columns &- 1)
         }
+    }
+
+    /// HPR: as CHA from the column the cursor is in, as xterm does (to the screen's edge,
+    /// or in origin mode the right margin; CUF stops at the right margin inside it).
+    mutating func moveRightAsPosition(_ count: Int) {
+        let origin = gridModes.origin && margins.leftRightMode ? margins.left : 0
+        moveToColumn(max(cursor.x &- origin, 0) &+ 1 &+ count)
     }
 
     mutating func moveToRow(_ row: Int) {
@@ -426,6 +435,8 @@ extension ScreenState {
     mutating func insertBlanks(_ count: Int) {
         let edge = rightEdge
         guard cursor.x <= edge else { return }
+        // As DCH and xterm's ICH: the blanks go in at the last column a wrap waited at.
+        cursor.pendingWrap = false
         grid.splitWideCharacters(top: cursor.y, bottom: cursor.y, left: cursor.x, right: edge)
         let style = erasePenId()
         let row = grid.row(cursor.y)

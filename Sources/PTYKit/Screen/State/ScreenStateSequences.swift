@@ -105,7 +105,8 @@ extension ScreenState: ScreenParserConsumer {
         case .ich: insertBlanks(count)
         case .cuu, .vpb: moveVertically(-count)
         case .cud, .vpr: moveVertically(count)
-        case .cuf, .hpr: moveHorizontally(count)
+        case .cuf: moveHorizontally(count)
+        case .hpr: moveRightAsPosition(count)
         case .cub, .hpb: moveHorizontally(-count)
         case .cnl:
             moveVertically(count)
