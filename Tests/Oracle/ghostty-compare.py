@@ -13,6 +13,14 @@ the pyghostty package), which nobody on idlewrap wrote.
         they are; after both get the same further output (PROBE, which shows what a
         screen cannot: the pen, character sets, saved cursor, tab stops, margins); and, when the alternate screen shows, the main screen
         behind it. One line a difference: NAME TAB PHASE TAB KIND TAB COUNT TAB EXAMPLE.
+    ghostty-compare.py cut MANIFEST
+        MANIFEST has one input a line: NAME TAB ROWS TAB COLUMNS TAB FILE. Writes FILE.cut,
+        the input up to the first construct the model and Ghostty read differently for a
+        reason explained below (DISPUTES), without DEL (which xterm and tmux ignore and
+        Ghostty prints) and the bytes from 0x80 inside sequences, and prints NAME TAB the
+        dispute it was cut at (or `-`). For the fuzz corpus: byte soup meets such a
+        construct early, and one disagreement shifts every later cell, which would hide a
+        repaint bug after it.
     ghostty-compare.py cases DIRECTORY OUT
         Writes each case of the reference transcripts under DIRECTORY (alacritty's
         `*/alacritty.recording` with its size.json, libvterm's `*.test`) to OUT as
@@ -25,6 +33,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 
 try:
     from pyghostty import Terminal, ffi, lib
@@ -136,7 +145,10 @@ def row_wraps(term, y):
 def state(term):
     result = {
         "cursor": term.cursor,
-        "cursor.pendingWrap": bool(term.get("cursor_pending_wrap", "bool")),
+        # Ghostty, as xterm, sets the flag at the last column with autowrap reset too; the
+        # model and tmux do not. It acts only once autowrap is set again, which `cut` stops
+        # at ("DECAWM set with a wrap pending").
+        "cursor.pendingWrap": bool(term.get("cursor_pending_wrap", "bool")) and term.mode(7),
         "cursor.visible": bool(term.get("cursor_visible", "bool")),
         "pen": pen(term),
         "screen": term.get("active_screen", "int"),
@@ -203,6 +215,276 @@ def compare(manifest):
             with terminal(rows, columns, expected + more) as a, terminal(rows, columns, actual + more) as b:
                 for kind, (count, example) in sorted(differences(a, b, rows, columns).items()):
                     print(f"{name}\t{phase}\t{kind}\t{count}\t{example}", flush=True)
+
+
+# Where the model and Ghostty read the same bytes differently, each for a reason: the
+# model follows tmux 3.3 or xterm where Ghostty does not (docs/screen-model.md, "Where it
+# follows whom"), or Ghostty has a reading of its own. The fuzz corpus is compared up to
+# the first of these (`cut`); the reference transcripts are compared whole and their
+# differences listed in allowed-differences.txt.
+DISPUTES = {
+    "BS with a wrap pending": "the model and tmux only clear the wrap; xterm and Ghostty move back",
+    "erase with a wrap pending": "EL, ED, ECH: the model and tmux keep the last column; xterm and Ghostty erase it",
+    "RI with a wrap pending": "the model and xterm clear the wrap; tmux and Ghostty keep it",
+    "DECALN": "Ghostty fills in the pen's colours and drops its other attributes; xterm and tmux do not",
+    "G2 and G3": "tmux and the model have G0 and G1 only; xterm and Ghostty designate and shift into G2, G3",
+    "REP": "the model and tmux repeat only an ASCII character printed just before, to the line's end",
+    "DECSTR": "the model resets the pen as xterm does; Ghostty keeps it",
+    "DECCOLM": "the model and tmux clear and home; Ghostty, as xterm, changes the width",
+    "DECSCA, DECSED, DECSEL": "tmux and the model ignore them; xterm and Ghostty protect and erase selectively",
+    "SCOSC with parameters": "xterm, tmux and the model save the cursor at `CSI Pl ; Pr s` without DECLRMM; Ghostty does not",
+    "empty colour component": "tmux and the model skip a direct or indexed colour with an empty component; xterm and Ghostty read 0",
+    "DCS holding CAN, SUB or ESC": "tmux and the model end a DCS only at ST; xterm and Ghostty at CAN, SUB or ESC",
+    "OSC 8 with parameters and no URI": "xterm, tmux and the model end the link; Ghostty keeps it",
+    "C1 control": "U+0080-U+009F: the model and tmux have no C1 controls; Ghostty, as xterm, acts on them",
+    "beyond Latin-1 in a 94-character set": "Ghostty blanks a character from U+0100 up while the line-drawing or UK set "
+                                            "is designated; xterm, tmux and the model show it",
+    "wide character on a screen one column wide": "tmux and the model drop it; Ghostty wraps a blank",
+    "more parameters than the function takes": "xterm, tmux and the model use the first ones; Ghostty ignores "
+                                                "the sequence (`CSI 9;1 B`, `CSI 2;;5 r`, `CSI 1:2 A`)",
+    "combining mark on a blank": "tmux and the model join it to the blank cell before the cursor; Ghostty drops it",
+    "47 or 1047 with a wrap pending": "the model and xterm keep the wrap across the switch; tmux and Ghostty drop it",
+    "47 or 1047 inside a hyperlink": "tmux and the model keep the link across the switch; Ghostty ends it",
+    "CBT with a wrap pending": "the model and tmux move back and clear the wrap; xterm and Ghostty keep it pending",
+    "VPR with a scroll region": "the model and tmux move as CUD, stopping at the bottom margin; xterm and Ghostty "
+                                "as VPA, to the screen's edge",
+    "DECAWM set with a wrap pending": "with autowrap reset, xterm and Ghostty still set the wrap at the last column, "
+                                      "which acts once autowrap is set; tmux and the model do not",
+    "1049 after DECSC": "the saved cursors follow tmux, one DECSC slot for both screens and 1049's own; xterm and "
+                        "Ghostty keep a DECSC slot per screen, 1049 saving into the main one's",
+    "ESC k": "tmux's window name, a string to tmux and the model; xterm and Ghostty ignore the ESC k and print the rest",
+}
+
+
+def tokens(data):
+    """(start, end, kind, value) of each thing in a stream: a character, a C0 control, an
+    escape or control sequence, or a string (OSC, DCS, SOS, PM, APC), read as the model's
+    parser reads them closely enough to find the DISPUTES: C0 controls inside a sequence
+    act and the sequence goes on, bytes from 0x80 in it are passed over (a sequence's
+    value ends with whether there were any, and the controls); a DCS ends only at ST, the
+    other strings at ESC, CAN or SUB too."""
+    index, count = 0, len(data)
+    while index < count:
+        byte = data[index]
+        if byte != 0x1B:
+            if byte < 0x20 or byte == 0x7F:
+                yield index, index + 1, "control", byte
+                index += 1
+                continue
+            length = 1 if byte < 0xC0 else 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            yield index, index + length, "character", data[index:index + length].decode("utf-8", "replace")[0]
+            index += length
+            continue
+        # The sequence's bytes without the C0 controls and the bytes from 0x80 in it.
+        body, beyond, controls, end, cancelled = bytearray(), False, bytearray(), index + 1, False
+        while end < count:
+            byte = data[end]
+            if byte in (0x18, 0x1A, 0x1B):
+                # CAN and SUB cancel the sequence; ESC begins another.
+                cancelled = True
+                end += byte != 0x1B
+                break
+            end += 1
+            if byte < 0x20 or byte == 0x7F:
+                controls.append(byte)
+                continue
+            if byte >= 0x80:
+                beyond = True
+                continue
+            body.append(byte)
+            if body[0] == 0x5B:
+                if len(body) > 1 and 0x40 <= byte <= 0x7E:
+                    break
+            elif body[0] in (0x5D, 0x50, 0x58, 0x5E, 0x5F) or not 0x20 <= byte <= 0x2F:
+                break
+        else:
+            return
+        if cancelled:
+            yield index, end, "cancelled", bytes(controls)
+            index = end
+            continue
+        if body[0] in (0x5D, 0x50, 0x58, 0x5E, 0x5F):
+            stop = end
+            while stop < count:
+                if data[stop] == 0x1B and stop + 1 < count and data[stop + 1] == 0x5C:
+                    stop += 2
+                    break
+                if body[0] != 0x50 and data[stop] in (0x1B, 0x18, 0x1A, 0x07):
+                    stop += data[stop] != 0x1B
+                    break
+                stop += 1
+            yield index, stop, "dcs" if body[0] == 0x50 else "osc", data[end:stop]
+            index = stop
+        elif body[0] == 0x5B:
+            text = body[1:].decode()
+            split = len(text) - len(text.lstrip("0123456789:;<=>?"))
+            final = len(text) - 1
+            yield index, end, "csi", (text[:split], text[split:final].encode(), text[final], (beyond, bytes(controls)))
+            index = end
+        else:
+            yield index, end, "esc", (bytes(body[:-1]), chr(body[-1]), (beyond, bytes(controls)))
+            index = end
+
+
+def colour_with_empty_component(parameters):
+    fields = parameters.split(";")
+    for index, field in enumerate(fields):
+        parts = field.split(":")
+        if parts[0] not in ("38", "48", "58"):
+            continue
+        if len(parts) > 1:
+            space = parts[1]
+            values = (parts[3:6] if len(parts) >= 6 else parts[2:5]) if space == "2" else parts[2:3]
+        else:
+            space = fields[index + 1] if index + 1 < len(fields) else None
+            values = fields[index + 2:index + 5] if space == "2" else fields[index + 2:index + 3]
+        return space in ("2", "5") and "" in values
+    return False
+
+
+# Control functions that take at most one parameter, and two; Ghostty ignores one given
+# more, where xterm, tmux and the model take the first ones.
+ONE_PARAMETER = "@ABCDEFGIJKLMPSTXZ`abde"
+TWO_PARAMETERS = "Hfr"
+SCREEN_SWITCHES = ("47", "1047")
+
+
+class Reading:
+    """What the search for DISPUTES keeps of the stream read so far, beside Ghostty's
+    state: whether a line-drawing or UK set was designated (Ghostty does not say which set
+    is shifted in, so any designation counts from there on), whether a hyperlink is open,
+    whether a scroll region was set, and whether DECSC saved a cursor."""
+
+    def __init__(self):
+        self.designated = False
+        self.linked = False
+        self.region = False
+        self.saved = False
+
+    def dispute(self, term, kind, value, columns):
+        """The DISPUTES entry the thing is, if any, in the state Ghostty is in before it."""
+        def wrap_pending():
+            return bool(term.get("cursor_pending_wrap", "bool"))
+        controls = {"esc": lambda: value[-1][1], "csi": lambda: value[-1][1], "cancelled": lambda: value,
+                    "control": lambda: bytes([value])}.get(kind, bytes)()
+        if 0x08 in controls and wrap_pending():
+            return "BS with a wrap pending"
+        if kind == "control":
+            return None
+        if kind == "esc":
+            intermediates, final, _ = value
+            if intermediates == b"" and final == "M" and wrap_pending():
+                return "RI with a wrap pending"
+            if intermediates == b"#" and final == "8":
+                return "DECALN"
+            if intermediates in (b"*", b"+") or (intermediates == b"" and final in "noNO|}~"):
+                return "G2 and G3"
+            if intermediates == b"" and final == "k":
+                return "ESC k"
+            return None
+        if kind == "csi":
+            parameters, intermediates, final, _ = value
+            private = parameters[:1] in ("?", ">", "<", "=")
+            modes = parameters[1:].split(";") if parameters.startswith("?") else []
+            if intermediates == b"!" and final == "p":
+                return "DECSTR"
+            if intermediates == b'"' and final == "q" or parameters.startswith("?") and final in "JK":
+                return "DECSCA, DECSED, DECSEL"
+            if intermediates != b"":
+                return None
+            if final in "hl" and "3" in modes:
+                return "DECCOLM"
+            if final == "h" and "7" in modes and wrap_pending() and not term.mode(7):
+                return "DECAWM set with a wrap pending"
+            if final in "hl" and "1049" in modes and self.saved:
+                return "1049 after DECSC"
+            if final in "hl" and any(mode in SCREEN_SWITCHES for mode in modes):
+                if wrap_pending():
+                    return "47 or 1047 with a wrap pending"
+                if self.linked:
+                    return "47 or 1047 inside a hyperlink"
+            if private:
+                return None
+            if final in "KJX" and wrap_pending():
+                return "erase with a wrap pending"
+            if final == "Z" and wrap_pending():
+                return "CBT with a wrap pending"
+            if final == "b":
+                return "REP"
+            if final == "e" and self.region:
+                return "VPR with a scroll region"
+            if final == "s" and parameters and not term.mode(69):
+                return "SCOSC with parameters"
+            if final == "m" and colour_with_empty_component(parameters):
+                return "empty colour component"
+            fields = len(parameters.split(";")) if parameters else 0
+            if final in ONE_PARAMETER and fields > 1 or final in TWO_PARAMETERS and fields > 2:
+                return "more parameters than the function takes"
+            if final != "m" and ":" in parameters:
+                return "more parameters than the function takes"
+            return None
+        if kind == "dcs":
+            body = value[:-2] if value.endswith(b"\x1b\\") else value
+            return "DCS holding CAN, SUB or ESC" if re.search(rb"[\x18\x1a\x1b]", body) else None
+        if kind == "osc":
+            if re.match(rb"8;[^;]+;([\x07\x18\x1a]|\x1b\\|$)", value):
+                return "OSC 8 with parameters and no URI"
+            return None
+        if kind != "character":
+            return None
+        code = ord(value)
+        if 0x80 <= code < 0xA0:
+            return "C1 control"
+        if code >= 0x100 and self.designated:
+            return "beyond Latin-1 in a 94-character set"
+        if columns == 1 and unicodedata.east_asian_width(value) in "WF":
+            return "wide character on a screen one column wide"
+        if unicodedata.category(value) in ("Mn", "Me") or value in "\u200d\ufe0e\ufe0f" or \
+                0x1160 <= code < 0x1200 or 0xD7B0 <= code < 0xD800:
+            x, y = term.cursor
+            x -= not (wrap_pending() and term.mode(7))
+            if x < 0 or cell(term, x, y)["text"] == " ":
+                return "combining mark on a blank"
+        return None
+
+    def advance(self, kind, value):
+        if kind == "esc" and value[0] in (b"(", b")") and value[1] in "0A":
+            self.designated = True
+        if kind == "osc" and value.startswith(b"8;"):
+            self.linked = re.match(rb"8;[^;]*;[^\x07\x18\x1a\x1b]", value) is not None
+        if kind == "csi" and value[2] == "r" and value[1] == b"" and value[0]:
+            self.region = True
+        if kind == "esc" and value[:2] == (b"", "7") or kind == "csi" and value[:3] == ("", b"", "s"):
+            self.saved = True
+
+
+def cut(data, rows, columns):
+    """The input without DEL and without the bytes from 0x80 inside escape and control
+    sequences (which the model ignores, as tmux does, and Ghostty does not), up to its
+    first dispute; and that dispute's name."""
+    data, kept = data.replace(b"\x7f", b""), bytearray()
+    reading = Reading()
+    with Terminal(cols=columns, rows=rows, scrollback=0) as term:
+        for start, end, kind, value in tokens(data):
+            found = reading.dispute(term, kind, value, columns)
+            if found:
+                assert found in DISPUTES, found
+                return bytes(kept), found
+            reading.advance(kind, value)
+            part = data[start:end]
+            if kind in ("esc", "csi") and value[-1][0]:
+                part = bytes(byte for byte in part if byte < 0x80)
+            kept += part
+            term.feed(part)
+    return bytes(kept), None
+
+
+def cut_inputs(manifest):
+    for line in open(manifest, encoding="utf-8"):
+        name, rows, columns, path = line.rstrip("\n").split("\t")
+        data, found = cut(open(path, "rb").read(), int(rows), int(columns))
+        open(path + ".cut", "wb").write(data)
+        print(f"{name}\t{found or '-'}", flush=True)
 
 
 def perl_string(expression):
@@ -285,6 +567,8 @@ def write_cases(directory, out):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["compare"]:
         compare(sys.argv[2])
+    elif sys.argv[1:2] == ["cut"]:
+        cut_inputs(sys.argv[2])
     elif sys.argv[1:2] == ["cases"]:
         write_cases(sys.argv[2], sys.argv[3])
     else:

@@ -81,6 +81,29 @@ enum GhosttyOracle {
         }
     }
 
+    /// The inputs as ghostty-compare.py's `cut` leaves them: without DEL and the bytes from
+    /// 0x80 inside escape and control sequences, and up to the first construct the model
+    /// and Ghostty read differently for a reason the script names (its DISPUTES). For the
+    /// fuzz corpus, whose byte soup meets such a construct early: one disagreement there
+    /// shifts every cell after it, and would hide a repaint bug behind it.
+    static func cutAtDisputes(
+        _ inputs: [(name: String, rows: Int, columns: Int, bytes: [UInt8])]
+    ) throws -> [(name: String, rows: Int, columns: Int, bytes: [UInt8])] {
+        let python = try #require(python, "\(missing)")
+        let directory = try TemporaryDirectory()
+        var manifest = ""
+        for (index, input) in inputs.enumerated() {
+            try writeBytes(input.bytes, to: directory.file("\(index)"))
+            manifest += "\(input.name)\t\(input.rows)\t\(input.columns)\t\(directory.file("\(index)"))\n"
+        }
+        let manifestPath = try directory.write("manifest", manifest)
+        let run = Shell.run(Shell.quoted([python, script, "cut", manifestPath]) + " 2>&1")
+        try #require(run.status == 0, "ghostty-compare.py cut failed: \(run.output.suffix(2000))")
+        return try inputs.enumerated().map { index, input in
+            (input.name, input.rows, input.columns, try readFileBytes(directory.file("\(index).cut")))
+        }
+    }
+
     /// The reference transcripts of other terminals' test suites (Tests/ReferenceTranscripts),
     /// each as its name, screen size and bytes.
     static func referenceCases() throws -> [(name: String, rows: Int, columns: Int, bytes: [UInt8])] {
