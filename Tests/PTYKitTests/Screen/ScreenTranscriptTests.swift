@@ -122,6 +122,8 @@ struct ScreenTranscriptTests {
         ScreenCase(#"\e[5;1Habcdefghij\e[?69h\e[3;6s\e[5;1H\nX"#, ["", "", "", "", "Xbcdefghij"], cursor: (4, 1)),
         ScreenCase(#"abcdefghij\e[?69h\e[3;6s\e[1;1H\eMX"#, ["Xbcdefghij"], cursor: (0, 1)),
         ScreenCase(#"\e[?69h\e[3;6s\e[1;5H\e[9aX"#, ["         X"], cursor: (0, 9), pendingWrap: true),
+        // So VPR goes past the bottom margin (tmux 3.3 ignores HPR and VPR).
+        ScreenCase(#"\e[1;3r\e[2;1H\e[5eX"#, ["", "", "", "", "X"], cursor: (4, 1)),
         // A wide character across a margin is blanked before cells move between the margins,
         // so that no half moves away from the other (fuzz).
         ScreenCase("\u{1b}[2;2H漢x\u{1b}[?69h\u{1b}[3;10s\u{1b}[S", ["   x"], cursor: (0, 0)),

@@ -350,6 +350,13 @@ extension ScreenState {
         moveToColumn(max(cursor.x &- origin, 0) &+ 1 &+ count)
     }
 
+    /// VPR: as VPA from the row the cursor is in, as xterm does (to the screen's edge, or
+    /// in origin mode the bottom margin; CUD stops at the bottom margin inside the region).
+    mutating func moveDownAsPosition(_ count: Int) {
+        let origin = gridModes.origin ? margins.top : 0
+        moveToRow(max(cursor.y &- origin, 0) &+ 1 &+ count)
+    }
+
     mutating func moveToRow(_ row: Int) {
         cursor.pendingWrap = false
         cursor.y = gridModes.origin ? min(margins.top &+ row &- 1, margins.bottom) : min(row &- 1, rows &- 1)

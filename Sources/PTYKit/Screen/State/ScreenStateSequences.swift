@@ -104,7 +104,8 @@ extension ScreenState: ScreenParserConsumer {
         switch function {
         case .ich: insertBlanks(count)
         case .cuu, .vpb: moveVertically(-count)
-        case .cud, .vpr: moveVertically(count)
+        case .cud: moveVertically(count)
+        case .vpr: moveDownAsPosition(count)
         case .cuf: moveHorizontally(count)
         case .hpr: moveRightAsPosition(count)
         case .cub, .hpb: moveHorizontally(-count)
