@@ -244,10 +244,9 @@ DISPUTES = {
                                                 "the sequence (`CSI 9;1 B`, `CSI 2;;5 r`, `CSI 1:2 A`)",
     "combining mark on a blank": "tmux and the model join it to the blank cell before the cursor; Ghostty drops it",
     "47 or 1047 with a wrap pending": "the model and xterm keep the wrap across the switch; tmux and Ghostty drop it",
-    "47 or 1047 inside a hyperlink": "tmux and the model keep the link across the switch; Ghostty ends it",
+    "47 or 1047 inside a hyperlink": "the model keeps the link across the switch (one pen for both screens, as "
+                                     "xterm's SGR); Ghostty ends it",
     "CBT with a wrap pending": "the model and tmux move back and clear the wrap; xterm and Ghostty keep it pending",
-    "VPR with a scroll region": "the model and tmux move as CUD, stopping at the bottom margin; xterm and Ghostty "
-                                "as VPA, to the screen's edge",
     "DECAWM set with a wrap pending": "with autowrap reset, xterm and Ghostty still set the wrap at the last column, "
                                       "which acts once autowrap is set; tmux and the model do not",
     "1049 after DECSC": "the saved cursors follow tmux, one DECSC slot for both screens and 1049's own; xterm and "
@@ -353,12 +352,11 @@ class Reading:
     """What the search for DISPUTES keeps of the stream read so far, beside Ghostty's
     state: whether a line-drawing or UK set was designated (Ghostty does not say which set
     is shifted in, so any designation counts from there on), whether a hyperlink is open,
-    whether a scroll region was set, and whether DECSC saved a cursor."""
+    and whether DECSC saved a cursor."""
 
     def __init__(self):
         self.designated = False
         self.linked = False
-        self.region = False
         self.saved = False
 
     def dispute(self, term, kind, value, columns):
@@ -411,8 +409,6 @@ class Reading:
                 return "CBT with a wrap pending"
             if final == "b":
                 return "REP"
-            if final == "e" and self.region:
-                return "VPR with a scroll region"
             if final == "s" and parameters and not term.mode(69):
                 return "SCOSC with parameters"
             if final == "m" and colour_with_empty_component(parameters):
@@ -452,8 +448,6 @@ class Reading:
             self.designated = True
         if kind == "osc" and value.startswith(b"8;"):
             self.linked = re.match(rb"8;[^;]*;[^\x07\x18\x1a\x1b]", value) is not None
-        if kind == "csi" and value[2] == "r" and value[1] == b"" and value[0]:
-            self.region = True
         if kind == "esc" and value[:2] == (b"", "7") or kind == "csi" and value[:3] == ("", b"", "s"):
             self.saved = True
 
