@@ -70,12 +70,13 @@ struct ScreenStartPositionTests {
     /// Left and right margins set on the alternate screen (margins are not per screen), the
     /// cursor brought back below the terminal's rows by leaving it: a scroll of the region
     /// moves cells across those rows between the margins, so they are the program's from the
-    /// region's top.
+    /// region's top. The cursor is put between the margins first: outside them a line feed
+    /// at the bottom margin scrolls nothing (xterm's xtermIndex).
     @Test func aScrollBetweenLeftAndRightMarginsEndsThemAtTheRegionsTop() {
         let model = started()
         model.feed(#"\e[?1049h\e[2;6r\e[?69h\e[2;8s\e[?1049l"#)
         #expect(model.rowsBeforeStart == 3)
-        model.feed(#"\e[2B\n"#)
+        model.feed(#"\e[2B\e[3G\n"#)
         #expect(model.rowsBeforeStart == 1)
     }
 
