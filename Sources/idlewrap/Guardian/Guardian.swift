@@ -31,7 +31,7 @@ final class Guardian {
     /// What the guardian needs for its own lock, taken before the split. Its lock screen
     /// and log are made only at an abnormal end: every start would pay for them.
     struct Protection {
-        let authenticator: Authenticator
+        var authenticator: Authenticator
         /// The program's name, never its arguments.
         let program: String
         let message: String?
@@ -58,7 +58,7 @@ final class Guardian {
 
     private let sessionProcess: ChildProcess
     private let page: GuardianPage
-    private let protection: Protection
+    private var protection: Protection
     /// The terminal as idlewrap found it.
     private let attributes: TerminalAttributes
     /// Whether stdin and stdout were non-blocking (a flag the shell shares with us).
@@ -110,6 +110,11 @@ final class Guardian {
             Guardian(
                 sessionProcess: pid, page: page, protection: protection, attributes: attributes,
                 nonblocking: nonblocking))
+    }
+
+    /// Its lock unlocks with `authenticator`, set up after the split (`StartAuthentication`).
+    func unlocks(with authenticator: Authenticator) {
+        protection.authenticator = authenticator
     }
 
     /// Waits for the session process to end or leave, and ends idlewrap with its exit status.

@@ -59,12 +59,30 @@ final class Session: RelayDelegate {
     /// Serving it, once registered.
     private(set) var controlSocket: ControlSocketSource?
 
-    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
-    /// before the terminal leaves its normal mode.
+    /// What the session sets up before its command may start, none of it visible on the
+    /// terminal: the pseudo-terminal, the signals, and the command's screen, whose model
+    /// takes longer to make than anything else here. While the guardian checks PAM
+    /// (`StartAuthentication`), this is done meanwhile.
+    struct Preparation {
+        let pseudoTerminal: PseudoTerminalSession.Preparation
+        let display: SessionDisplay
+        let screen: CommandScreen
+
+        init(holdLimit: Int) throws(PTYError) {
+            pseudoTerminal = try PseudoTerminalSession.prepare(signals: Session.watchedSignals)
+            let display = SessionDisplay(
+                input: pseudoTerminal.terminalInput, output: pseudoTerminal.terminalOutput)
+            self.display = display
+            screen = CommandScreen(size: display.windowSize, holdLimit: holdLimit) { display.write($0) }
+        }
+    }
+
+    /// Starts `plan` on the `prepared` pseudo-terminal. Errors here happen before the
+    /// terminal leaves its normal mode.
     init(
-        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
-        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>,
-        clock: TimeSource = MonotonicTimeSource()
+        _ plan: CommandPlan, prepared: Preparation, options: Options, environment: Environment,
+        authenticator: Authenticator, hygiene: SecretHygiene, guardian: GuardianLink,
+        control: Result<ControlServer, ControlProblem>, clock: TimeSource = MonotonicTimeSource()
     ) throws(PTYError) {
         pseudoTerminalSession = try PseudoTerminalSession.start(
             plan.arguments, executable: plan.executable,
@@ -73,7 +91,7 @@ final class Session: RelayDelegate {
                     .setting("IDLEWRAP_TTY", to: replicaPath)
                     .entries
             },
-            signals: Self.watchedSignals,
+            prepared: prepared.pseudoTerminal,
             spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
         guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
         self.guardian = guardian
@@ -92,9 +110,8 @@ final class Session: RelayDelegate {
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
-        let display = SessionDisplay(pseudoTerminalSession.relay)
-        self.display = display
-        screen = CommandScreen(size: display.windowSize, holdLimit: options.holdLimit) { display.write($0) }
+        display = prepared.display
+        screen = prepared.screen
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
 
