@@ -209,7 +209,7 @@ enum IdleWrap {
             let prepared = try Session.Preparation(holdLimit: options.holdLimit)
             // The last moment before the command starts, or anything shows: while the
             // guardian checks PAM.
-            guard let authenticator = authentication.sessionAuthenticator(options, environment: environment) else {
+            guard let authenticator = authentication.sessionAuthenticator() else {
                 (try? control.get())?.shutDown()
                 return ExitStatus.failure
             }

@@ -9,8 +9,9 @@ import PTYKit
 /// exactly as before the split: the session process has not touched the terminal yet.
 enum StartAuthentication {
     case made(Authenticator)
-    /// The method the guardian sets up, chosen without loading libpam.
-    case checkedByGuardian(AuthChoice, StartVerdictPipe)
+    /// The method the guardian sets up, chosen without loading libpam, and the items
+    /// of the session process's PAM transactions, looked up before the split.
+    case checkedByGuardian(AuthChoice, PAMAuthenticator.Settings, StartVerdictPipe)
 
     /// Sets `options`' method up, or leaves PAM's to the guardian.
     static func prepare(_ options: Options, environment: Environment) throws(AuthenticationError)
@@ -23,8 +24,11 @@ enum StartAuthentication {
         guard choice.method == .pam else {
             return .made(try makeAuthenticator(options, environment: environment, decided: choice))
         }
+        let settings = PAMAuthenticator.settings(
+            service: options.pamService, configurationDirectory: options.pamConfigDirectory,
+            user: UserName.runningUser.value, terminal: .standardInput, environment: { environment[$0] })
         do {
-            return .checkedByGuardian(choice, try StartVerdictPipe())
+            return .checkedByGuardian(choice, settings, try StartVerdictPipe())
         } catch {
             throw AuthenticationError(description: "cannot start idlewrap's session process: \(error)")
         }
@@ -41,7 +45,7 @@ enum StartAuthentication {
     /// In the guardian: checks PAM, says what it finds, gives the guardian the
     /// authenticator for its own lock and tells the session process the verdict.
     func check(_ options: Options, environment: Environment, guardian: Guardian) {
-        guard case .checkedByGuardian(let choice, let pipe) = self else { return }
+        guard case .checkedByGuardian(let choice, _, let pipe) = self else { return }
         let sender = pipe.sender()
         let verdict: StartVerdict
         do {
@@ -57,17 +61,16 @@ enum StartAuthentication {
 
     /// In the session process: the authenticator to unlock with, once the guardian lets the
     /// command start; nil when it must not (the reason is said).
-    func sessionAuthenticator(_ options: Options, environment: Environment) -> Authenticator? {
+    func sessionAuthenticator() -> Authenticator? {
         let pipe: StartVerdictPipe
+        let pam: PAMAuthenticator
         switch self {
         case .made(let authenticator): return authenticator
-        case .checkedByGuardian(_, let checked): pipe = checked
+        case .checkedByGuardian(_, let settings, let checked):
+            pipe = checked
+            // libpam is not loaded here before the first attempt.
+            pam = PAMAuthenticator(settings: settings)
         }
-        // Made before the wait, to be ready when it ends; libpam is not loaded here.
-        let pam = PAMAuthenticator(
-            settings: PAMAuthenticator.settings(
-                service: options.pamService, configurationDirectory: options.pamConfigDirectory,
-                user: UserName.runningUser.value, terminal: .standardInput, environment: { environment[$0] }))
         guard let verdict = pipe.gate().pass() else {
             Diagnostics.error("the guardian ended before it had checked PAM; not starting")
             return nil
@@ -77,7 +80,7 @@ enum StartAuthentication {
 
     /// The split failed: nothing is checked.
     func abandon() {
-        if case .checkedByGuardian(_, let pipe) = self { pipe.close() }
+        if case .checkedByGuardian(_, _, let pipe) = self { pipe.close() }
     }
 
     private static func makeAuthenticator(_ options: Options, environment: Environment, decided: AuthChoice)
