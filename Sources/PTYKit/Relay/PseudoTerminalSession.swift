@@ -44,6 +44,15 @@ public final class PseudoTerminalSession {
         let signalSource: SignalSource
         public let terminalInput: FileDescriptor
         public let terminalOutput: FileDescriptor
+
+        /// `arguments` (as `start` takes them) made ready to spawn on this pseudo-terminal.
+        public func command(
+            _ arguments: [String], executable: String? = nil, environment: (_ replicaPath: String) -> [String]
+        ) -> ChildProcess.Spawn {
+            let replicaPath = pseudoTerminal.replicaPath
+            return ChildProcess.Spawn(
+                arguments, executable: executable, environment: environment(replicaPath), terminalPath: replicaPath)
+        }
     }
 
     /// Steps 1 and 2: the pseudo-terminal, relayed between `terminalInput` and
@@ -105,18 +114,17 @@ public final class PseudoTerminalSession {
             try spawn()
         }
     ) throws(PTYError) -> PseudoTerminalSession {
-        try start(
-            arguments, executable: executable, environment: environment,
-            prepared: prepare(
-                terminalInput: terminalInput, terminalOutput: terminalOutput, replica: replica, signals: signals),
+        let prepared = try prepare(
+            terminalInput: terminalInput, terminalOutput: terminalOutput, replica: replica, signals: signals)
+        return try start(
+            prepared.command(arguments, executable: executable, environment: environment), prepared: prepared,
             quietSpell: quietSpell, spawning: spawning)
     }
 
-    /// Steps 3 and 4 on a `prepare`d pseudo-terminal: `start` without its first steps.
+    /// Steps 3 and 4 on a `prepare`d pseudo-terminal, for its `command`: `start` without
+    /// its first steps.
     public static func start(
-        _ arguments: [String],
-        executable: String? = nil,
-        environment: (_ replicaPath: String) -> [String],
+        _ command: ChildProcess.Spawn,
         prepared: Preparation,
         quietSpell: Duration = .milliseconds(200),
         spawning: (() throws(PTYError) -> ChildProcess) throws(PTYError) -> ChildProcess = { spawn throws(PTYError) in
@@ -125,12 +133,7 @@ public final class PseudoTerminalSession {
     ) throws(PTYError) -> PseudoTerminalSession {
         let pseudoTerminal = prepared.pseudoTerminal
         // 3. The command, leading a session on the replica.
-        let replicaPath = pseudoTerminal.replicaPath
-        let environment = environment(replicaPath)
-        let command = try spawning { () throws(PTYError) in
-            try ChildProcess.spawn(
-                arguments, executable: executable, environment: environment, terminalPath: replicaPath)
-        }
+        let command = try spawning { () throws(PTYError) in try command.start() }
         // 4. The relay.
         let relay = Relay(
             terminalInput: prepared.terminalInput, terminalOutput: prepared.terminalOutput,
