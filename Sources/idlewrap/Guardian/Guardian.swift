@@ -8,7 +8,9 @@ import PTYKit
 /// session process ends abnormally (a crash, SIGKILL, the OOM killer). Without it, the
 /// shell that started idlewrap would then have the keyboard, whatever the lock showed.
 /// With it, a terminal that was locked stays locked (`FallbackLock`) until the password,
-/// and only then goes back to the shell, with exit status 125.
+/// and only then goes back to the shell, with exit status 125. At start, right after the
+/// split, it also checks PAM while the session process sets up (`StartAuthentication`),
+/// so that the check, the longest thing idlewrap does at start, delays the command less.
 ///
 /// The split comes before any thread exists (PAM's come at the first unlock), so the
 /// session process may run anything after fork. It learns of the guardian's end by

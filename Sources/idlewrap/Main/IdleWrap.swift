@@ -206,7 +206,8 @@ enum IdleWrap {
     ) -> Int32 {
         let session: Session
         do {
-            let prepared = try Session.Preparation(holdLimit: options.holdLimit)
+            let prepared = try Session.Preparation(
+                plan, environment: environment, sessionPid: guardian.sessionPid, holdLimit: options.holdLimit)
             // The last moment before the command starts, or anything shows: while the
             // guardian checks PAM.
             guard let authenticator = authentication.sessionAuthenticator() else {

@@ -65,11 +65,18 @@ final class Session: RelayDelegate {
     /// (`StartAuthentication`), this is done meanwhile.
     struct Preparation {
         let pseudoTerminal: PseudoTerminalSession.Preparation
+        let command: ChildProcess.Spawn
         let display: SessionDisplay
         let screen: CommandScreen
 
-        init(holdLimit: Int) throws(PTYError) {
+        /// `sessionPid`: idlewrap's pid for the command (IDLEWRAP_PID).
+        init(_ plan: CommandPlan, environment: Environment, sessionPid: pid_t, holdLimit: Int) throws(PTYError) {
             pseudoTerminal = try PseudoTerminalSession.prepare(signals: Session.watchedSignals)
+            command = pseudoTerminal.command(plan.arguments, executable: plan.executable) { replicaPath in
+                environment.setting("IDLEWRAP_PID", to: String(sessionPid))
+                    .setting("IDLEWRAP_TTY", to: replicaPath)
+                    .entries
+            }
             let display = SessionDisplay(
                 input: pseudoTerminal.terminalInput, output: pseudoTerminal.terminalOutput)
             self.display = display
@@ -77,21 +84,15 @@ final class Session: RelayDelegate {
         }
     }
 
-    /// Starts `plan` on the `prepared` pseudo-terminal. Errors here happen before the
-    /// terminal leaves its normal mode.
+    /// Starts the `prepared` command of `plan`. Errors here happen before the terminal
+    /// leaves its normal mode.
     init(
         _ plan: CommandPlan, prepared: Preparation, options: Options, environment: Environment,
         authenticator: Authenticator, hygiene: SecretHygiene, guardian: GuardianLink,
         control: Result<ControlServer, ControlProblem>, clock: TimeSource = MonotonicTimeSource()
     ) throws(PTYError) {
         pseudoTerminalSession = try PseudoTerminalSession.start(
-            plan.arguments, executable: plan.executable,
-            environment: { replicaPath in
-                environment.setting("IDLEWRAP_PID", to: String(guardian.sessionPid))
-                    .setting("IDLEWRAP_TTY", to: replicaPath)
-                    .entries
-            },
-            prepared: prepared.pseudoTerminal,
+            prepared.command, prepared: prepared.pseudoTerminal,
             spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
         guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
         self.guardian = guardian
