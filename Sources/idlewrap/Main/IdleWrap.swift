@@ -207,7 +207,8 @@ enum IdleWrap {
         let session: Session
         do {
             let prepared = try Session.Preparation(
-                plan, environment: environment, sessionPid: guardian.sessionPid, holdLimit: options.holdLimit)
+                plan, environment: environment, sessionPid: guardian.sessionPid, holdLimit: options.holdLimit,
+                makingScreen: authentication.waitsForGuardian)
             // The last moment before the command starts, or anything shows: while the
             // guardian checks PAM.
             guard let authenticator = authentication.sessionAuthenticator() else {

@@ -34,6 +34,11 @@ enum StartAuthentication {
         }
     }
 
+    /// Whether the session process waits for the guardian's verdict before the command starts.
+    var waitsForGuardian: Bool {
+        if case .checkedByGuardian = self { true } else { false }
+    }
+
     /// The authenticator the guardian starts with: for PAM, none until its check.
     var madeAuthenticator: Authenticator {
         switch self {

@@ -60,17 +60,20 @@ final class Session: RelayDelegate {
     private(set) var controlSocket: ControlSocketSource?
 
     /// What the session sets up before its command may start, none of it visible on the
-    /// terminal: the pseudo-terminal, the signals, and the command's screen, whose model
-    /// takes longer to make than anything else here. While the guardian checks PAM
-    /// (`StartAuthentication`), this is done meanwhile.
+    /// terminal: the pseudo-terminal, the signals, the command's spawn and, when the
+    /// command must wait anyway (`makingScreen`: while the guardian checks PAM,
+    /// `StartAuthentication`), the command's screen, whose model takes longer to make
+    /// than anything else here; otherwise it is made while the command starts.
     struct Preparation {
         let pseudoTerminal: PseudoTerminalSession.Preparation
         let command: ChildProcess.Spawn
         let display: SessionDisplay
-        let screen: CommandScreen
+        let screen: CommandScreen?
 
         /// `sessionPid`: idlewrap's pid for the command (IDLEWRAP_PID).
-        init(_ plan: CommandPlan, environment: Environment, sessionPid: pid_t, holdLimit: Int) throws(PTYError) {
+        init(
+            _ plan: CommandPlan, environment: Environment, sessionPid: pid_t, holdLimit: Int, makingScreen: Bool
+        ) throws(PTYError) {
             pseudoTerminal = try PseudoTerminalSession.prepare(signals: Session.watchedSignals)
             command = pseudoTerminal.command(plan.arguments, executable: plan.executable) { replicaPath in
                 environment.setting("IDLEWRAP_PID", to: String(sessionPid))
@@ -80,7 +83,11 @@ final class Session: RelayDelegate {
             let display = SessionDisplay(
                 input: pseudoTerminal.terminalInput, output: pseudoTerminal.terminalOutput)
             self.display = display
-            screen = CommandScreen(size: display.windowSize, holdLimit: holdLimit) { display.write($0) }
+            screen = makingScreen ? Self.screen(on: display, holdLimit: holdLimit) : nil
+        }
+
+        static func screen(on display: SessionDisplay, holdLimit: Int) -> CommandScreen {
+            CommandScreen(size: display.windowSize, holdLimit: holdLimit) { display.write($0) }
         }
     }
 
@@ -112,7 +119,7 @@ final class Session: RelayDelegate {
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
         display = prepared.display
-        screen = prepared.screen
+        screen = prepared.screen ?? Preparation.screen(on: prepared.display, holdLimit: options.holdLimit)
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
 
