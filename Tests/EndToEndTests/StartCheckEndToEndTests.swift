@@ -26,7 +26,14 @@ extension EndToEnd {
                 """
                 #!/bin/sh
                 touch '\(directory.file("checking"))'
-                while [ ! -e '\(directory.file("go"))' ]; do sleep 0.05; done
+                # Not past the test: its directory gone (a guardian killed leaves this
+                # running), or a minute.
+                tries=0
+                while [ ! -e '\(directory.file("go"))' ]; do
+                    [ -d '\(directory.path)' ] && [ $tries -lt 1200 ] || exit 1
+                    tries=$((tries + 1))
+                    sleep 0.05
+                done
                 exit "$(cat '\(directory.file("go"))')"
 
                 """, mode: 0o755)
