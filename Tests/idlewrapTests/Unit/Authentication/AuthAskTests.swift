@@ -20,6 +20,28 @@ struct AuthAskTests {
         }
     }
 
+    /// Runs `body` with `ask` set up on a new terminal in the background; the terminal is
+    /// hung up and the set-up's thread joined on every way out.
+    func withSetup(
+        _ body: (TestTerminal, Joinable<Result<Authenticator, AuthenticationError>>) throws -> Void
+    ) throws {
+        let terminal = try TestTerminal()
+        let setup = try startSetup(on: terminal)
+        defer {
+            terminal.hangUp()
+            _ = setup.value()
+        }
+        try body(terminal, setup)
+    }
+
+    /// Types `first` at "Lock password: " and `second` at "Repeat password: ".
+    func enter(_ first: String, then second: String, on terminal: TestTerminal) throws {
+        try terminal.waitFor("Lock password: ")
+        try terminal.type(first + "\r")
+        try terminal.waitFor("Repeat password: ")
+        try terminal.type(second + "\r")
+    }
+
     func attempt(_ authenticator: Authenticator, _ password: String) -> AuthStep {
         let conversation = authenticator.beginAttempt()
         #expect(conversation.currentStep() == .asking(prompt: "Password for alice:"))
@@ -31,97 +53,65 @@ struct AuthAskTests {
     }
 
     @Test func asksTwiceWithEchoOffAndChecksAttempts() throws {
-        let terminal = try TestTerminal()
-        let setup = try startSetup(on: terminal)
-        defer {
-            terminal.hangUp()
-            _ = setup.value()
+        try withSetup { terminal, setup in
+            try terminal.waitFor("Lock password: ")
+            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
+            try terminal.type("lock me\r")
+            try terminal.waitFor("Repeat password: ")
+            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
+            try terminal.type("lock me\r")
+            let authenticator = try setup.value().get()
+            #expect(!terminal.transcript.contains("lock me"))
+            #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
+            #expect(authenticator is CryptAuthenticator)
+            #expect(attempt(authenticator, "lock me") == .succeeded)
+            #expect(attempt(authenticator, "lock you") == .failed(message: "Wrong password"))
         }
-        try terminal.waitFor("Lock password: ")
-        #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-        try terminal.type("lock me\r")
-        try terminal.waitFor("Repeat password: ")
-        #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-        try terminal.type("lock me\r")
-        let authenticator = try setup.value().get()
-        #expect(!terminal.transcript.contains("lock me"))
-        #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
-        #expect(authenticator is CryptAuthenticator)
-        #expect(attempt(authenticator, "lock me") == .succeeded)
-        #expect(attempt(authenticator, "lock you") == .failed(message: "Wrong password"))
     }
 
     @Test func asksAgainWhenTheTwoDiffer() throws {
-        let terminal = try TestTerminal()
-        let setup = try startSetup(on: terminal)
-        defer {
-            terminal.hangUp()
-            _ = setup.value()
+        try withSetup { terminal, setup in
+            try enter("first", then: "second", on: terminal)
+            try terminal.waitFor("The passwords differ; try again.")
+            try enter("third", then: "third", on: terminal)
+            let authenticator = try setup.value().get()
+            #expect(attempt(authenticator, "third") == .succeeded)
+            #expect(attempt(authenticator, "first") == .failed(message: "Wrong password"))
         }
-        try terminal.waitFor("Lock password: ")
-        try terminal.type("first\r")
-        try terminal.waitFor("Repeat password: ")
-        try terminal.type("second\r")
-        try terminal.waitFor("The passwords differ; try again.")
-        try terminal.waitFor("Lock password: ")
-        try terminal.type("third\r")
-        try terminal.waitFor("Repeat password: ")
-        try terminal.type("third\r")
-        let authenticator = try setup.value().get()
-        #expect(attempt(authenticator, "third") == .succeeded)
-        #expect(attempt(authenticator, "first") == .failed(message: "Wrong password"))
     }
 
     @Test func refusesAPasswordLongerThanLibcryptTakes() throws {
-        let terminal = try TestTerminal()
-        let setup = try startSetup(on: terminal)
-        defer {
-            terminal.hangUp()
-            _ = setup.value()
-        }
-        let tooLong = String(repeating: "x", count: 600)
-        try terminal.waitFor("Lock password: ")
-        try terminal.type(tooLong + "\r")
-        try terminal.waitFor("Repeat password: ")
-        try terminal.type(tooLong + "\r")
-        #expect(throws: AuthenticationError(description: "the password is longer than 511 bytes; not starting")) {
-            try setup.value().get()
+        try withSetup { terminal, setup in
+            let tooLong = String(repeating: "x", count: 600)
+            try enter(tooLong, then: tooLong, on: terminal)
+            #expect(throws: AuthenticationError(description: "the password is longer than 511 bytes; not starting")) {
+                try setup.value().get()
+            }
         }
     }
 
     @Test func givesUpAfterThreeMismatches() throws {
-        let terminal = try TestTerminal()
-        let setup = try startSetup(on: terminal)
-        defer {
-            terminal.hangUp()
-            _ = setup.value()
-        }
-        for round in 1...3 {
-            try terminal.waitFor("Lock password: ")
-            try terminal.type("a\(round)\r")
-            try terminal.waitFor("Repeat password: ")
-            try terminal.type("b\(round)\r")
-            if round < 3 {
-                try terminal.waitFor("try again.")
+        try withSetup { terminal, setup in
+            for round in 1...3 {
+                try enter("a\(round)", then: "b\(round)", on: terminal)
+                if round < 3 {
+                    try terminal.waitFor("try again.")
+                }
             }
-        }
-        #expect(throws: AuthenticationError(description: "the lock passwords differed 3 times; not starting")) {
-            try setup.value().get()
+            #expect(throws: AuthenticationError(description: "the lock passwords differed 3 times; not starting")) {
+                try setup.value().get()
+            }
         }
     }
 
     @Test func controlCCancelsAndRestoresTheTerminal() throws {
-        let terminal = try TestTerminal()
-        let setup = try startSetup(on: terminal)
-        defer {
-            terminal.hangUp()
-            _ = setup.value()
+        try withSetup { terminal, setup in
+            try terminal.waitFor("Lock password: ")
+            try terminal.type("abc\u{03}")
+            #expect(throws: AuthenticationError(description: "no lock password set: cancelled")) {
+                try setup.value().get()
+            }
+            #expect(terminal.localModes & tcflag_t(ECHO | ICANON | ISIG) == tcflag_t(ECHO | ICANON | ISIG))
         }
-        try terminal.waitFor("Lock password: ")
-        try terminal.type("abc\u{03}")
-        #expect(throws: AuthenticationError(description: "no lock password set: cancelled")) {
-            try setup.value().get()
-        }
-        #expect(terminal.localModes & tcflag_t(ECHO | ICANON | ISIG) == tcflag_t(ECHO | ICANON | ISIG))
     }
 }

@@ -45,7 +45,10 @@ struct SetPasswordTests {
         #expect(try readFile(path) == AuthPasswordHashTests.sha512 + "\n")
     }
 
-    @Test func asksTwiceWithoutEchoOnATerminal() throws {
+    /// Runs `body` with `--set-password` of a new password file (its path) asking on a new
+    /// terminal in the background; the terminal is hung up and the thread joined on every
+    /// way out.
+    func withSetPassword(_ body: (String, TestTerminal, Joinable<Int32>) throws -> Void) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("password")
         let terminal = try TestTerminal()
@@ -55,52 +58,44 @@ struct SetPasswordTests {
             terminal.hangUp()
             _ = status.value()
         }
-        try terminal.waitFor("New password: ")
-        #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-        try terminal.type("tty secret\r")
-        try terminal.waitFor("Repeat password: ")
-        #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-        try terminal.type("tty secret\r")
-        #expect(status.value() == 0)
-        #expect(!terminal.transcript.contains("tty secret"))
-        #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
-        #expect(try storedHashMatches(path, "tty secret"))
+        try body(path, terminal, status)
+    }
+
+    @Test func asksTwiceWithoutEchoOnATerminal() throws {
+        try withSetPassword { path, terminal, status in
+            try terminal.waitFor("New password: ")
+            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
+            try terminal.type("tty secret\r")
+            try terminal.waitFor("Repeat password: ")
+            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
+            try terminal.type("tty secret\r")
+            #expect(status.value() == 0)
+            #expect(!terminal.transcript.contains("tty secret"))
+            #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
+            #expect(try storedHashMatches(path, "tty secret"))
+        }
     }
 
     @Test func writesNothingWhenTheTwoAnswersDiffer() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("password")
-        let terminal = try TestTerminal()
-        let input = terminal.replica
-        let status = try startThread { SetPassword.run(file: path, input: input, quiet: true) }
-        defer {
-            terminal.hangUp()
-            _ = status.value()
+        try withSetPassword { path, terminal, status in
+            try terminal.waitFor("New password: ")
+            try terminal.type("one\r")
+            try terminal.waitFor("Repeat password: ")
+            try terminal.type("two\r")
+            #expect(status.value() == 125)
+            var info = stat()
+            #expect(lstat(path, &info) == -1)
         }
-        try terminal.waitFor("New password: ")
-        try terminal.type("one\r")
-        try terminal.waitFor("Repeat password: ")
-        try terminal.type("two\r")
-        #expect(status.value() == 125)
-        var info = stat()
-        #expect(lstat(path, &info) == -1)
     }
 
     @Test func controlCCancels() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("password")
-        let terminal = try TestTerminal()
-        let input = terminal.replica
-        let status = try startThread { SetPassword.run(file: path, input: input, quiet: true) }
-        defer {
-            terminal.hangUp()
-            _ = status.value()
+        try withSetPassword { path, terminal, status in
+            try terminal.waitFor("New password: ")
+            try terminal.type("half\u{03}")
+            #expect(status.value() == 125)
+            #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
+            var info = stat()
+            #expect(lstat(path, &info) == -1)
         }
-        try terminal.waitFor("New password: ")
-        try terminal.type("half\u{03}")
-        #expect(status.value() == 125)
-        #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
-        var info = stat()
-        #expect(lstat(path, &info) == -1)
     }
 }
