@@ -41,39 +41,19 @@ public struct ChildProcess: Sendable {
         environment: [String],
         terminalPath: String
     ) throws(PTYError) -> ChildProcess {
-        try Spawn(arguments, executable: executable, environment: environment, terminalPath: terminalPath).start()
-    }
-
-    /// A `spawn` made ready, its arguments and environment already C strings, for a caller
-    /// that prepares it while it waits for the moment to start the command.
-    public final class Spawn {
-        private let file: String
-        private let argv: [UnsafeMutablePointer<CChar>?]
-        private let envp: [UnsafeMutablePointer<CChar>?]
-        private let terminalPath: String
-
-        public init(_ arguments: [String], executable: String? = nil, environment: [String], terminalPath: String) {
-            file = executable ?? arguments[0]
-            argv = arguments.map { strdup($0) } + [nil]
-            envp = environment.map { strdup($0) } + [nil]
-            self.terminalPath = terminalPath
-        }
-
-        deinit {
-            for pointer in argv + envp { free(pointer) }
-        }
-
-        /// Spawns the command (`ChildProcess.spawn`).
-        public func start() throws(PTYError) -> ChildProcess {
-            var pid: pid_t = 0
-            let result = cpty_spawn(&pid, file, argv, envp, terminalPath, !file.contains("/"))
-            do {
-                try checkReturnedErrno(result)
-            } catch {
-                throw spawnError(error, command: file)
+        let file = executable ?? arguments[0]
+        var pid: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in
+                cpty_spawn(&pid, file, argv, envp, terminalPath, !file.contains("/"))
             }
-            return ChildProcess(pid: pid)
         }
+        do {
+            try checkReturnedErrno(result)
+        } catch {
+            throw spawnError(error, command: file)
+        }
+        return ChildProcess(pid: pid)
     }
 
     /// Spawns `/bin/sh -c command` detached from any terminal, stdio on /dev/null.

@@ -36,34 +36,26 @@ public final class PseudoTerminalSession {
         self.relay = relay
     }
 
-    /// Steps 1 and 2, without the command: for a caller with something to wait for
-    /// before the command may start (idlewrap's guardian checking PAM). The
-    /// pseudo-terminal closes when the result goes.
-    public struct Preparation {
-        let pseudoTerminal: PseudoTerminal
-        let signalSource: SignalSource
-        public let terminalInput: FileDescriptor
-        public let terminalOutput: FileDescriptor
-
-        /// `arguments` (as `start` takes them) made ready to spawn on this pseudo-terminal.
-        public func command(
-            _ arguments: [String], executable: String? = nil, environment: (_ replicaPath: String) -> [String]
-        ) -> ChildProcess.Spawn {
-            let replicaPath = pseudoTerminal.replicaPath
-            return ChildProcess.Spawn(
-                arguments, executable: executable, environment: environment(replicaPath), terminalPath: replicaPath)
-        }
-    }
-
-    /// Steps 1 and 2: the pseudo-terminal, relayed between `terminalInput` and
-    /// `terminalOutput` and shaped as `replica` says, and `signals` (the ones the relay
-    /// turns into delegate calls) blocked and watched.
-    public static func prepare(
+    /// Starts `arguments` (argv[0] searched in PATH unless it holds a slash; `executable`
+    /// runs instead while argv[0] stays, as for a login shell's "-bash") with the
+    /// environment `environment` gives for the replica's path, relayed between
+    /// `terminalInput`, `terminalOutput` and the new pseudo-terminal. `signals` are the
+    /// ones the relay turns into delegate calls. `spawning` runs the spawn itself, for a
+    /// caller that changes something of its own process around it (a resource limit the
+    /// command inherits).
+    public static func start(
+        _ arguments: [String],
+        executable: String? = nil,
+        environment: (_ replicaPath: String) -> [String],
         terminalInput: FileDescriptor = .standardInput,
         terminalOutput: FileDescriptor = .standardOutput,
         replica: ReplicaSettings = .likeTerminal,
-        signals: [Int32]
-    ) throws(PTYError) -> Preparation {
+        signals: [Int32],
+        quietSpell: Duration = .milliseconds(200),
+        spawning: (() throws(PTYError) -> ChildProcess) throws(PTYError) -> ChildProcess = { spawn throws(PTYError) in
+            try spawn()
+        }
+    ) throws(PTYError) -> PseudoTerminalSession {
         // 1. The pseudo-terminal, shaped like the terminal.
         let pseudoTerminal = try PseudoTerminal()
         switch replica {
@@ -89,55 +81,17 @@ public final class PseudoTerminalSession {
         }
         // 2. The signals, blocked before the spawn.
         let signalSource = try SignalSource(signals)
-        return Preparation(
-            pseudoTerminal: pseudoTerminal, signalSource: signalSource, terminalInput: terminalInput,
-            terminalOutput: terminalOutput)
-    }
-
-    /// Starts `arguments` (argv[0] searched in PATH unless it holds a slash; `executable`
-    /// runs instead while argv[0] stays, as for a login shell's "-bash") with the
-    /// environment `environment` gives for the replica's path, relayed between
-    /// `terminalInput`, `terminalOutput` and the new pseudo-terminal. `signals` are the
-    /// ones the relay turns into delegate calls. `spawning` runs the spawn itself, for a
-    /// caller that changes something of its own process around it (a resource limit the
-    /// command inherits).
-    public static func start(
-        _ arguments: [String],
-        executable: String? = nil,
-        environment: (_ replicaPath: String) -> [String],
-        terminalInput: FileDescriptor = .standardInput,
-        terminalOutput: FileDescriptor = .standardOutput,
-        replica: ReplicaSettings = .likeTerminal,
-        signals: [Int32],
-        quietSpell: Duration = .milliseconds(200),
-        spawning: (() throws(PTYError) -> ChildProcess) throws(PTYError) -> ChildProcess = { spawn throws(PTYError) in
-            try spawn()
-        }
-    ) throws(PTYError) -> PseudoTerminalSession {
-        let prepared = try prepare(
-            terminalInput: terminalInput, terminalOutput: terminalOutput, replica: replica, signals: signals)
-        return try start(
-            prepared.command(arguments, executable: executable, environment: environment), prepared: prepared,
-            quietSpell: quietSpell, spawning: spawning)
-    }
-
-    /// Steps 3 and 4 on a `prepare`d pseudo-terminal, for its `command`: `start` without
-    /// its first steps.
-    public static func start(
-        _ command: ChildProcess.Spawn,
-        prepared: Preparation,
-        quietSpell: Duration = .milliseconds(200),
-        spawning: (() throws(PTYError) -> ChildProcess) throws(PTYError) -> ChildProcess = { spawn throws(PTYError) in
-            try spawn()
-        }
-    ) throws(PTYError) -> PseudoTerminalSession {
-        let pseudoTerminal = prepared.pseudoTerminal
         // 3. The command, leading a session on the replica.
-        let command = try spawning { () throws(PTYError) in try command.start() }
+        let replicaPath = pseudoTerminal.replicaPath
+        let environment = environment(replicaPath)
+        let command = try spawning { () throws(PTYError) in
+            try ChildProcess.spawn(
+                arguments, executable: executable, environment: environment, terminalPath: replicaPath)
+        }
         // 4. The relay.
         let relay = Relay(
-            terminalInput: prepared.terminalInput, terminalOutput: prepared.terminalOutput,
-            master: pseudoTerminal.master, signals: prepared.signalSource, command: command, quietSpell: quietSpell)
+            terminalInput: terminalInput, terminalOutput: terminalOutput, master: pseudoTerminal.master,
+            signals: signalSource, command: command, quietSpell: quietSpell)
         return PseudoTerminalSession(pseudoTerminal: pseudoTerminal, relay: relay)
     }
 

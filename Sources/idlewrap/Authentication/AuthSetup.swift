@@ -19,24 +19,15 @@ enum AuthSetup {
     /// Chosen by default, `ask` replaces it, with a notice; asked for with
     /// `-a pam`, it is refused. A stack from `--pam-confdir` is the caller's
     /// own and may not check the login password at all.
-    ///
-    /// `decided` is the choice made already without loading libpam (`choice`
-    /// with `probingPAM` false); when it took `pam` by default and libpam does
-    /// not load, the choice is made again.
     static func makeAuthenticator(
         method: AuthMethod?, passwordFile: String?, pamService: String, pamConfigDirectory: String?,
         user: UserName, terminal: FileDescriptor, environment lookup: (String) -> String?,
         policy: AuthPolicy = AuthPolicy(), minimumPasswordLength: Int = 1, notice: (String) -> Void = { _ in },
-        policyRecord: @escaping (String) -> Void = { _ in }, decided: AuthChoice? = nil
+        policyRecord: @escaping (String) -> Void = { _ in }
     ) throws(AuthenticationError) -> Authenticator {
-        let choice: AuthChoice
-        if let decided, decided.method != .pam || method != nil || PAMLibrary.isLoadable {
-            choice = decided
-        } else {
-            choice = try self.choice(
-                method: method, passwordFile: passwordFile, pamConfigDirectory: pamConfigDirectory, user: user,
-                environment: lookup, policy: policy)
-        }
+        let choice = try self.choice(
+            method: method, passwordFile: passwordFile, pamConfigDirectory: pamConfigDirectory, user: user,
+            environment: lookup, policy: policy)
         if let fallback = choice.fallbackNotice { notice(fallback) }
         switch choice.method {
         case .file:
@@ -65,11 +56,10 @@ enum AuthSetup {
     }
 
     /// The method a session uses, as `makeAuthenticator` chooses it, and why; nothing is
-    /// asked or opened. `--show-config` shows it too. With `probingPAM` false, libpam is
-    /// taken to load without loading it (`makeAuthenticator` finds out).
+    /// asked or opened. `--show-config` shows it too.
     static func choice(
         method: AuthMethod?, passwordFile: String?, pamConfigDirectory: String?, user: UserName,
-        environment lookup: (String) -> String?, policy: AuthPolicy, probingPAM: Bool = true
+        environment lookup: (String) -> String?, policy: AuthPolicy
     ) throws(AuthenticationError) -> AuthChoice {
         let passwordFileOrDefault = passwordFile ?? defaultPasswordFile(environment: lookup)
         if let method {
@@ -78,8 +68,7 @@ enum AuthSetup {
             }
             return AuthChoice(method: method, passwordFile: passwordFileOrDefault, reason: nil)
         }
-        let (chosen, reason) = defaultMethod(
-            passwordFile: passwordFileOrDefault, policy: policy, probingPAM: probingPAM)
+        let (chosen, reason) = defaultMethod(passwordFile: passwordFileOrDefault, policy: policy)
         var choice = AuthChoice(method: chosen, passwordFile: passwordFileOrDefault, reason: reason)
         if chosen == .pam && pamConfigDirectory == nil, let problem = unusableLoginPassword(of: user) {
             guard policy.allows(.ask) else {
@@ -126,12 +115,10 @@ enum AuthSetup {
 
     /// The first of file, pam and ask that `policy` allows and that can work here, and
     /// why; when none can, the first allowed one, whose set-up then says why it cannot.
-    private static func defaultMethod(
-        passwordFile: String?, policy: AuthPolicy, probingPAM: Bool
-    ) -> (AuthMethod, String) {
+    private static func defaultMethod(passwordFile: String?, policy: AuthPolicy) -> (AuthMethod, String) {
         if policy.allows(.file), let passwordFile, exists(passwordFile) { return (.file, "\(passwordFile) exists") }
         let noFile = policy.allows(.file) ? "no password file" : "site policy leaves out the file method"
-        if policy.allows(.pam), !probingPAM || PAMLibrary.isLoadable { return (.pam, "\(noFile), and libpam loads") }
+        if policy.allows(.pam), PAMLibrary.isLoadable { return (.pam, "\(noFile), and libpam loads") }
         let noPAM = policy.allows(.pam) ? "libpam cannot be loaded" : "site policy leaves out pam"
         if policy.allows(.ask) { return (.ask, "\(noFile), and \(noPAM)") }
         return (policy.allowed[0], "the only method site policy leaves that could work")

@@ -47,29 +47,6 @@ protocol Authenticator: AnyObject {
     func beginAttempt() -> AuthConversation
 }
 
-/// Unlocks nothing: the guardian's, until its check of PAM at start gives it its own
-/// (`StartAuthentication`); the session process cannot lock before that.
-final class NoAuthenticator: Authenticator {
-    func beginAttempt() -> AuthConversation {
-        UnavailableConversation(reason: "idlewrap has not set up its authentication")
-    }
-}
-
-/// An attempt that could not even start.
-final class UnavailableConversation: AuthConversation {
-    private let reason: String
-
-    init(reason: String) {
-        self.reason = reason
-    }
-
-    var readiness: FileDescriptor? { nil }
-    func currentStep() -> AuthStep { .unavailable(reason: reason) }
-    func takeNotices() -> [String] { [] }
-    func answer(_ secret: SecretBuffer) {}
-    func cancel() {}
-}
-
 /// Why authentication could not be set up before the command starts, or why
 /// `--set-password` could not set one; reported as `idlewrap: <description>` with
 /// exit status 125.

@@ -8,9 +8,7 @@ import PTYKit
 /// session process ends abnormally (a crash, SIGKILL, the OOM killer). Without it, the
 /// shell that started idlewrap would then have the keyboard, whatever the lock showed.
 /// With it, a terminal that was locked stays locked (`FallbackLock`) until the password,
-/// and only then goes back to the shell, with exit status 125. At start, right after the
-/// split, it also checks PAM while the session process sets up (`StartAuthentication`),
-/// so that the check, the longest thing idlewrap does at start, delays the command less.
+/// and only then goes back to the shell, with exit status 125.
 ///
 /// The split comes before any thread exists (PAM's come at the first unlock), so the
 /// session process may run anything after fork. It learns of the guardian's end by
@@ -33,7 +31,7 @@ final class Guardian {
     /// What the guardian needs for its own lock, taken before the split. Its lock screen
     /// and log are made only at an abnormal end: every start would pay for them.
     struct Protection {
-        var authenticator: Authenticator
+        let authenticator: Authenticator
         /// The program's name, never its arguments.
         let program: String
         let message: String?
@@ -60,7 +58,7 @@ final class Guardian {
 
     private let sessionProcess: ChildProcess
     private let page: GuardianPage
-    private var protection: Protection
+    private let protection: Protection
     /// The terminal as idlewrap found it.
     private let attributes: TerminalAttributes
     /// Whether stdin and stdout were non-blocking (a flag the shell shares with us).
@@ -112,11 +110,6 @@ final class Guardian {
             Guardian(
                 sessionProcess: pid, page: page, protection: protection, attributes: attributes,
                 nonblocking: nonblocking))
-    }
-
-    /// Its lock unlocks with `authenticator`, set up after the split (`StartAuthentication`).
-    func unlocks(with authenticator: Authenticator) {
-        protection.authenticator = authenticator
     }
 
     /// Waits for the session process to end or leave, and ends idlewrap with its exit status.

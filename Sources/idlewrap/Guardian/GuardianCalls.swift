@@ -56,15 +56,6 @@ enum GuardianCalls {
         return reaped == pid ? status : nil
     }
 
-    /// A pipe, both ends close-on-exec (made before any thread exists: no exec can come
-    /// between): (read, write).
-    static func pipe() throws(Errno) -> (FileDescriptor, FileDescriptor) {
-        var ends: [Int32] = [-1, -1]
-        _ = try valueOrErrno { Glibc.pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
-    }
-
     /// A page of anonymous memory that the processes forked after this share.
     static func sharedPage() throws(Errno) -> UnsafeMutableRawPointer {
         let size = Int(sysconf(Int32(_SC_PAGESIZE)))

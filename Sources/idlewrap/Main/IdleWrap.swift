@@ -175,9 +175,15 @@ enum IdleWrap {
             Diagnostics.error("cannot keep other processes out of idlewrap's memory: \(error)")
             return ExitStatus.failure
         }
-        let authentication: StartAuthentication
+        let authenticator: Authenticator
         do {
-            authentication = try StartAuthentication.prepare(options, environment: environment)
+            authenticator = try AuthSetup.makeAuthenticator(
+                method: options.auth, passwordFile: options.passwordFile, pamService: options.pamService,
+                pamConfigDirectory: options.pamConfigDirectory, user: .runningUser,
+                terminal: .standardInput, environment: { environment[$0] },
+                policy: options.authPolicy, minimumPasswordLength: options.minPasswordLength,
+                notice: { Diagnostics.notice($0, quiet: options.quiet) },
+                policyRecord: { AuditLog.recordPolicy($0, environment: environment) })
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.failure
@@ -187,37 +193,27 @@ enum IdleWrap {
         let control = ControlServer.register(
             pid: getpid(), uid: getuid(), environment: environment, outlivingLogin: options.detach == .hangup)
         let guardian: GuardianLink
-        switch split(plan, options: options, environment: environment, authentication: authentication, control: control)
-        {
+        switch split(plan, options: options, environment: environment, authenticator: authenticator, control: control) {
         case .guardian(let status): return status
         case .session(let link): guardian = link
         }
         // Whatever the way out from here, the session process means to end.
         guardian.end(
             runSession(
-                plan, options: options, environment: environment, authentication: authentication, hygiene: hygiene,
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
                 guardian: guardian, control: control))
     }
 
     /// The session process's work, to its exit status.
     private static func runSession(
-        _ plan: CommandPlan, options: Options, environment: Environment, authentication: StartAuthentication,
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
         hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>
     ) -> Int32 {
         let session: Session
         do {
-            let prepared = try Session.Preparation(
-                plan, environment: environment, sessionPid: guardian.sessionPid, holdLimit: options.holdLimit,
-                makingScreen: authentication.waitsForGuardian)
-            // The last moment before the command starts, or anything shows: while the
-            // guardian checks PAM.
-            guard let authenticator = authentication.sessionAuthenticator() else {
-                (try? control.get())?.shutDown()
-                return ExitStatus.failure
-            }
             session = try Session(
-                plan, prepared: prepared, options: options, environment: environment, authenticator: authenticator,
-                hygiene: hygiene, guardian: guardian, control: control)
+                plan, options: options, environment: environment, authenticator: authenticator, hygiene: hygiene,
+                guardian: guardian, control: control)
         } catch {
             Diagnostics.error(error.description)
             return ExitStatus.of(error)
@@ -234,12 +230,12 @@ enum IdleWrap {
     /// Forks the session process off the guardian (`Guardian`), which keeps the terminal
     /// locked if the session process ends abnormally while locked.
     static func split(
-        _ plan: CommandPlan, options: Options, environment: Environment, authentication: StartAuthentication,
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
         control: Result<ControlServer, ControlProblem>
     ) -> SplitOutcome {
         let server = try? control.get()
         let protection = Guardian.Protection(
-            authenticator: authentication.madeAuthenticator, program: plan.programName, message: options.message,
+            authenticator: authenticator, program: plan.programName, message: options.message,
             sshConnection: environment["SSH_CONNECTION"], controlSocketPath: server?.path,
             isPlain: PlainLockScreen.isNeeded(term: environment["TERM"]))
         do {
@@ -248,14 +244,12 @@ enum IdleWrap {
                 // The session process serves the socket; a copy kept here would hold
                 // clients waiting after it ended.
                 try? server?.listener.close()
-                authentication.check(options, environment: environment, guardian: guardian)
                 guardian.watchToEnd()
             case .session(let link):
                 return .session(link)
             }
         } catch {
             server?.shutDown()
-            authentication.abandon()
             Diagnostics.error("cannot start idlewrap's session process: \(error)")
             return .guardian(ExitStatus.failure)
         }

@@ -59,47 +59,21 @@ final class Session: RelayDelegate {
     /// Serving it, once registered.
     private(set) var controlSocket: ControlSocketSource?
 
-    /// What the session sets up before its command may start, none of it visible on the
-    /// terminal: the pseudo-terminal, the signals, the command's spawn and, when the
-    /// command must wait anyway (`makingScreen`: while the guardian checks PAM,
-    /// `StartAuthentication`), the command's screen, whose model takes longer to make
-    /// than anything else here; otherwise it is made while the command starts.
-    struct Preparation {
-        let pseudoTerminal: PseudoTerminalSession.Preparation
-        let command: ChildProcess.Spawn
-        let display: SessionDisplay
-        let screen: CommandScreen?
-
-        /// `sessionPid`: idlewrap's pid for the command (IDLEWRAP_PID).
-        init(
-            _ plan: CommandPlan, environment: Environment, sessionPid: pid_t, holdLimit: Int, makingScreen: Bool
-        ) throws(PTYError) {
-            pseudoTerminal = try PseudoTerminalSession.prepare(signals: Session.watchedSignals)
-            command = pseudoTerminal.command(plan.arguments, executable: plan.executable) { replicaPath in
-                environment.setting("IDLEWRAP_PID", to: String(sessionPid))
-                    .setting("IDLEWRAP_TTY", to: replicaPath)
-                    .entries
-            }
-            let display = SessionDisplay(
-                input: pseudoTerminal.terminalInput, output: pseudoTerminal.terminalOutput)
-            self.display = display
-            screen = makingScreen ? Self.screen(on: display, holdLimit: holdLimit) : nil
-        }
-
-        static func screen(on display: SessionDisplay, holdLimit: Int) -> CommandScreen {
-            CommandScreen(size: display.windowSize, holdLimit: holdLimit) { display.write($0) }
-        }
-    }
-
-    /// Starts the `prepared` command of `plan`. Errors here happen before the terminal
-    /// leaves its normal mode.
+    /// Starts `plan` on a new pseudo-terminal shaped like the real one. Errors here happen
+    /// before the terminal leaves its normal mode.
     init(
-        _ plan: CommandPlan, prepared: Preparation, options: Options, environment: Environment,
-        authenticator: Authenticator, hygiene: SecretHygiene, guardian: GuardianLink,
-        control: Result<ControlServer, ControlProblem>, clock: TimeSource = MonotonicTimeSource()
+        _ plan: CommandPlan, options: Options, environment: Environment, authenticator: Authenticator,
+        hygiene: SecretHygiene, guardian: GuardianLink, control: Result<ControlServer, ControlProblem>,
+        clock: TimeSource = MonotonicTimeSource()
     ) throws(PTYError) {
         pseudoTerminalSession = try PseudoTerminalSession.start(
-            prepared.command, prepared: prepared.pseudoTerminal,
+            plan.arguments, executable: plan.executable,
+            environment: { replicaPath in
+                environment.setting("IDLEWRAP_PID", to: String(guardian.sessionPid))
+                    .setting("IDLEWRAP_TTY", to: replicaPath)
+                    .entries
+            },
+            signals: Self.watchedSignals,
             spawning: { spawn throws(PTYError) in try hygiene.spawningOrdinaryProcess(spawn) })
         guardian.commandStarted(pseudoTerminalSession.relay.command.pid)
         self.guardian = guardian
@@ -118,8 +92,9 @@ final class Session: RelayDelegate {
             sshConnection: environment["SSH_CONNECTION"])
         hooks = Hooks(
             onLock: options.onLock, onUnlock: options.onUnlock, environment: environment, log: log, hygiene: hygiene)
-        display = prepared.display
-        screen = prepared.screen ?? Preparation.screen(on: prepared.display, holdLimit: options.holdLimit)
+        let display = SessionDisplay(pseudoTerminalSession.relay)
+        self.display = display
+        screen = CommandScreen(size: display.windowSize, holdLimit: options.holdLimit) { display.write($0) }
         sources = SessionSources(polledBy: pseudoTerminalSession.relay)
     }
 

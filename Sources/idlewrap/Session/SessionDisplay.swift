@@ -5,20 +5,17 @@ import PTYKit
 /// once per round (`Session.relayWillPoll`), not inside whatever was writing, which goes
 /// on as if the bytes had been shown.
 final class SessionDisplay {
-    private let input: FileDescriptor
-    private let output: FileDescriptor
+    private let relay: Relay
     private(set) var isGone = false
 
-    /// The terminal the relay reads `input` of and writes `output` to.
-    init(input: FileDescriptor, output: FileDescriptor) {
-        self.input = input
-        self.output = output
+    init(_ relay: Relay) {
+        self.relay = relay
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isGone else { return }
         do {
-            try output.writeAll(bytes)
+            try relay.sendToTerminal(bytes)
         } catch {
             isGone = true
         }
@@ -37,6 +34,6 @@ final class SessionDisplay {
     /// The size the command's screen is modelled and the lock screen drawn at: on a
     /// terminal that reports none, 24x80 (it showed nothing at 0x0, not even the prompt).
     var windowSize: WindowSize {
-        ((try? WindowSize.of(input)) ?? WindowSize(rows: 0, columns: 0)).drawingSize
+        ((try? WindowSize.of(relay.terminalInput)) ?? WindowSize(rows: 0, columns: 0)).drawingSize
     }
 }

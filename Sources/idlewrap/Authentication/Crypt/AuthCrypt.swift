@@ -4,7 +4,7 @@ import PTYKit
 /// password and the `file` method's stored one. A check takes tens of
 /// milliseconds (yescrypt), short enough to run inside `answer`.
 final class CryptAuthenticator: Authenticator {
-    let hash: String
+    private let hash: String
     private let user: UserName
     private let shortPassword: ShortPasswordRule?
 

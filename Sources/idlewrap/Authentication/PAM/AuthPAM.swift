@@ -34,29 +34,17 @@ final class PAMAuthenticator: Authenticator {
         var remoteHost: String?
     }
 
+    private let library: PAMLibrary
     private let settings: Settings
     /// Why the stack's account phase refused the user at start, or nil: PAM
     /// would then refuse every right password, so the caller must not lock
     /// with this authenticator.
     let accountProblem: String?
 
-    /// libpam is loaded at the first attempt, if `make` has not loaded it in
-    /// this process: the session process, whose guardian checked the stack
-    /// (`StartVerdict`), does not map it before its first lock.
-    init(settings: Settings, accountProblem: String? = nil) {
+    init(library: PAMLibrary, settings: Settings, accountProblem: String? = nil) {
+        self.library = library
         self.settings = settings
         self.accountProblem = accountProblem
-    }
-
-    /// The items a transaction for `user` on `terminal` sets.
-    static func settings(
-        service: String, configurationDirectory: String?, user: String, terminal: FileDescriptor,
-        environment lookup: (String) -> String?
-    ) -> Settings {
-        Settings(
-            service: service, configurationDirectory: configurationDirectory, user: user,
-            terminalName: terminal.terminalPath(),
-            remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
     }
 
     /// Loads libpam and checks that the service can be started, so that a
@@ -95,9 +83,10 @@ final class PAMAuthenticator: Authenticator {
             }
             notice("\(missing); PAM uses the service 'other' instead")
         }
-        let settings = settings(
-            service: service, configurationDirectory: configurationDirectory, user: user, terminal: terminal,
-            environment: lookup)
+        let settings = Settings(
+            service: service, configurationDirectory: configurationDirectory, user: user,
+            terminalName: terminal.terminalPath(),
+            remoteHost: lookup("SSH_CONNECTION")?.split(separator: " ").first.map(String.init))
         let transaction = PAMTransaction(library: library, settings: settings, attempt: nil)
         let accountProblem: String?
         switch transaction.start() {
@@ -108,7 +97,7 @@ final class PAMAuthenticator: Authenticator {
         case .failure(let failure):
             throw AuthenticationError(description: "PAM is not available: \(failure.reason)")
         }
-        return PAMAuthenticator(settings: settings, accountProblem: accountProblem)
+        return PAMAuthenticator(library: library, settings: settings, accountProblem: accountProblem)
     }
 
     /// Why the account phase's `status` at start means no unlock could ever
@@ -129,11 +118,6 @@ final class PAMAuthenticator: Authenticator {
     }
 
     func beginAttempt() -> AuthConversation {
-        let library: PAMLibrary
-        switch PAMLibrary.loaded {
-        case .success(let loaded): library = loaded
-        case .failure(let error): return UnavailableConversation(reason: error.description)
-        }
         do {
             let exchange = try PAMExchange()
             try PAMAttempt(library: library, settings: settings, exchange: exchange).start()
@@ -165,6 +149,21 @@ final class PAMConversation: AuthConversation {
     func answer(_ secret: SecretBuffer) { exchange.answer(secret) }
 
     func cancel() { exchange.cancel() }
+}
+
+/// An attempt that could not even start.
+private final class UnavailableConversation: AuthConversation {
+    private let reason: String
+
+    init(reason: String) {
+        self.reason = reason
+    }
+
+    var readiness: FileDescriptor? { nil }
+    func currentStep() -> AuthStep { .unavailable(reason: reason) }
+    func takeNotices() -> [String] { [] }
+    func answer(_ secret: SecretBuffer) {}
+    func cancel() {}
 }
 
 /// One attempt's PAM transaction on its own detached thread, which holds
