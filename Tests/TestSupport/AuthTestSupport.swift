@@ -178,6 +178,18 @@ final class TestTerminal {
         tcgetattr(replica.rawValue, &modes)
         return modes.c_lflag
     }
+
+    /// Waits for `prompt`, expects the terminal not to echo while it is asked, and types
+    /// `answer` with a return.
+    func answerWithoutEcho(_ prompt: String, _ answer: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        try waitFor(prompt)
+        #expect(
+            localModes & tcflag_t(ECHO) == 0, "echo is on at \(prompt.debugDescription)", sourceLocation: sourceLocation
+        )
+        try type(answer + "\r")
+    }
 }
 
 /// Runs `body` on a thread of its own (for code that blocks, such as a

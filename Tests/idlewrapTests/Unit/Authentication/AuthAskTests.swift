@@ -54,12 +54,8 @@ struct AuthAskTests {
 
     @Test func asksTwiceWithEchoOffAndChecksAttempts() throws {
         try withSetup { terminal, setup in
-            try terminal.waitFor("Lock password: ")
-            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-            try terminal.type("lock me\r")
-            try terminal.waitFor("Repeat password: ")
-            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-            try terminal.type("lock me\r")
+            try terminal.answerWithoutEcho("Lock password: ", "lock me")
+            try terminal.answerWithoutEcho("Repeat password: ", "lock me")
             let authenticator = try setup.value().get()
             #expect(!terminal.transcript.contains("lock me"))
             #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")

@@ -63,12 +63,8 @@ struct SetPasswordTests {
 
     @Test func asksTwiceWithoutEchoOnATerminal() throws {
         try withSetPassword { path, terminal, status in
-            try terminal.waitFor("New password: ")
-            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-            try terminal.type("tty secret\r")
-            try terminal.waitFor("Repeat password: ")
-            #expect(terminal.localModes & tcflag_t(ECHO) == 0)
-            try terminal.type("tty secret\r")
+            try terminal.answerWithoutEcho("New password: ", "tty secret")
+            try terminal.answerWithoutEcho("Repeat password: ", "tty secret")
             #expect(status.value() == 0)
             #expect(!terminal.transcript.contains("tty secret"))
             #expect(terminal.localModes & tcflag_t(ECHO) != 0, "echo is restored")
