@@ -41,15 +41,23 @@ let package = Package(
             // SO_PEERCRED, prctl), which PTYKit does not.
             dependencies: ["PTYKit", "CPTYShims", "CAuthShims", "CBusShims"]
         ),
-        // The screen model's test helpers both tiers use (the notation, the model's
-        // feed): a test target with no tests, as TestSupport, but of PTYKit alone.
+        // The screen model's test helpers every tier uses (the notation, the model's
+        // feed, every split, the transcripts): a test target with no tests, as
+        // TestSupport, but of PTYKit alone.
         .testTarget(
             name: "ScreenTestSupport",
             dependencies: ["PTYKit"]
         ),
+        // PTYKit's unit tier: seconds (CONTRIBUTING.md).
         .testTarget(
             name: "PTYKitTests",
             dependencies: ["PTYKit", "CScreenKernels", "ScreenTestSupport"]
+        ),
+        // The screen model's long runs: the fast paths against the plain feed and
+        // every vector form against SSE2, over floods, recordings and random bytes.
+        .testTarget(
+            name: "ScreenDifferentialTests",
+            dependencies: ["PTYKit", "ScreenTestSupport"]
         ),
         // The helpers both of idlewrap's test tiers use: the terminal and tmux
         // drivers, test users, temporary directories, fixtures. A test target

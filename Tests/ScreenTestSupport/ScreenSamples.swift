@@ -2,7 +2,7 @@ import Testing
 
 /// Bytes the screen model is tried on: the cases and recordings the suite against tmux
 /// (the end-to-end tier) compares with a real terminal, which the fast paths' tests (the
-/// unit tier) feed too.
+/// unit and differential tiers) feed too, and random bytes.
 public enum ScreenSamples {
     public struct Case: Sendable, CustomTestStringConvertible {
         public let name: String
@@ -72,5 +72,35 @@ public enum ScreenSamples {
 
     public static func recording(_ name: String) throws -> [UInt8] {
         try readFileBytes(packageDirectory + "/Tests/ScreenRecordings/\(name).typescript")
+    }
+
+    /// What `cat` of a binary file prints: every byte value alike.
+    public static func randomBytes(count: Int, seed: UInt64) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    /// Text in which most of what is not printable ASCII is a byte that is no UTF-8 of its
+    /// own: C1 controls (raw and encoded), stray continuation bytes, leads cut short by
+    /// text, controls or escapes, overlong forms, surrogates, DEL, CAN and SUB; with now and
+    /// then a complete character, a line feed or an escape sequence.
+    public static func strayBytes(count: Int, seed: UInt64) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        let pieces: [[UInt8]] = [
+            [0x9B], [0x90], [0x9D], [0x84, 0x85], [0xC2, 0x9B], [0xC2, 0x84], [0x80, 0xBF], [0xC3], [0xE2, 0x9B],
+            [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80], [0xFF, 0xFE],
+            [0x7F], [0x18], [0x1A], [0x1B, 0x9B], [0x1B, 0xC3], [0xE2, 0x1B, 0x5B, 0x6D], [0xC3, 0x0A], [0xC3, 0x41],
+            [0xE2, 0x9B, 0x84], [0xC3, 0xA9], bytes(#"\e[1;31m"#), [0x0D, 0x0A], [0x07], [0x08], [0x09],
+        ]
+        var input: [UInt8] = []
+        while input.count < count {
+            let pick = random.next()
+            if pick % 3 == 0 {
+                input += (0..<Int((pick >> 8) % 6)).map { _ in UInt8(33 + random.next() % 94) }
+            } else {
+                input += pieces[Int((pick >> 16) % UInt64(pieces.count))]
+            }
+        }
+        return input
     }
 }

@@ -48,53 +48,6 @@ struct Observed: Equatable, CustomStringConvertible {
     }
 }
 
-/// A ScreenModel with value semantics, for the mode-tracking tests:
-/// a copy that is fed afterwards replays what its original was fed into a model of its own.
-struct ModelStream {
-    private final class Box {
-        let model = ScreenModel(rows: 24, columns: 80)
-        var history: [UInt8] = []
-    }
-
-    private var box = Box()
-
-    static let cut = ScreenModel.cut
-
-    private mutating func makeUnique() {
-        guard !isKnownUniquelyReferenced(&box) else { return }
-        let old = box
-        box = Box()
-        box.history = old.history
-        old.history.withUnsafeBytes { box.model.feed($0) }
-    }
-
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
-        makeUnique()
-        box.history += bytes
-        box.model.feed(bytes)
-    }
-
-    mutating func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
-        makeUnique()
-        let consumed = box.model.feedUntilBoundary(bytes)
-        box.history += bytes[..<consumed]
-        return consumed
-    }
-
-    mutating func feed(_ bytes: some Collection<UInt8>) {
-        Array(bytes).withUnsafeBytes { feed($0) }
-    }
-
-    mutating func feedUntilBoundary(_ bytes: some Collection<UInt8>) -> Int {
-        Array(bytes).withUnsafeBytes { feedUntilBoundary($0) }
-    }
-
-    var isAtBoundary: Bool { box.model.isAtBoundary }
-    var modes: ScreenModes { box.model.modes }
-    var titleSets: UInt { box.model.titleSets }
-    func lastBoundary(in bytes: UnsafeRawBufferPointer) -> Int? { box.model.lastBoundary(in: bytes) }
-}
-
 /// Feeds `input` whole, then split in two at every position, then byte by byte, then with
 /// `feedUntilBoundary` taking over at every position, expecting the same modes and
 /// boundary each time. Returns the stream fed whole.
@@ -132,21 +85,4 @@ func modesEverySplit(_ input: [UInt8], sourceLocation: SourceLocation = #_source
     #expect(Observed(byByte) == expected, "byte by byte", sourceLocation: sourceLocation)
     #expect(byByte.modes == whole.modes, "byte by byte", sourceLocation: sourceLocation)
     return whole
-}
-
-/// A fixed-seed generator, so that any failure can be replayed.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -67,28 +67,6 @@ struct ScreenParserFastPathTests {
         #expect(parser.isAtBoundary)
     }
 
-    @Test(arguments: [0x00, 0x0A, 0x1B, 0x1F, 0x7F, 0x80, 0xC3, 0xFF] as [UInt8])
-    func aLongRunOfTextEndsAtTheByteThatStopsIt(_ stop: UInt8) {
-        // Runs are searched 16 bytes a step, past 16 bytes 32 a step where the CPU has
-        // AVX2, and stored 32 cells or more at once: the stop at every offset of each.
-        for offset in 0..<100 {
-            let text = (0..<120).map { UInt8(ascii: "a") &+ UInt8($0 % 26) }
-            var input = Array(text[..<offset]) + [stop] + Array(text[offset...])
-            input += bytes(#"\e[?25l"#)
-            let whole = ScreenModel(rows: 3, columns: 200)
-            whole.feed(input)
-            let byByte = ScreenModel(rows: 3, columns: 200)
-            for byte in input { byByte.feed([byte]) }
-            let same = whole.snapshot() == byByte.snapshot()  // not printed whole when they differ
-            #expect(same, "stop \(stop) at \(offset): \(whole.lines[0]) vs \(byByte.lines[0])")
-            #expect(!whole.modes.cursorVisible, "stop \(stop) at \(offset)")
-            if stop == 0x00 || stop == 0x7F {
-                // Not shown: the row holds the text alone.
-                #expect(whole.text(row: 0).hasPrefix(String(decoding: text, as: UTF8.self)))
-            }
-        }
-    }
-
     @Test func oddSGRsAgreeWithTheTable() {
         // One or two codes or none go past the parameter list; 38, 48 and 58 (which take
         // more parameters), empty and sub-parameters, leading zeros, saturated values, more
@@ -143,8 +121,8 @@ struct ScreenParserFastPathTests {
         // Fed byte by byte, every character cut short goes through the table; fed whole,
         // the ground loop drops it itself, and passes over the bytes that start none.
         let streams = [
-            ScreenFastPathsTests.randomBytes(count: 20_000, seed: 0x32),
-            ScreenFastPathsTests.strayBytes(count: 20_000, seed: 0x33),
+            ScreenSamples.randomBytes(count: 20_000, seed: 0x32),
+            ScreenSamples.strayBytes(count: 20_000, seed: 0x33),
         ]
         for input in streams {
             let whole = ScreenModel(rows: 6, columns: 30)

@@ -1,3 +1,4 @@
+import ScreenTestSupport
 import Testing
 
 @testable import PTYKit
@@ -123,6 +124,16 @@ struct ScreenTablesTests {
         let fits = "http://a/" + String(repeating: "x", count: ControlString.capacity - 3 - 9)
         let kept = screenEverySplit(bytes(#"\e]8;;"# + fits + #"\e\\T"#), rows: 2, columns: 10)
         #expect(kept.link(0, 0) == ";" + fits)
+    }
+
+    /// 70,000 colours, one a cell on a screen of 8: the styles no cell uses are collected.
+    @Test func stylesNoCellUsesAreCollected() {
+        let model = ScreenModel(rows: 2, columns: 4)
+        for value in 0..<70_000 {
+            model.feed(#"\e[38;2;"# + "\(value & 0xFF);\(value >> 8 & 0xFF);\(value >> 16)mX")
+        }
+        #expect(model.state.pen.styles.count < 70_000)
+        #expect(model.style(1, 3).foreground == .direct(red: 69_999 & 0xFF, green: 69_999 >> 8 & 0xFF, blue: 1))
     }
 
     /// Ids in use keep their values through a collection; freed ones are given out again

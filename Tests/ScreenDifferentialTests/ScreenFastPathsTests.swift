@@ -1,3 +1,4 @@
+import ScreenTestSupport
 import Testing
 
 @testable import PTYKit
@@ -24,8 +25,8 @@ struct ScreenFastPathsTests {
                 name: "transcripts",
                 input: ScreenSamples.cases.flatMap(\.input)
                     + [
-                        ScreenTranscriptTests.text, ScreenTranscriptTests.erasing, ScreenTranscriptTests.regions,
-                        ScreenTranscriptTests.wide, ScreenTranscriptTests.screens,
+                        ScreenTranscripts.text, ScreenTranscripts.erasing, ScreenTranscripts.regions,
+                        ScreenTranscripts.wide, ScreenTranscripts.screens,
                     ].joined().flatMap { bytes($0.input) }),
             Stream(name: "log", input: bytes((1...3000).map { "build step \($0) of 3000: ok\r\n" }.joined())),
             Stream(
@@ -40,39 +41,9 @@ struct ScreenFastPathsTests {
                         #"\e[?25l\e[m\e[H\e[2J\e]0;frame \#(frame)\a"#
                             + (1...30).map { #"\e[\#($0);1H\e[1;3\#($0 % 8)mrow \#($0) of frame \#(frame)"# }.joined()
                     }.joined())),
-            Stream(name: "random bytes", input: randomBytes(count: 100_000, seed: 0x0BAD_F00D)),
-            Stream(name: "C1 and invalid UTF-8", input: strayBytes(count: 100_000, seed: 0xC1C1)),
+            Stream(name: "random bytes", input: ScreenSamples.randomBytes(count: 100_000, seed: 0x0BAD_F00D)),
+            Stream(name: "C1 and invalid UTF-8", input: ScreenSamples.strayBytes(count: 100_000, seed: 0xC1C1)),
         ]
-
-    /// What `cat` of a binary file prints: every byte value alike.
-    static func randomBytes(count: Int, seed: UInt64) -> [UInt8] {
-        var random = SplitMix64(seed: seed)
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-    }
-
-    /// Text in which most of what is not printable ASCII is a byte that is no UTF-8 of its
-    /// own: C1 controls (raw and encoded), stray continuation bytes, leads cut short by
-    /// text, controls or escapes, overlong forms, surrogates, DEL, CAN and SUB; with now and
-    /// then a complete character, a line feed or an escape sequence.
-    static func strayBytes(count: Int, seed: UInt64) -> [UInt8] {
-        var random = SplitMix64(seed: seed)
-        let pieces: [[UInt8]] = [
-            [0x9B], [0x90], [0x9D], [0x84, 0x85], [0xC2, 0x9B], [0xC2, 0x84], [0x80, 0xBF], [0xC3], [0xE2, 0x9B],
-            [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF5, 0x80], [0xFF, 0xFE],
-            [0x7F], [0x18], [0x1A], [0x1B, 0x9B], [0x1B, 0xC3], [0xE2, 0x1B, 0x5B, 0x6D], [0xC3, 0x0A], [0xC3, 0x41],
-            [0xE2, 0x9B, 0x84], [0xC3, 0xA9], bytes(#"\e[1;31m"#), [0x0D, 0x0A], [0x07], [0x08], [0x09],
-        ]
-        var input: [UInt8] = []
-        while input.count < count {
-            let pick = random.next()
-            if pick % 3 == 0 {
-                input += (0..<Int((pick >> 8) % 6)).map { _ in UInt8(33 + random.next() % 94) }
-            } else {
-                input += pieces[Int((pick >> 16) % UInt64(pieces.count))]
-            }
-        }
-        return input
-    }
 
     /// Read sizes: what a pty master hands over in a flood, and short, uneven reads.
     static let reads = [4096, 1000, 97]

@@ -1,3 +1,4 @@
+import ScreenTestSupport
 import Testing
 
 @testable import PTYKit
