@@ -1,7 +1,7 @@
-import ScreenTestSupport
 import Testing
 
 @testable import PTYKit
+@testable import ScreenTestSupport
 
 /// The style, cluster and hyperlink tables under pressure (issue 27, findings 1, 2, 5 and
 /// 7): the red team's streams, fed in reads as the relay reads, locked (holding the

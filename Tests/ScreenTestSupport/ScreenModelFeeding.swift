@@ -25,3 +25,16 @@ extension ScreenModel {
         return buffer.bytes
     }
 }
+
+// Internal, as `Style` is PTYKit's: the tests that look at cells' styles import this
+// module @testable.
+extension ScreenModel {
+    /// The style of visible cell (`row`, `column`).
+    func style(_ row: Int, _ column: Int) -> Style {
+        state.pen.styles[Cell.style(state.grid.cell(column, row))]
+    }
+
+    func link(_ row: Int, _ column: Int) -> String {
+        String(decoding: state.pen.hyperlinks[style(row, column).hyperlink], as: UTF8.self)
+    }
+}

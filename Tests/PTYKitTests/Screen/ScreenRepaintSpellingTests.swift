@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PTYKit
+@testable import ScreenTestSupport
 
 /// The repaint's SGRs (issue 29): short, and each attribute and colour spelled as the
 /// program spelled it, since terminals read the spellings differently.

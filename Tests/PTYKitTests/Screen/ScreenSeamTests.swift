@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PTYKit
+@testable import ScreenTestSupport
 
 /// What the lock and the session ask of the model: input modes off and on, the restore at
 /// exit, the known state, the held scrollback, resizes and queries.
