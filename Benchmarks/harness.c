@@ -940,14 +940,18 @@ static void print_table(void) {
         if (config.workload_count > 1 || strcmp(config.workload_names[k], "log"))
             snprintf(suffix, sizeof suffix, ", %s", config.workload_labels[k]);
         size_t by = (size_t)k * sizeof(double[MAX_ROUNDS]);
+        /* The named workloads are judged by issue 32's targets, the log alone by the older ones. */
+        int named = suffix[0] != 0;
+        Target cooked_speed = {AT_LEAST, named ? 0.95 : 1.00}, raw_speed = {AT_LEAST, 0.95},
+               cpu = {AT_MOST, named ? 1.20 : 1.10};
         snprintf(label, sizeof label, "throughput, cooked%s (MB/s)", suffix);
-        block(label, FIELD(cooked_mbps) + by, rounds, 0, none, (Target){AT_LEAST, 1.00}, ALL_COLUMNS);
+        block(label, FIELD(cooked_mbps) + by, rounds, 0, none, cooked_speed, ALL_COLUMNS);
         snprintf(label, sizeof label, "wrapper CPU, cooked%s (ms/GB)", suffix);
-        block(label, FIELD(cooked_cpu) + by, rounds, 0, none, (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+        block(label, FIELD(cooked_cpu) + by, rounds, 0, none, cpu, WRAPPERS_ONLY);
         snprintf(label, sizeof label, "throughput, raw%s (MB/s)", suffix);
-        block(label, FIELD(raw_mbps) + by, rounds, 0, none, (Target){AT_LEAST, 0.95}, ALL_COLUMNS);
+        block(label, FIELD(raw_mbps) + by, rounds, 0, none, raw_speed, ALL_COLUMNS);
         snprintf(label, sizeof label, "wrapper CPU, raw%s (ms/GB)", suffix);
-        block(label, FIELD(raw_cpu) + by, rounds, 0, none, (Target){AT_MOST, 1.10}, WRAPPERS_ONLY);
+        block(label, FIELD(raw_cpu) + by, rounds, 0, none, cpu, WRAPPERS_ONLY);
     }
     if (config.do_latency) {
         block("keystroke p50 (µs)", FIELD(p50), rounds, 1, none, (Target){AT_MOST, 1.10}, ALL_COLUMNS);
