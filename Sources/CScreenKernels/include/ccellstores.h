@@ -54,6 +54,16 @@ static inline uint32_t ccell_unprintable_mask16(const uint8_t *bytes) {
 }
 #endif
 
+/// Gathers ground bytes from `start` (ccellgather.c): the printable ASCII among bytes that
+/// do nothing to the screen (DEL, CAN, SUB, 0x80-0xC1, 0xF5-0xFF, a UTF-8 lead the next
+/// byte cuts short) or nothing but end REP's character (the other C0 controls but BS, HT,
+/// LF, VT, FF, CR, SO, SI and ESC). Up to `end`, the first other byte, or `capacity`
+/// printable bytes; returns where it stopped. Writes the printable bytes to `text` and
+/// their number to `count`, and to `control` the last control of the second kind after
+/// the last of them (-1 if none): what the state must still be told, after the text.
+long ccell_gather_text(const uint8_t *bytes, long start, long end, uint8_t *text, long capacity,
+                       long *count, int *control);
+
 /// Writes to `stops` the offsets of the bytes from `start` on that are not
 /// printable ASCII (0x20-0x7E), and returns how many: up to `end`, to the
 /// first that is neither CR, LF nor ESC (included), or `capacity` (at least 1) of

@@ -117,6 +117,20 @@ struct ScreenParserFastPathTests {
         }
     }
 
+    @Test func textGatheredFromBinaryBytesAgreesWithTheTable() {
+        // Fed whole, the text among bytes that do nothing (DEL, CAN, SUB, 0x80-0xC1,
+        // 0xF5-0xFF, leads cut short) is printed as one run, across the row's edge too, and
+        // a control that only ends REP's character (NUL, BEL, ...) is told after it: REP
+        // must repeat nothing then. In insert mode, the DEC graphics set, without autowrap
+        // and with a lead at the end, the same as byte by byte.
+        let model = screenEverySplit(
+            bytes(
+                #"ab\x80c\x07\e[3bd\x7Fe\xC3f\x18g\x1Ah\xFFi\xC0j\x01k\e[2b\r\n"#
+                    + #"0123\x80456\x9B789\xF5abc\xC2de\r\n\e[4hxy\xC3z\x85w\e[4l\e(0q\x80q\x01r\e(B\r\n"#
+                    + #"\e[?7lwide\x80line\x80past\x80the\x80edge\e[?7h\r\nend\xE2"#), rows: 8, columns: 12)
+        #expect(model.text(row: 0) == "abcdefghijkk")
+    }
+
     @Test func bytesThatAreNoUTF8AgreeWithTheTable() {
         // Fed byte by byte, every character cut short goes through the table; fed whole,
         // the ground loop drops it itself, and passes over the bytes that start none.

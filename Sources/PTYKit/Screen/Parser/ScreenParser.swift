@@ -20,8 +20,9 @@ import Glibc
 // Speed: runs of printable ASCII reach the consumer whole, found eight bytes at a time;
 // complete control sequences are parsed in one tight loop; UTF-8 characters complete in the
 // buffer are decoded inline, and those cut short by another byte dropped there, as are the
-// bytes that start none (a binary file printed by mistake is half such bytes); string
-// payloads are copied in runs. Only the rest goes through the table.
+// bytes that start none (a binary file printed by mistake is half such bytes), the text
+// among those gathered into one run; string payloads are copied in runs. Only the rest
+// goes through the table.
 
 /// The events of the parser, each sequence delivered whole.
 protocol ScreenParserConsumer {
@@ -186,6 +187,12 @@ struct ScreenParser {
             // next byte is as often another as it is text.
             if byte &- 0x20 < 0x5F {
                 let runEnd = Self.printableRunEnd(base, from: offset &+ 1, to: end, withAVX2: scansWithAVX2)
+                // A run ended by a byte above DEL, in ground: most likely binary bytes, where
+                // the next run comes after a byte or two that do nothing.
+                if runEnd < end && base[runEnd] >= 0x7F {
+                    offset = Self.gatherText(base, from: offset, to: end, &consumer)
+                    continue
+                }
                 consumer.printASCII(base + offset, count: runEnd &- offset)
                 offset = runEnd
                 guard offset < end else { return end }
@@ -204,12 +211,34 @@ struct ScreenParser {
             } else {
                 // DEL, and the bytes >= 0x80 that start no character (raw C1 controls and
                 // other stray continuation bytes, the overlong leads 0xC0 and 0xC1,
-                // 0xF5-0xFF): nothing, as in the table.
-                offset &+= 1
+                // 0xF5-0xFF): nothing, as in the table; the text after them gathered.
+                offset = Self.gatherText(base, from: offset, to: end, &consumer)
             }
         }
         return end
     }
+
+    /// Binary bytes from `start` (a printable byte or one that does nothing): the printable
+    /// ones among those that do nothing, gathered (CScreenKernels' ccell_gather_text) and
+    /// printed as one run, which is what printing each does; then the control that only
+    /// ends REP's character, if one came after them. Returns where the gathering stopped,
+    /// after `start`. A call, for the inlining budget.
+    @inline(never)
+    private static func gatherText<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, _ consumer: inout Consumer
+    ) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: gatheredCapacity) { text in
+            var count = 0
+            var control: Int32 = -1
+            let stop = ccell_gather_text(base, start, end, text.baseAddress!, gatheredCapacity, &count, &control)
+            if count > 0 { consumer.printASCII(text.baseAddress!, count: count) }
+            if control >= 0 { consumer.execute(UInt8(truncatingIfNeeded: control)) }
+            return stop
+        }
+    }
+
+    /// Printable bytes gathered at most at a time: a row of the widest screens.
+    private static let gatheredCapacity = 256
 
     /// Whether long runs are searched with AVX2 (CScreenKernels).
     private let scansWithAVX2: Bool
