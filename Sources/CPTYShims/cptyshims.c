@@ -311,6 +311,13 @@ ssize_t cpty_receive_with_sender(int fd, void *bytes, size_t count, pid_t *sende
 
 int cpty_open_flag_path(void) { return O_PATH; }
 
+int cpty_close_all_descriptors(void) {
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+    return (int)syscall(SYS_close_range, 0U, ~0U, 0U);
+}
+
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }
 bool cpty_wifsignaled(int status) { return WIFSIGNALED(status); }
 int cpty_wtermsig(int status) { return WTERMSIG(status); }

@@ -101,6 +101,11 @@ pid_t cpty_fork_watched(int parent_death_signal);
 /// prctl(PR_SET_PDEATHSIG, signal): 0 stops the signal that the parent's end sends.
 int cpty_set_parent_death_signal(int signal);
 
+/// close_range(0, ~0U, 0): closes every descriptor in one system call. It came with
+/// Linux 5.9 and its C wrapper with glibc 2.34, above the shipped binary's floor, so it
+/// is made through syscall(2). Returns 0, or -1 with errno (ENOSYS before Linux 5.9).
+int cpty_close_all_descriptors(void);
+
 int cpty_wexitstatus(int status);
 bool cpty_wifstopped(int status);
 int cpty_wstopsig(int status);

@@ -127,6 +127,9 @@ final class Guardian {
             let info = GuardianCalls.waitForSignal(in: Self.waitedFor)
             switch info.si_signo {
             case SIGCHLD:
+                // Not reaped: the kernel tears the session process down meanwhile, and
+                // the guardian's parent (init, or a subreaper) reaps it.
+                if page.condition == .finished { return page.exitStatus }
                 if let end = followSessionProcess() { return finish(end) }
                 // Not reaped: the session process goes on, another process's child.
                 if page.condition == .left { return AttachCommand.takenElsewhere }
@@ -191,8 +194,8 @@ final class Guardian {
 
     static func verdict(on end: TerminationStatus, condition: GuardianPage.Condition) -> Verdict {
         switch (condition, end) {
-        case (.released, .exited(let status)): return .passOn(status)
-        case (.released, .signaled): return .report
+        case (.released, .exited(let status)), (.finished, .exited(let status)): return .passOn(status)
+        case (.released, .signaled), (.finished, .signaled): return .report
         // The terminal was given back before: what became of the session is the new one's.
         case (.left, _): return .passOn(AttachCommand.takenElsewhere)
         case (.open, _): return .giveBack

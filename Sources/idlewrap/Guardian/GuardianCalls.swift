@@ -14,6 +14,11 @@ enum GuardianCalls {
         _ = cpty_set_parent_death_signal(0)
     }
 
+    /// Closes every descriptor of the process; false when it could not (an older kernel).
+    static func closeAllDescriptors() -> Bool {
+        cpty_close_all_descriptors() == 0
+    }
+
     /// Ends the process at once: no exit handlers, no flushing.
     static func end(_ status: Int32) -> Never {
         _exit(status)

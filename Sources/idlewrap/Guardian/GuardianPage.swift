@@ -4,7 +4,7 @@ import PTYKit
 /// What the session process tells its guardian, on a page of memory they share: plain
 /// stores, no system call, no wake-up. The guardian reads it only once the session process
 /// has ended (waitpid orders its last stores before that), or has woken it to say `left`
-/// (the signal, sent after the store, orders it).
+/// or `finished` (the signal, sent after the store, orders it).
 struct GuardianPage {
     /// Whether the terminal must stay locked if the session process ends now.
     enum Condition: Int32 {
@@ -17,13 +17,17 @@ struct GuardianPage {
         /// The session process left the terminal as it found it for another one
         /// (`--take`) and goes on without its guardian, which ends at once.
         case left = 3
+        /// Released, and the session process let go of the terminal (closed every
+        /// descriptor) on its way out with `exitStatus`: the guardian ends at once with it,
+        /// while the kernel tears the session process down, rather than after.
+        case finished = 4
     }
 
     private let fields: UnsafeMutablePointer<Int32>
 
     init(_ page: UnsafeMutableRawPointer) {
-        fields = page.bindMemory(to: Int32.self, capacity: 2)
-        fields.initialize(repeating: 0, count: 2)
+        fields = page.bindMemory(to: Int32.self, capacity: 3)
+        fields.initialize(repeating: 0, count: 3)
     }
 
     var condition: Condition {
@@ -35,6 +39,12 @@ struct GuardianPage {
     var commandPid: pid_t {
         get { fields[1] }
         nonmutating set { fields[1] = newValue }
+    }
+
+    /// The session process's exit status, once it is `finished`.
+    var exitStatus: Int32 {
+        get { fields[2] }
+        nonmutating set { fields[2] = newValue }
     }
 }
 
@@ -90,8 +100,17 @@ struct GuardianLink {
     /// nothing is buffered (idlewrap writes with write(2)), and the C library's exit handlers
     /// (each loaded library's destructors) would write to pages the session process still
     /// shares copy-on-write with its guardian, page faults every start-up's end waited for.
+    /// Its guardian, still there, is told the status and woken first, with every descriptor
+    /// closed (the terminal's last user is then the guardian): it ends while the kernel
+    /// tears the session process down, not after. Where the descriptors cannot all be
+    /// closed at once, the guardian waits for the end as before.
     func end(_ status: Int32) -> Never {
         release()
+        if page.condition == .released, getppid() == sessionPid, GuardianCalls.closeAllDescriptors() {
+            page.exitStatus = status
+            page.condition = .finished
+            ChildProcess(pid: sessionPid).send(SIGCHLD)
+        }
         GuardianCalls.end(status)
     }
 }

@@ -13,8 +13,10 @@ import Testing
             let locked = Guardian.verdict(on: end, condition: .locked)
             let open = Guardian.verdict(on: end, condition: .open)
             let released = Guardian.verdict(on: end, condition: .released)
+            let finished = Guardian.verdict(on: end, condition: .finished)
             #expect(locked == .keepLocked, "\(end)")
             #expect(open == .giveBack, "\(end)")
+            #expect(finished == released, "\(end)")
             switch end {
             case .exited(let status): #expect(released == .passOn(status))
             case .signaled: #expect(released == .report)
