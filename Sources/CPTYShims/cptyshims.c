@@ -4,9 +4,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -316,6 +319,46 @@ int cpty_close_all_descriptors(void) {
 #define SYS_close_range 436
 #endif
     return (int)syscall(SYS_close_range, 0U, ~0U, 0U);
+}
+
+// An object whose code was written when it was loaded (DT_TEXTREL) keeps its
+// changes only in its private pages: those must not be dropped.
+static bool has_text_relocations(const struct dl_phdr_info *info) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
+        for (const ElfW(Dyn) *d = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+             d->d_tag != DT_NULL; d++) {
+            if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL))) return true;
+        }
+    }
+    return false;
+}
+
+static int drop_read_only_segments(struct dl_phdr_info *info, size_t size, void *failures) {
+    (void)size;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        // The kernel's vDSO is no file's.
+        if (segment->p_type == PT_LOAD && info->dlpi_addr + segment->p_vaddr == vdso) return 0;
+    }
+    if (has_text_relocations(info)) return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W)) continue;
+        // Whole pages only: a page a segment shares with a writable one is left alone.
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
+        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == -1) ++*(int *)failures;
+    }
+    return 0;
+}
+
+int cpty_drop_read_only_pages(void) {
+    int failures = 0;
+    dl_iterate_phdr(drop_read_only_segments, &failures);
+    return failures;
 }
 
 int cpty_wexitstatus(int status) { return WEXITSTATUS(status); }

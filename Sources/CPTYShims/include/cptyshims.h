@@ -106,6 +106,12 @@ int cpty_set_parent_death_signal(int signal);
 /// is made through syscall(2). Returns 0, or -1 with errno (ENOSYS before Linux 5.9).
 int cpty_close_all_descriptors(void);
 
+/// Drops this process's page-table entries for the read-only segments of every
+/// loaded object (its code and constants, never written: no text relocations),
+/// with madvise(MADV_DONTNEED). The pages stay in the page cache and fault back
+/// in when run again. Returns the number of segments it could not drop.
+int cpty_drop_read_only_pages(void);
+
 int cpty_wexitstatus(int status);
 bool cpty_wifstopped(int status);
 int cpty_wstopsig(int status);

@@ -106,6 +106,11 @@ final class Guardian {
             GuardianCalls.setMask(mask, adding: handled)
             return .session(GuardianLink(sessionPid: getppid(), page: page))
         }
+        // The guardian runs little of the code it shares with the session process, and
+        // its end is the one the shell waits for: the fewer pages it has mapped, the
+        // sooner the kernel is done with it (dropping them now happens while the session
+        // process starts).
+        GuardianCalls.dropReadOnlyPages()
         return .guardian(
             Guardian(
                 sessionProcess: pid, page: page, protection: protection, attributes: attributes,

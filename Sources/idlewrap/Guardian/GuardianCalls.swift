@@ -19,6 +19,13 @@ enum GuardianCalls {
         cpty_close_all_descriptors() == 0
     }
 
+    /// Lets go of the pages of code and constants this process has mapped (they fault
+    /// back in from the page cache when run); false if a segment would not go.
+    @discardableResult
+    static func dropReadOnlyPages() -> Bool {
+        cpty_drop_read_only_pages() == 0
+    }
+
     /// Ends the process at once: no exit handlers, no flushing.
     static func end(_ status: Int32) -> Never {
         _exit(status)

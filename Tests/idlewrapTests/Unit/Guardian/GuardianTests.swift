@@ -2,6 +2,7 @@ import Glibc
 import PTYKit
 import Testing
 
+@testable import TestSupport
 @testable import idlewrap
 
 @Suite struct GuardianTests {
@@ -39,6 +40,21 @@ import Testing
         #expect(page.condition == .open)
         link.release()
         #expect(page.condition == .released)
+    }
+
+    /// The guardian lets go of its pages of code and constants after the split: they
+    /// leave the process's resident set, and what runs afterwards faults them back in.
+    @Test func theReadOnlyPagesGoAndComeBackWhenRun() throws {
+        func residentPages() throws -> Int {
+            let statm = try #require(readText("/proc/self/statm"))
+            return try #require(Int(statm.split(separator: " ")[1]))
+        }
+        let before = try residentPages()
+        #expect(GuardianCalls.dropReadOnlyPages())
+        #expect(try residentPages() < before)
+        let buffer = OutputBuffer(capacity: 256)
+        TerminalReset.append(to: buffer)
+        #expect(String(decoding: buffer.bytes, as: UTF8.self).contains("\u{1b}[?9001l"))
     }
 
     /// The guardian knows nothing of what the command left on, so its reset switches off
