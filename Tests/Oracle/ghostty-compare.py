@@ -8,7 +8,7 @@ the pyghostty package), which nobody on idlewrap wrote.
         ACTUAL (everything idlewrap wrote to the terminal: the output up to the lock, the lock
         screen, the unlock's repaint) into another, and every cell (text, width, colours,
         attributes, underline style and colour, hyperlink), each row's wrap flag, the
-        cursor (position, pending wrap, visibility, shape), the screen shown, the modes,
+        cursor (position, pending wrap, visibility, shape, blinking as mode 12), the screen shown, the modes,
         the kitty keyboard flags, the title and the working directory are compared: as
         they are; after both get the same further output (PROBE, which shows what a
         screen cannot: the pen, character sets, saved cursor, tab stops, margins); and, when the alternate screen shows, the main screen
@@ -142,9 +142,26 @@ def row_wraps(term, y):
     return bool(flag[0])
 
 
+def cursor_shape(term):
+    """The cursor's shape as DECSCUSR set it (bar, block, underline): Ghostty keeps it for
+    its renderer, read through a render state. Its blinking is mode 12 (DECSCUSR sets
+    that too), compared with the modes."""
+    render = ffi.new("GhosttyRenderState*")
+    if lib.ghostty_render_state_new(ffi.NULL, render) != lib.GHOSTTY_SUCCESS:
+        raise MemoryError("ghostty_render_state_new")
+    try:
+        lib.ghostty_render_state_update(render[0], term._t[0])
+        shape = ffi.new("GhosttyRenderStateCursorVisualStyle*")
+        lib.ghostty_render_state_get(render[0], lib.GHOSTTY_RENDER_STATE_DATA_CURSOR_VISUAL_STYLE, shape)
+        return int(shape[0])
+    finally:
+        lib.ghostty_render_state_free(render[0])
+
+
 def state(term):
     result = {
         "cursor": term.cursor,
+        "cursor.shape": cursor_shape(term),
         # Ghostty, as xterm, sets the flag at the last column with autowrap reset too; the
         # model and tmux do not. It acts only once autowrap is set again, which `cut` stops
         # at ("DECAWM set with a wrap pending").
@@ -251,6 +268,8 @@ DISPUTES = {
                                       "which acts once autowrap is set; tmux and the model do not",
     "1049 after DECSC": "the saved cursors follow tmux, one DECSC slot for both screens and 1049's own; xterm and "
                         "Ghostty keep a DECSC slot per screen, 1049 saving into the main one's",
+    "wrap at a right margin": "the model, as xterm, marks a row wrapped at a right margin short of the last column "
+                              "as going on in the next; Ghostty marks only a wrap at the last column",
     "ESC k": "tmux's window name, a string to tmux and the model; xterm and Ghostty ignore the ESC k and print the rest",
 }
 
@@ -429,6 +448,8 @@ class Reading:
         if kind != "character":
             return None
         code = ord(value)
+        if wrap_pending() and term.mode(7) and term.cursor[0] != columns - 1:
+            return "wrap at a right margin"
         if 0x80 <= code < 0xA0:
             return "C1 control"
         if code >= 0x100 and self.designated:

@@ -121,16 +121,29 @@ extension ScreenState {
 
     /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
     /// blank tail (never ED 2, which tmux's scroll-on-clear would push into its history).
-    /// `from`: the rows above are the terminal's (ScreenStartPosition.swift), left alone.
+    /// A row the line goes on from is left for the next row's first character to wrap, as
+    /// tmux's redraw does, so that the terminal knows the rows for one line (for copying,
+    /// `capture-pane -J`, reflow): the next row is written on without a cursor move. Not the
+    /// last row: its wrap would scroll the screen (the paint has no scroll region, so no
+    /// other row's does). `from`: the rows above are the terminal's
+    /// (ScreenStartPosition.swift), left alone.
     private func paint(_ grid: Grid, from first: Int = 0, renderer: inout RowRenderer, into buffer: OutputBuffer) {
+        func wraps(_ row: Int) -> Bool { grid.isWrapped(row) && row + 1 < grid.rows }
+        var continued = false
         for row in first..<grid.rows {
-            buffer.append(.cursorPosition(row: row + 1, column: 1))
-            let end = RowRenderer.contentEnd(of: grid, row: row)
-            renderer.cells(of: grid, row: row, from: 0, to: end, into: buffer)
-            if end < grid.columns {
-                renderer.setStyle(.plain, into: buffer)
-                buffer.append(.eraseToEndOfLine)
+            if !continued {
+                // The row a wrapped line ends in gets no EL of its own when it is full (it
+                // follows a pending wrap): one first, for a wrap flag it had from before.
+                var end = row
+                while wraps(end) { end += 1 }
+                if end > row && RowRenderer.contentEnd(of: grid, row: end) == grid.columns {
+                    buffer.append(.cursorPosition(row: end + 1, column: 1))
+                    renderer.setStyle(.plain, into: buffer)
+                    buffer.append(.eraseToEndOfLine)
+                }
+                buffer.append(.cursorPosition(row: row + 1, column: 1))
             }
+            continued = renderer.row(of: grid, row: row, wrapping: wraps(row), continuing: continued, into: buffer)
         }
     }
 
