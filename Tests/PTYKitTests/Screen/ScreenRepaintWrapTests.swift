@@ -64,6 +64,19 @@ struct ScreenRepaintWrapTests {
         #expect(terminal.lines == original.lines, "\(input)")
     }
 
+    /// The terminal's rows wrapped before (the lock screen, output before the lock): a full
+    /// row that did not wrap, which gets no EL after it, is erased before it is written,
+    /// also where it ends a wrapped line (it follows a pending wrap there).
+    @Test(arguments: ["0123456789\r\n0123456789\r\nabc", "0123456789abcdefghij\r\n0123456789"])
+    func aWrapFlagTheTerminalHadFromBeforeIsCleared(input: String) {
+        let original = model(input)
+        let terminal = ScreenModel(rows: 5, columns: 10)
+        terminal.feed(String(repeating: "x", count: 49))
+        terminal.feed(original.repaint())
+        #expect(wrapFlags(terminal) == wrapFlags(original), "\(input)")
+        #expect(terminal.lines == original.lines)
+    }
+
     /// The last row's line went on below the screen (scrolled down since): printing on
     /// would scroll the terminal, so that one flag is not written; nothing scrolls.
     @Test func theLastRowDoesNotWrapOffTheScreen() {
