@@ -39,3 +39,21 @@ extension EndToEnd.ScreenRestore {
             "before:\n\(joined.joined(separator: "\n"))\nafter:\n\(rejoined.joined(separator: "\n"))")
     }
 }
+
+extension EndToEnd.ScreenRestore {
+    /// The same lines printed while locked and scrolled into the history: the held lines
+    /// reach it joined as the command's output would have.
+    @Test func wrappedLinesHeldWhileLockedAreOneLineInTheHistory() throws {
+        let screen = try locked(whileRunning: "\(Self.longLines); seq 1 30")
+        try unlock(screen)
+        #expect(try screen.waitForText("30"))
+        let joined = try screen.history(joined: true)
+        for line in [
+            "PLAIN-" + String(repeating: "0", count: 75) + "next row",
+            "RED-" + String(repeating: "0", count: 76) + "blue",
+            "WIDE-" + String(repeating: "0", count: 74) + "中文 end", "LONG-" + String(repeating: "0", count: 200),
+        ] {
+            #expect(joined.contains(line), "\(line) in \(joined.joined(separator: "\n"))")
+        }
+    }
+}

@@ -43,6 +43,16 @@ struct ScreenRepaintWrapTests {
         #expect(blankEdge.contains("012345678 abc"), "\(blankEdge.debugDescription)")
     }
 
+    /// A held line does the same when its next row is rendered after it (in one batch).
+    @Test func aHeldLineEndingInAWideCharacterThatDidNotFitWrapsByItselfAgain() {
+        let held = ScreenModel(rows: 3, columns: 10)
+        held.startHoldingScrollback(limit: 1 << 16)
+        held.feed("012345678中x\r\n1\r\n2\r\n3\r\n4")
+        let unlock = OutputBuffer()
+        held.appendHeldScrollbackAndRepaint(to: unlock)
+        #expect(text(unlock.bytes).contains("012345678\u{1b}[K中x"), "\(text(unlock.bytes).debugDescription)")
+    }
+
     /// The repaint fed to a screen model as the terminal gives every row its wrap flag
     /// back, whatever the command left: autowrap off, a region in origin mode, left and
     /// right margins, the alternate screen shown, and a wrapped row on a blank one.

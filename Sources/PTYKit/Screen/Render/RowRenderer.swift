@@ -68,28 +68,16 @@ struct RowRenderer {
     }
 
     /// Row `y` of `grid` from its first column, where the cursor is: runs of one style, EL
-    /// for a plain blank tail (first, for a full row). `wrapping`: the row is left so that the next character
-    /// printed wraps to the next row, as the program's did (the terminal sets the row's
-    /// wrap flag then): written through its last column with nothing after it that ends a
-    /// pending wrap (SGR and character set designations do not). A wide character that
-    /// did not fit in the last column went on to the next row by itself and left that cell
-    /// blank (Ghostty's spacer head, a cell tmux never wrote): that row is written short of
-    /// its last cell, the cell erased, and the character wraps by itself again.
-    /// `continuing`: the row is the next one of such a row, the cursor at the edge before
-    /// it; it writes at least one cell, which wraps. Returns `wrapping`.
+    /// for a plain blank tail (first, for a full row). `wrapping`: the row is left for the
+    /// next character printed to wrap (`wrappedRow`), the next row of `grid` being the
+    /// line's next. `continuing`: the row is the next one of such a row, the cursor at the
+    /// edge before it; it writes at least one cell, which wraps. Returns `wrapping`.
     mutating func row(of grid: Grid, row y: Int, wrapping: Bool, continuing: Bool, into buffer: OutputBuffer) -> Bool {
-        let columns = grid.columns
         if wrapping {
-            let last = grid.cell(columns - 1, y)
-            if Cell.isBlank(last) && Cell.isWide(grid.cell(0, y + 1)) {
-                cells(of: grid, row: y, from: 0, to: columns - 1, into: buffer)
-                setStyle(styles[Cell.style(last)], into: buffer)
-                TerminalControl.eraseToEndOfLine.write(to: buffer)
-            } else {
-                cells(of: grid, row: y, from: 0, to: columns, into: buffer)
-            }
+            wrappedRow(of: grid, row: y, nextBeginsWide: Cell.isWide(grid.cell(0, y + 1)), into: buffer)
             return true
         }
+        let columns = grid.columns
         let end = max(Self.contentEnd(of: grid, row: y), continuing ? 1 : 0)
         // A full row ends with no EL, which would forget a wrap flag the terminal's row had
         // from before (xterm's and Ghostty's EL clear it): one first.
@@ -103,6 +91,26 @@ struct RowRenderer {
             TerminalControl.eraseToEndOfLine.write(to: buffer)
         }
         return false
+    }
+
+    /// Row `y`, which the line goes on from, left so that the next character printed wraps
+    /// to the next row, as the program's did (the terminal sets the row's wrap flag then):
+    /// written through its last column, with nothing after it that ends a pending wrap
+    /// (SGR and character set designations do not). A wide character that did not fit in
+    /// the last column went on to the next row by itself and left that cell blank
+    /// (Ghostty's spacer head, a cell tmux never wrote): when `nextBeginsWide`, such a row
+    /// is written short of its last cell, the cell erased, and the character wraps by
+    /// itself again.
+    mutating func wrappedRow(of grid: Grid, row y: Int, nextBeginsWide: Bool, into buffer: OutputBuffer) {
+        let columns = grid.columns
+        let last = grid.cell(columns - 1, y)
+        guard nextBeginsWide && Cell.isBlank(last) else {
+            cells(of: grid, row: y, from: 0, to: columns, into: buffer)
+            return
+        }
+        cells(of: grid, row: y, from: 0, to: columns - 1, into: buffer)
+        setStyle(styles[Cell.style(last)], into: buffer)
+        TerminalControl.eraseToEndOfLine.write(to: buffer)
     }
 
     /// A printable ASCII character and nothing else in the cell.

@@ -267,7 +267,10 @@ extension ScreenState {
             var renderer = RowRenderer(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
             let main = mainGrid
             for row in 0..<main.rows {
-                ScrollbackHold.line(row, of: main, renderer: &renderer, newline: row < main.rows - 1, into: buffer)
+                ScrollbackHold.line(
+                    row, of: main, renderer: &renderer, newline: row < main.rows - 1,
+                    nextRowFollows: row < main.rows - 1,
+                    into: buffer)
             }
         }
         repaintScreens(tabStopsKnown: true, into: buffer)

@@ -81,20 +81,29 @@ struct ScrollbackHold {
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
         for y in 0..<waitingCount {
             scratch.removeAll()
-            Self.line(y, of: waiting, renderer: &renderer, into: scratch)
+            Self.line(y, of: waiting, renderer: &renderer, nextRowFollows: y + 1 < waitingCount, into: scratch)
             store(scratch)
         }
         waitingCount = 0
     }
 
-    /// `newline`: the line ends with CR LF (unless it wrapped).
+    /// `newline`: the line ends with CR LF (unless it wrapped). `nextRowFollows`: the next
+    /// row of `grid` is rendered next, so a wrapped row can leave a wide character that did
+    /// not fit to wrap by itself again (RowRenderer.wrappedRow); else, at the end of a batch,
+    /// the blank it left is written as a space.
     static func line(
-        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true, into buffer: OutputBuffer
+        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true, nextRowFollows: Bool = false,
+        into buffer: OutputBuffer
     ) {
         let wrapped = grid.isWrapped(y)
         let end = wrapped ? grid.columns : RowRenderer.contentEnd(of: grid, row: y)
         renderer.assumeReset()
-        renderer.cells(of: grid, row: y, from: 0, to: end, into: buffer)
+        if wrapped {
+            let nextBeginsWide = nextRowFollows && Cell.isWide(grid.cell(0, y + 1))
+            renderer.wrappedRow(of: grid, row: y, nextBeginsWide: nextBeginsWide, into: buffer)
+        } else {
+            renderer.cells(of: grid, row: y, from: 0, to: end, into: buffer)
+        }
         renderer.setStyle(.plain, into: buffer)
         renderer.setGraphics(false, into: buffer)
         guard !wrapped else { return }
