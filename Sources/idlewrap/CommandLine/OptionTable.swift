@@ -172,14 +172,15 @@ enum OptionTable {
 
     static let commandLine = all.filter { $0.scope.allows(.commandLine(spelled: "")) }
 
-    /// The option spelled `--long` on the command line, if there is one.
+    /// The option spelled `--long` on the command line, if there is one. Found in `all`,
+    /// not `commandLine`: a run needs no copy of the table in `--help`'s order.
     static func commandLineOption(long: String) -> OptionDefinition? {
-        commandLine.first { $0.long == long }
+        all.first { $0.long == long && $0.scope.allows(.commandLine(spelled: "")) }
     }
 
     /// The option spelled `-short` on the command line, if there is one.
     static func commandLineOption(short: Character) -> OptionDefinition? {
-        commandLine.first { $0.short == short }
+        all.first { $0.short == short && $0.scope.allows(.commandLine(spelled: "")) }
     }
 
     /// The option a configuration file's `KEY = VALUE` line names, whatever its scope:
