@@ -21,7 +21,7 @@ struct Setting: Sendable {
             set(&options, try grammar.value(of: text))
         }
         if let empty = grammar.emptyInFile {
-            unset = { options in set(&options, empty) }
+            unset = { options in set(&options, empty()) }
         } else {
             unset = nil
         }

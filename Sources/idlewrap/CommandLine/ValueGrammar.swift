@@ -1,18 +1,23 @@
 /// How a setting's value is written: `parse` checks text and gives the value, `format`
 /// gives the text back, which `parse` reads as the same value.
+///
+/// Every stored property is a closure or the kind, none a `Value`: the layout is then the
+/// same for every `Value`, and copying a grammar (into each `Setting`, as the option table
+/// is made at every start) needs no type metadata made at run time, which cost the start
+/// 45 k instructions when `alone` and `emptyInFile` were stored as `Value?`.
 struct ValueGrammar<Value: Sendable>: Sendable {
     let kind: ValueKind
     /// The value of a switch given alone (`--quiet`); nil for any other grammar.
-    let alone: Value?
+    let alone: (@Sendable () -> Value)?
     /// What an empty value in a configuration file means, for a grammar that refuses the
     /// empty text: not set, for a field that may be unset (`optional`), as `--show-config`
     /// shows it; nil when the empty text is up to `parse`.
-    let emptyInFile: Value?
+    let emptyInFile: (@Sendable () -> Value)?
     let parse: @Sendable (String) throws(ValueProblem) -> Value
     let format: @Sendable (Value) -> String
 
     init(
-        _ kind: ValueKind, alone: Value? = nil, emptyInFile: Value? = nil,
+        _ kind: ValueKind, alone: (@Sendable () -> Value)? = nil, emptyInFile: (@Sendable () -> Value)? = nil,
         parse: @escaping @Sendable (String) throws(ValueProblem) -> Value,
         format: @escaping @Sendable (Value) -> String
     ) {
@@ -27,7 +32,7 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     func value(of text: String?) throws(ValueProblem) -> Value {
         guard let text else {
             guard let alone else { preconditionFailure("an option with a value was given none") }
-            return alone
+            return alone()
         }
         return try parse(text)
     }
@@ -35,7 +40,7 @@ struct ValueGrammar<Value: Sendable>: Sendable {
     /// The same grammar for a field that may be unset (nil), which is shown as empty.
     var optional: ValueGrammar<Value?> {
         ValueGrammar<Value?>(
-            kind, emptyInFile: .some(nil), parse: { text throws(ValueProblem) in try parse(text) },
+            kind, emptyInFile: { nil }, parse: { text throws(ValueProblem) in try parse(text) },
             format: { $0.map(format) ?? "" })
     }
 }
@@ -177,7 +182,7 @@ extension ValueGrammar where Value == [String] {
 extension ValueGrammar where Value == Bool {
     /// Given alone, it is on; a configuration file says `yes` or `no`.
     static let `switch` = ValueGrammar(
-        .switch, alone: true,
+        .switch, alone: { true },
         parse: { text throws(ValueProblem) in
             switch text {
             case "yes": return true
