@@ -289,12 +289,34 @@ extension ScreenState {
             }
         }
         scrollRegion(count, up: true, style: style)
+        // tmux's main screen scrolls into its history, every wrap flag kept; its alternate
+        // screen moves the rows (grid_move_lines): the row above a region no longer goes on
+        // into it, nor, in a region of two rows, the row moved up onto the blank one. tmux
+        // does that on a whole alternate screen of two rows too; the model does not, as its
+        // fast paths take a whole screen to scroll as the main screen does.
+        if onAlternate && hasFullWidthMargins && (margins.top > 0 || margins.bottom < rows &- 1) {
+            unwrapRow(above: margins.top)
+            if margins.bottom &- margins.top == 1 { grid.setWrapped(margins.top, false) }
+        }
     }
 
     mutating func scrollDown(_ count: Int) {
         let style = erasePenId()
         if history.rowsBeforeStart > margins.top && !onAlternate { history.rowsBeforeStart = margins.top }
+        if hasFullWidthMargins {
+            // As tmux's grid_move_lines: the row above the region no longer goes on into
+            // it, and the flag of its top row is cleared as it moves down.
+            unwrapRow(above: margins.top)
+            grid.setWrapped(margins.top, false)
+        }
         scrollRegion(count, up: false, style: style)
+    }
+
+    /// Row `y` is replaced or blanked: the row above no longer goes on into it (tmux's
+    /// grid_move_lines and grid_clear_lines; the model keeps no row above the top one).
+    @inline(__always)
+    func unwrapRow(above y: Int) {
+        if y > 0 { grid.setWrapped(y &- 1, false) }
     }
 
     /// The rows of the scroll region move `count` up or down, the rows they leave erased
@@ -396,6 +418,10 @@ extension ScreenState {
         case 0:
             eraseInLine(0, style: style)
             for row in (cursor.y &+ 1)..<rows { grid.clearRow(row, style: style) }
+            // The rows below blanked (tmux's grid_clear_lines), a wrap pending or not; a
+            // whole row from the first column, the row above too.
+            if cursor.y < rows &- 1 { grid.setWrapped(cursor.y, false) }
+            if cursor.x == 0 && !cursor.pendingWrap { unwrapRow(above: cursor.y) }
         case 1:
             for row in 0..<cursor.y { grid.clearRow(row, style: style) }
             eraseInLine(1, style: style)
@@ -413,17 +439,27 @@ extension ScreenState {
         switch mode {
         case 0:
             guard !cursor.pendingWrap else { return }
+            if cursor.x == 0 { unwrapRowAboveClearedLine(style: style) }
             grid.cutWideCharacter(before: cursor.x, row: cursor.y)
             grid.clear(cursor.y, from: cursor.x, to: columns, style: style)
             grid.setWrapped(cursor.y, false)
         case 1:
+            if cursor.x == columns &- 1 { unwrapRowAboveClearedLine(style: style) }
             grid.cutWideCharacter(after: cursor.x, row: cursor.y)
             grid.clear(cursor.y, from: 0, to: cursor.x &+ 1, style: style)
         case 2:
+            unwrapRowAboveClearedLine(style: style)
             grid.clearRow(cursor.y, style: style)
         default:
             break
         }
+    }
+
+    /// EL of the cursor's whole row: the row above no longer goes on into it, unless the row
+    /// was blank and stays so (tmux's screen_write_clearline then does nothing).
+    private func unwrapRowAboveClearedLine(style: UInt16) {
+        guard grid.writtenCount(cursor.y) != 0 || grid.fillStyle(cursor.y) != 0 || style != 0 else { return }
+        unwrapRow(above: cursor.y)
     }
 
     /// ECH: `count` cells from the cursor, not moving it.
@@ -431,6 +467,7 @@ extension ScreenState {
         guard !cursor.pendingWrap else { return }
         let style = erasePenId()
         let end = min(cursor.x &+ count, columns)
+        if cursor.x == 0 && end == columns { unwrapRow(above: cursor.y) }
         grid.cutWideCharacter(before: cursor.x, row: cursor.y)
         grid.cutWideCharacter(after: end &- 1, row: cursor.y)
         grid.clear(cursor.y, from: cursor.x, to: end, style: style)
@@ -484,10 +521,19 @@ extension ScreenState {
         cursor.pendingWrap = false
         let style = erasePenId()
         if hasFullWidthMargins {
+            // As tmux's grid_move_lines and grid_clear_lines: the row above the cursor no
+            // longer goes on into it; IL clears the flag of the row `count - 1` below the
+            // cursor as it moves, DL that of the last row moved up when no more rows move
+            // up than are deleted.
+            let lines = min(count, margins.bottom &- cursor.y &+ 1)
+            let moving = margins.bottom &+ 1 &- cursor.y &- lines
+            unwrapRow(above: cursor.y)
             if insert {
+                grid.setWrapped(cursor.y &+ lines &- 1, false)
                 grid.scrollDown(top: cursor.y, bottom: margins.bottom, count: count, style: style)
             } else {
                 grid.scrollUp(top: cursor.y, bottom: margins.bottom, count: count, style: style)
+                if moving > 0 && lines >= moving { grid.setWrapped(cursor.y &+ moving &- 1, false) }
             }
         } else {
             for _ in 0..<min(count, margins.bottom - cursor.y + 1) {
