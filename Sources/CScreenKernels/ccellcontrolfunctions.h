@@ -60,6 +60,10 @@ static const uint8_t escape_final_kinds[128] = {
 static const struct {
     uint8_t intermediate, final, kind;
 } escape_intermediate_kinds[] = {
+    {'#', '3', fed_alone}, // lineSize
+    {'#', '4', fed_alone}, // lineSize
+    {'#', '5', fed_alone}, // lineSize
+    {'#', '6', fed_alone}, // lineSize
     {'#', '8', fed_alone}, // decaln
     {'(', 0, fed_alone}, // designateG0
     {')', 0, fed_alone}, // designateG1

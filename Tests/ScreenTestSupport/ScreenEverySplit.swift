@@ -45,6 +45,8 @@ public func expectSameScreen(
         difference = "main cells \(actual.isAlternateScreen ? "" : "\(actual.lines) vs \(expected.lines)")"
     } else if a.alternate != b.alternate {
         difference = "alternate cells \(actual.lines) vs \(expected.lines)"
+    } else if a.lineSizes != b.lineSizes || a.alternateLineSizes != b.alternateLineSizes {
+        difference = "line sizes \(a.lineSizes) vs \(b.lineSizes)"
     } else if a.cursor != b.cursor {
         difference = "cursor \(a.cursor) vs \(b.cursor)"
     } else if a.saved != b.saved {

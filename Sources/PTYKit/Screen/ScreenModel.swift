@@ -294,6 +294,11 @@ public final class ScreenModel {
         return ScreenSnapshot.rowText(engine.pointee.plain.state.grid, row: row, state: engine.pointee.plain.state)
     }
 
+    /// The size of visible row `row` (DECDWL, DECDHL).
+    public func lineSize(row: Int) -> LineSize {
+        settled.pointee.plain.state.grid.lineSize(row)
+    }
+
     /// The cursor: 0-based row and column, and whether a wrap is pending.
     public var cursor: (row: Int, column: Int, pendingWrap: Bool) {
         let engine = settled

@@ -2,7 +2,8 @@
 /// models: the cells of both screens, the cursor, the pen, margins, modes, character sets,
 /// tab stops, saved cursors and the character REP would repeat (not titles: they are not on
 /// the screen). Erased cells and spaces compare equal when their styles do, as they look
-/// the same; styles and hyperlinks compare by what they are, not by ids.
+/// the same; styles and hyperlinks compare by what they are, not by ids. A double-size row
+/// has the cells it shows, its first half.
 public struct ScreenSnapshot: Equatable, Sendable {
     struct SnapshotCell: Equatable, Sendable {
         var scalars: [UInt32]
@@ -31,6 +32,8 @@ public struct ScreenSnapshot: Equatable, Sendable {
     var columns: Int
     var main: [[SnapshotCell]]
     var alternate: [[SnapshotCell]]?
+    var lineSizes: [LineSize]
+    var alternateLineSizes: [LineSize]?
     var onAlternate: Bool
     var cursor: Cursor
     var saved: Cursor
@@ -49,6 +52,8 @@ public struct ScreenSnapshot: Equatable, Sendable {
         main = Self.cells(state.mainGrid, state)
         onAlternate = state.onAlternate
         alternate = state.onAlternate ? Self.cells(state.grid, state) : nil
+        lineSizes = (0..<state.rows).map { state.mainGrid.lineSize($0) }
+        alternateLineSizes = state.onAlternate ? (0..<state.rows).map { state.grid.lineSize($0) } : nil
         func cursor(_ saved: SavedCursor) -> Cursor {
             var cursor = saved
             cursor.pen.hyperlink = 0
@@ -71,7 +76,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
 
     private static func cells(_ grid: Grid, _ state: ScreenState) -> [[SnapshotCell]] {
         (0..<grid.rows).map { y in
-            (0..<grid.columns).map { x in
+            (0..<grid.lineSize(y).usableColumns(of: grid.columns)).map { x in
                 let cell = grid.cell(x, y)
                 var style = state.pen.styles[Cell.style(cell)]
                 let link = state.pen.hyperlinks[style.hyperlink]
@@ -93,7 +98,7 @@ public struct ScreenSnapshot: Equatable, Sendable {
 
     static func rowText(_ grid: Grid, row: Int, state: ScreenState) -> String {
         var text = ""
-        for x in 0..<grid.columns {
+        for x in 0..<grid.lineSize(row).usableColumns(of: grid.columns) {
             let cell = grid.cell(x, row)
             if Cell.isSpacer(cell) { continue }
             var scalars = scalars(cell, state)
@@ -109,6 +114,11 @@ public struct ScreenSnapshot: Equatable, Sendable {
         var snapshot = self
         snapshot.modes = modes.withoutInputModes
         return snapshot
+    }
+
+    /// The size of visible row `row`.
+    public func lineSize(row: Int) -> LineSize {
+        (onAlternate ? alternateLineSizes ?? lineSizes : lineSizes)[row]
     }
 
     /// The text of visible row `row`.

@@ -113,10 +113,11 @@ extension ScreenState {
     /// What the walk assumes: a line feed at the bottom scrolls the whole screen and
     /// nothing keeps what leaves it but the scrollback hold, which takes rows made from
     /// the text (HeldTextRows); the modes are in the states their rows name (text goes to
-    /// the last column, wraps and inserts nothing).
+    /// the last column, wraps and inserts nothing); every row is single-size.
     private var isWalkable: Bool {
         @inline(__always) get {
-            margins.areWholeScreen(rows: rows) && gridModes.bits & Self.walkAssumes.modes == Self.walkAssumes.on
+            margins.areWholeScreen(rows: rows) && grid.sizedRows.pointee == 0
+                && gridModes.bits & Self.walkAssumes.modes == Self.walkAssumes.on
                 && (history.takesNothing || history.rowsBeforeStart == 0 && heldRowsCanBeMadeFromText)
         }
     }

@@ -19,6 +19,10 @@ struct Grid {
     let fill: UnsafeMutablePointer<UInt16>
     /// Per storage row: the line goes on in the next row (it wrapped at the margin).
     let wrapped: UnsafeMutablePointer<Bool>
+    /// Per storage row: its line size (DECDWL, DECDHL), and how many rows are not single
+    /// (while any is, the fast paths step aside and the right edge is looked up by row).
+    let lineSizes: UnsafeMutablePointer<LineSize>
+    let sizedRows: UnsafeMutablePointer<Int>
 
     init(rows: Int, columns: Int) {
         self.rows = rows
@@ -30,12 +34,16 @@ struct Grid {
         written = .allocate(capacity: rows)
         fill = .allocate(capacity: rows)
         wrapped = .allocate(capacity: rows)
+        lineSizes = .allocate(capacity: rows)
+        sizedRows = .allocate(capacity: 1)
         for row in 0..<rows {
             mapStorage[row] = Int32(row)
         }
         written.initialize(repeating: 0, count: rows)
         fill.initialize(repeating: 0, count: rows)
         wrapped.initialize(repeating: false, count: rows)
+        lineSizes.initialize(repeating: .single, count: rows)
+        sizedRows.initialize(to: 0)
     }
 
     func deallocate() {
@@ -45,6 +53,8 @@ struct Grid {
         written.deallocate()
         fill.deallocate()
         wrapped.deallocate()
+        lineSizes.deallocate()
+        sizedRows.deallocate()
     }
 
     @inline(__always) func storage(_ y: Int) -> Int { Int(rowMap[y]) }
@@ -62,6 +72,20 @@ struct Grid {
     @inline(__always) func fillStyle(_ y: Int) -> UInt16 { fill[Int(rowMap[y])] }
     @inline(__always) func isWrapped(_ y: Int) -> Bool { wrapped[Int(rowMap[y])] }
     @inline(__always) func setWrapped(_ y: Int, _ value: Bool) { wrapped[Int(rowMap[y])] = value }
+
+    @inline(__always) func lineSize(_ y: Int) -> LineSize { lineSizes[Int(rowMap[y])] }
+
+    /// The last column text reaches on row `y`: the last of the first half on a double-size
+    /// row.
+    @inline(__always) func lastColumn(_ y: Int) -> Int {
+        sizedRows.pointee == 0 ? columns &- 1 : lineSize(y).usableColumns(of: columns) &- 1
+    }
+
+    func setLineSize(_ y: Int, _ size: LineSize) {
+        let row = Int(rowMap[y])
+        sizedRows.pointee += (size == .single ? 0 : 1) - (lineSizes[row] == .single ? 0 : 1)
+        lineSizes[row] = size
+    }
 
     /// Makes cells up to (not including) `x` real, so they can be read and written directly.
     @inline(__always) func materialize(_ y: Int, upTo x: Int) {
@@ -120,8 +144,15 @@ struct Grid {
         if Int(written[row]) < x { written[row] = Int32(x) }
     }
 
-    /// Blanks the whole row in `style`.
+    /// Blanks the whole row in `style`, single-size again (xterm's and libvterm's rows that
+    /// ED erases whole or scrolling brings in).
     @inline(__always) func clearRow(_ y: Int, style: UInt16) {
+        if lineSizes[Int(rowMap[y])] != .single { setLineSize(y, .single) }
+        blankRow(y, style: style)
+    }
+
+    /// Blanks the whole row in `style`, keeping its size (EL and ECH: xterm and libvterm).
+    @inline(__always) private func blankRow(_ y: Int, style: UInt16) {
         let row = Int(rowMap[y])
         written[row] = 0
         fill[row] = style
@@ -134,7 +165,7 @@ struct Grid {
         let row = Int(rowMap[y])
         if to >= columns {
             if from == 0 {
-                clearRow(y, style: style)
+                blankRow(y, style: style)
                 return
             }
             if Int(written[row]) >= from && fill[row] == style {

@@ -17,7 +17,7 @@ enum ControlFunction: UInt8, Sendable {
     /// No row: ignored by the model.
     case unknown
     // Escape sequences.
-    case decsc, decrc, ind, nel, hts, ri, ris, decaln, designateG0, designateG1, deckpam, deckpnm
+    case decsc, decrc, ind, nel, hts, ri, ris, decaln, lineSize, designateG0, designateG1, deckpam, deckpnm
     /// Not interpreted, but known to change nothing the redraw skip cares for: ST alone,
     /// the locking shifts (the model has G0 and G1 only) and DECID.
     case stringTerminator, lockingShift, decid
@@ -96,6 +96,10 @@ extension ControlFunction {
         ControlFunctionRow(.lockingShift, final: "|", redraw: .fedAlone),
         ControlFunctionRow(.lockingShift, final: "}", redraw: .fedAlone),
         ControlFunctionRow(.lockingShift, final: "~", redraw: .fedAlone),
+        ControlFunctionRow(.lineSize, intermediate: "#", final: "3", redraw: .fedAlone),
+        ControlFunctionRow(.lineSize, intermediate: "#", final: "4", redraw: .fedAlone),
+        ControlFunctionRow(.lineSize, intermediate: "#", final: "5", redraw: .fedAlone),
+        ControlFunctionRow(.lineSize, intermediate: "#", final: "6", redraw: .fedAlone),
         ControlFunctionRow(.decaln, intermediate: "#", final: "8", redraw: .fedAlone),
         ControlFunctionRow(.designateG0, intermediate: "(", final: nil, redraw: .fedAlone),
         ControlFunctionRow(.designateG1, intermediate: ")", final: nil, redraw: .fedAlone),

@@ -30,6 +30,10 @@ struct ScreenState {
     /// redraw whole screens, which the redraw skip looks for (FeedPlanner).
     var fullErases = 0
 
+    /// Whether the stream ever made a row double-size: the terminal's rows may be then, and
+    /// the repaint sets the size of every row, single ones too.
+    var sizedLinesSeen = false
+
     /// What runs of 4 characters or more are stored by, and text that may scroll away
     /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
@@ -117,8 +121,17 @@ struct ScreenState {
 
     // MARK: - Margins
 
-    /// The right edge text runs to from the cursor (Margins.rightEdge).
-    @inline(__always) var rightEdge: Int { margins.rightEdge(from: cursor.x, columns: columns) }
+    /// The right edge text runs to from the cursor (Margins.rightEdge); on a double-size row
+    /// the last column of its first half (rows have no size in left/right margin mode),
+    /// unless the cursor was put past it (CUP, DECRC: as xterm, they do not look at the
+    /// row's size), where text runs on to the last column in cells that do not show.
+    @inline(__always) var rightEdge: Int { rightEdge(from: cursor.x, row: cursor.y, of: grid) }
+
+    @inline(__always) func rightEdge(from x: Int, row y: Int, of grid: Grid) -> Int {
+        if margins.leftRightMode { return margins.rightEdge(from: x, columns: columns) }
+        let last = grid.lastColumn(y)
+        return x > last ? columns &- 1 : last
+    }
 
     @inline(__always) var leftEdge: Int { margins.leftEdge(from: cursor.x) }
 
@@ -236,7 +249,7 @@ struct ScreenState {
         cursor.x = min(max(cursor.x, 0), columns - 1)
         cursor.y = min(max(cursor.y, 0), rows - 1)
         history.rowsBeforeStart = min(history.rowsBeforeStart, onAlternate ? cursor.savedBy1049?.y ?? 0 : cursor.y)
-        if cursor.pendingWrap && cursor.x != columns - 1 { cursor.pendingWrap = false }
+        if cursor.pendingWrap && cursor.x != rightEdge { cursor.pendingWrap = false }
         cursor.saved.clamp(rows: rows, columns: columns)
         cursor.savedBy1049?.clamp(rows: rows, columns: columns)
         margins.reset(rows: rows, columns: columns)
@@ -254,6 +267,7 @@ struct ScreenState {
             new.written[storage] = Int32(count)
             new.fill[storage] = old.fillStyle(source)
             new.wrapped[storage] = old.isWrapped(source) && old.columns == columns
+            new.setLineSize(y, old.lineSize(source))
             // A wide character cut in half at the new right edge becomes a blank.
             if count == columns, count > 0, Cell.isWide(new.row(y)[count - 1]) {
                 new.row(y)[count - 1] = Cell.blank(Cell.style(new.row(y)[count - 1]))

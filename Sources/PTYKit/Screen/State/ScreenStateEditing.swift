@@ -449,7 +449,7 @@ extension ScreenState {
             grid.clear(cursor.y, from: 0, to: cursor.x &+ 1, style: style)
         case 2:
             unwrapRowAboveClearedLine(style: style)
-            grid.clearRow(cursor.y, style: style)
+            grid.clear(cursor.y, from: 0, to: columns, style: style)
         default:
             break
         }

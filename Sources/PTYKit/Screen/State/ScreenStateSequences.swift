@@ -19,6 +19,7 @@ extension ScreenState: ScreenParserConsumer {
         case .ri: reverseIndex()
         case .ris: fullReset()  // modes already reset
         case .decaln: screenAlignment()
+        case .lineSize: LineSize(final: final).map { setLineSize($0) }
         case .designateG0: charsets.g0 = Self.charset(final)
         case .designateG1: charsets.g1 = Self.charset(final)
         default: break
@@ -74,6 +75,8 @@ extension ScreenState: ScreenParserConsumer {
         } else {
             controlSequence(function, sequence)
         }
+        // SU, SD or a screen switch may bring a row of another size under the cursor.
+        if sizedLinesSeen { dropWrapOffEdge() }
         if history.rowsBeforeStart > 0 {
             // ED 1 or 2 erase every row above the cursor (DECSED erases nothing here: the
             // model keeps no protected cells, and tmux ignores it).
@@ -195,6 +198,7 @@ extension ScreenState: ScreenParserConsumer {
         case .cursorBlink: cursor.blinks = on
         case .leftRightMargins:
             margins.leftRightMode = on
+            if on { dropLineSizes() }
             if !on {
                 margins.left = 0
                 margins.right = columns - 1
