@@ -63,6 +63,8 @@ public enum TerminalControl: Equatable, Sendable {
     /// ignore it).
     case synchronizedOutput(Bool)
     case bell
+    /// DECSWL, DECDWL, DECDHL: the cursor's row's size (`ESC # n`).
+    case lineSize(LineSize)
 
     func write(to buffer: OutputBuffer) {
         switch self {
@@ -121,6 +123,9 @@ public enum TerminalControl: Equatable, Sendable {
         case .clearTabStops: buffer.append("\u{1b}[3g")
         case .synchronizedOutput(let begin): TerminalControl.mode(.synchronizedOutput, on: begin).write(to: buffer)
         case .bell: buffer.appendByte(0x07)
+        case .lineSize(let size):
+            buffer.append("\u{1b}#")
+            buffer.appendByte(size.final)
         }
     }
 

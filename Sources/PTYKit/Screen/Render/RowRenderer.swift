@@ -77,7 +77,7 @@ struct RowRenderer {
             wrappedRow(of: grid, row: y, nextBeginsWide: Cell.isWide(grid.cell(0, y + 1)), into: buffer)
             return true
         }
-        let columns = grid.columns
+        let columns = grid.lineSize(y).usableColumns(of: grid.columns)
         let end = max(Self.contentEnd(of: grid, row: y), continuing ? 1 : 0)
         // A full row ends with no EL, which would forget a wrap flag the terminal's row had
         // from before (xterm's and Ghostty's EL clear it): one first.
@@ -102,7 +102,7 @@ struct RowRenderer {
     /// is written short of its last cell, the cell erased, and the character wraps by
     /// itself again.
     mutating func wrappedRow(of grid: Grid, row y: Int, nextBeginsWide: Bool, into buffer: OutputBuffer) {
-        let columns = grid.columns
+        let columns = grid.lineSize(y).usableColumns(of: grid.columns)
         let last = grid.cell(columns - 1, y)
         guard nextBeginsWide && Cell.isBlank(last) else {
             cells(of: grid, row: y, from: 0, to: columns, into: buffer)
@@ -264,9 +264,10 @@ struct RowRenderer {
     /// How far row `y` has anything to draw: past it, only blanks in the plain style
     /// (which EL draws).
     static func contentEnd(of grid: Grid, row y: Int) -> Int {
-        guard grid.fillStyle(y) == 0 else { return grid.columns }
+        let columns = grid.lineSize(y).usableColumns(of: grid.columns)
+        guard grid.fillStyle(y) == 0 else { return columns }
         let row = grid.row(y)
-        var end = grid.writtenCount(y)
+        var end = min(grid.writtenCount(y), columns)
         while end > 0 && row[end - 1] == 0 { end -= 1 }
         return end
     }

@@ -109,7 +109,7 @@ extension ScreenState {
         for column in cursor.pendingWrap ? [cursor.x] : [cursor.x - 1, cursor.x] where column >= 0 && column < columns {
             let cell = grid.cell(column, cursor.y)
             guard cell & shape == content, pen.styles[Cell.style(cell)] == pen.style else { continue }
-            let edge = margins.rightEdge(from: column, columns: columns)
+            let edge = rightEdge(from: column, row: cursor.y, of: grid)
             let leavesCursor =
                 column < edge
                 ? cursor.x == column + 1 && !cursor.pendingWrap
@@ -127,8 +127,21 @@ extension ScreenState {
     /// last row: its wrap would scroll the screen (the paint has no scroll region, so no
     /// other row's does). `from`: the rows above are the terminal's
     /// (ScreenStartPosition.swift), left alone.
+    ///
+    /// A double-size row gets its size (`ESC # n`) before its text, and only its first half
+    /// of cells; a line does not wrap into one (its size could not be set). Once the stream
+    /// made a row double-size, every row is made single first, for the terminal's rows that
+    /// still are (xterm's main screen keeps them behind the lock screen).
     private func paint(_ grid: Grid, from first: Int = 0, renderer: inout RowRenderer, into buffer: OutputBuffer) {
-        func wraps(_ row: Int) -> Bool { grid.isWrapped(row) && row + 1 < grid.rows }
+        func wraps(_ row: Int) -> Bool {
+            grid.isWrapped(row) && row + 1 < grid.rows && grid.lineSize(row + 1) == .single
+        }
+        if sizedLinesSeen {
+            for row in first..<grid.rows {
+                buffer.append(.cursorPosition(row: row + 1, column: 1))
+                buffer.append(.lineSize(.single))
+            }
+        }
         var continued = false
         for row in first..<grid.rows {
             if !continued {
@@ -136,12 +149,15 @@ extension ScreenState {
                 // follows a pending wrap): one first, for a wrap flag it had from before.
                 var end = row
                 while wraps(end) { end += 1 }
-                if end > row && RowRenderer.contentEnd(of: grid, row: end) == grid.columns {
+                if end > row
+                    && RowRenderer.contentEnd(of: grid, row: end) == grid.lineSize(end).usableColumns(of: grid.columns)
+                {
                     buffer.append(.cursorPosition(row: end + 1, column: 1))
                     renderer.setStyle(.plain, into: buffer)
                     buffer.append(.eraseToEndOfLine)
                 }
                 buffer.append(.cursorPosition(row: row + 1, column: 1))
+                if grid.lineSize(row) != .single { buffer.append(.lineSize(grid.lineSize(row))) }
             }
             continued = renderer.row(of: grid, row: row, wrapping: wraps(row), continuing: continued, into: buffer)
         }
@@ -198,7 +214,7 @@ extension ScreenState {
         let outside =
             saved.y < margins.top || saved.y > margins.bottom
             || (margins.leftRightMode && (saved.x < margins.left || saved.x > margins.right))
-        let edge = margins.rightEdge(from: saved.x, columns: columns)
+        let edge = rightEdge(from: saved.x, row: saved.y, of: grid)
         guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
             let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
             if marginForWrap {
