@@ -14,7 +14,7 @@ extension EndToEnd {
     @Suite(.requires(.xvfb, .xdotool, .xwd), .serialized) struct RealTerminals {
         /// What the command draws, a part after another.
         enum Drawing: String, CaseIterable, Sendable {
-            case colours, colonColours, underlines, lineDrawing, wide, combining, title
+            case colours, colonColours, underlines, lineDrawing, wide, combining, lineSizes, title
 
             var bytes: [UInt8] {
                 let text: String
@@ -42,6 +42,10 @@ extension EndToEnd {
                     text = "漢字かな 😀 x\r\n"
                 case .combining:
                     text = "e\u{301} a\u{308}\u{332} n\u{303} o\u{302}\u{323}\r\n"
+                case .lineSizes:
+                    // Double width and double height (top and bottom halves); terminals that
+                    // do not draw them show single rows before the lock and after.
+                    text = "\u{1b}#6double width\r\n\u{1b}#3double height\r\n\u{1b}#4double height\r\n"
                 case .title:
                     text = "\u{1b}]2;idlewrap oracle title\u{7}a title is set\r\n"
                 }
