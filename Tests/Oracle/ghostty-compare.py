@@ -270,6 +270,8 @@ DISPUTES = {
                         "Ghostty keep a DECSC slot per screen, 1049 saving into the main one's",
     "wrap at a right margin": "the model, as xterm, marks a row wrapped at a right margin short of the last column "
                               "as going on in the next; Ghostty marks only a wrap at the last column",
+    "double-size line": "the model, as xterm and libvterm, writes text in the first half of a row that "
+                        "`ESC # 3`, `4` or `6` made double-size; Ghostty ignores line sizes (every row single)",
     "ESC k": "tmux's window name, a string to tmux and the model; xterm and Ghostty ignore the ESC k and print the rest",
 }
 
@@ -394,6 +396,8 @@ class Reading:
                 return "RI with a wrap pending"
             if intermediates == b"#" and final == "8":
                 return "DECALN"
+            if intermediates == b"#" and final in "346":
+                return "double-size line"
             if intermediates in (b"*", b"+") or (intermediates == b"" and final in "noNO|}~"):
                 return "G2 and G3"
             if intermediates == b"" and final == "k":
