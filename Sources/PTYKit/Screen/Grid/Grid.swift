@@ -151,6 +151,16 @@ struct Grid {
         blankRow(y, style: style)
     }
 
+    /// Blanks rows `range` whole in `style`, single-size again: the sizes looked at only when
+    /// a row has one (ED erases whole screens often).
+    func clearRows(_ range: Range<Int>, style: UInt16) {
+        if sizedRows.pointee == 0 {
+            for y in range { blankRow(y, style: style) }
+        } else {
+            for y in range { clearRow(y, style: style) }
+        }
+    }
+
     /// Blanks the whole row in `style`, keeping its size (EL and ECH: xterm and libvterm).
     @inline(__always) private func blankRow(_ y: Int, style: UInt16) {
         let row = Int(rowMap[y])

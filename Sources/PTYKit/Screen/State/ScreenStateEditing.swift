@@ -417,16 +417,16 @@ extension ScreenState {
         switch mode {
         case 0:
             eraseInLine(0, style: style)
-            for row in (cursor.y &+ 1)..<rows { grid.clearRow(row, style: style) }
+            grid.clearRows((cursor.y &+ 1)..<rows, style: style)
             // The rows below blanked (tmux's grid_clear_lines), a wrap pending or not; a
             // whole row from the first column, the row above too.
             if cursor.y < rows &- 1 { grid.setWrapped(cursor.y, false) }
             if cursor.x == 0 && !cursor.pendingWrap { unwrapRow(above: cursor.y) }
         case 1:
-            for row in 0..<cursor.y { grid.clearRow(row, style: style) }
+            grid.clearRows(0..<cursor.y, style: style)
             eraseInLine(1, style: style)
         case 2:
-            for row in 0..<rows { grid.clearRow(row, style: style) }
+            grid.clearRows(0..<rows, style: style)
             fullErases &+= 1
         default:
             break
