@@ -17,20 +17,8 @@ extension EndToEnd {
         }
 
         @Test func theUnlockSetsEachRowsSizeBeforeItsText() throws {
-            let password = try makePasswordFile(in: directory)
             let banner = "printf '\\033#6WIDE\\r\\n\\033#3TALL\\r\\n\\033#4TALL\\r\\nplain\\r\\n'"
-            let terminal = try TerminalDriver(idlewrap: [
-                "--password-file", password, "-t", "0", "--", "sh", "-c", banner + "; printf 'ready'; exec cat",
-            ])
-            #expect(terminal.expect("ready"))
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            terminal.signal(SIGUSR1)
-            #expect(terminal.expect("Password for"))
-            let before = terminal.transcript.count
-            try terminal.type("open sesame\r")
-            #expect(terminal.expect("\u{1b}[?2026l"))
-            let unlocked = String(decoding: terminal.transcript[before...], as: UTF8.self)
-            // The first row is where the command's output began (after the tests' own lines).
+            let unlocked = try unlockBytes(of: banner, in: directory)
             let first = (1...24).first { unlocked.contains("\u{1b}[\($0);1H\u{1b}#6WIDE") }
             #expect(first != nil, "\(unlocked.debugDescription)")
             for (offset, text) in ["\u{1b}#3TALL", "\u{1b}#4TALL", "plain"].enumerated() {

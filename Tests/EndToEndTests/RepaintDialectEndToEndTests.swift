@@ -15,22 +15,6 @@ extension EndToEnd {
             directory = try TemporaryDirectory()
         }
 
-        /// The bytes of the unlock of `command`, which prints `ready` when it has drawn.
-        func unlockBytes(of command: String) throws -> String {
-            let password = try makePasswordFile(in: directory)
-            let terminal = try TerminalDriver(idlewrap: [
-                "--password-file", password, "-t", "0", "--", "sh", "-c", command + "; printf 'ready'; exec cat",
-            ])
-            #expect(terminal.expect("ready"))
-            #expect(terminal.waitForAttributes { !$0.isCanonical })
-            terminal.signal(SIGUSR1)
-            #expect(terminal.expect("Password for"))
-            let before = terminal.transcript.count
-            try terminal.type("open sesame\r")
-            #expect(terminal.expect("\u{1b}[?2026l"))
-            return String(decoding: terminal.transcript[before...], as: UTF8.self)
-        }
-
         /// The parameters of every SGR in `text`.
         func graphicRenditions(in text: String) -> [String] {
             text.split(separator: "\u{1b}[").compactMap { sequence in
@@ -42,7 +26,7 @@ extension EndToEnd {
         @Test func attributesComeBackInTheCommandsSpellingInShortSGRs() throws {
             let unlocked = try unlockBytes(
                 of: "printf '\\033[38;2;255;128;0;48;2;0;0;128morange\\033[0m \\033[21mdouble\\033[0m "
-                    + "\\033[4:2mcolon\\033[0m \\033[38:2::1:2:3;58:5:9;4mcolour\\033[0m\\r\\n'")
+                    + "\\033[4:2mcolon\\033[0m \\033[38:2::1:2:3;58:5:9;4mcolour\\033[0m\\r\\n'", in: directory)
             let sgrs = graphicRenditions(in: unlocked)
             let counts = sgrs.map {
                 $0.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ";" || $0 == ":" }).count
@@ -54,14 +38,14 @@ extension EndToEnd {
         }
 
         @Test func lettersDrawnInTheLineDrawingSetComeBackInIt() throws {
-            let unlocked = try unlockBytes(of: "printf '\\033(0ABlqk\\033(B.\\r\\n'")
+            let unlocked = try unlockBytes(of: "printf '\\033(0ABlqk\\033(B.\\r\\n'", in: directory)
             #expect(unlocked.contains("\u{1b}(0ABlqk\u{1b}(B."), "\(unlocked.debugDescription)")
         }
 
         /// Synchronized output begins and ends once, origin mode is reset once, and the
         /// default tab stops are left as the terminal has them.
         @Test func theUnlockWritesNothingTwiceOrInVain() throws {
-            let unlocked = try unlockBytes(of: "printf 'a\\tb\\r\\n'")
+            let unlocked = try unlockBytes(of: "printf 'a\\tb\\r\\n'", in: directory)
             #expect(unlocked.split(separator: "\u{1b}[?2026h", omittingEmptySubsequences: false).count == 2)
             #expect(unlocked.split(separator: "\u{1b}[?6l", omittingEmptySubsequences: false).count == 2)
             #expect(!unlocked.contains("\u{1b}[3g"), "\(unlocked.debugDescription)")
