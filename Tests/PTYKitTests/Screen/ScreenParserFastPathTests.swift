@@ -131,6 +131,37 @@ struct ScreenParserFastPathTests {
         #expect(model.text(row: 0) == "abcdefghijkk")
     }
 
+    @Test func everyByteThatStopsTheGatheringStopsItAnywhereInABlock() {
+        // The gathering looks at 16 bytes a step: each byte that must reach the state on
+        // its own (the controls that move the cursor or shift the set, an escape, a lead
+        // that begins a character) is put at every place in and after a first block, after
+        // binary bytes that end with a printable one or with a control that only ends REP's
+        // character; after it a lead cut short, which starts a gathering of its own.
+        let filler = bytes(#"a\x80b\x7F\xFFc\x07\xC3d\x18e\x9B\x1Af\x01\xF5g"#)
+        let stops = [
+            #"\x08"#, #"\x09"#, #"\x0A"#, #"\x0B"#, #"\x0C"#, #"\x0D"#, #"\x0E"#, #"\x0F"#, #"\e[2b"#, #"\e[1m"#,
+            #"\xC3\xA9"#, #"\xC2\xBF"#, #"\xC2\x85"#, #"\xCC\x81"#, #"\xDF\xBF"#, #"\xE2\x9B\x84"#,
+            #"\xF0\x9F\x98\x80"#, #"\xF4\x8F\xBF\xBD"#,
+        ].map(bytes)
+        for stop in stops {
+            for length in 0..<40 {
+                let input =
+                    bytes(#"\e)0"#) + (0..<length).map { filler[$0 % filler.count] } + stop
+                    + bytes(#"\xC3xq\x80y\r\n\e[3b"#)
+                let whole = ScreenModel(rows: 4, columns: 24)
+                whole.feed(input)
+                let plain = ScreenModel(rows: 4, columns: 24, fastPaths: .none)
+                plain.feed(input)
+                let byByte = ScreenModel(rows: 4, columns: 24)
+                for byte in input { byByte.feed([byte]) }
+                // Not printed whole when they differ.
+                let (same, samePlain) = (whole.snapshot() == byByte.snapshot(), whole.snapshot() == plain.snapshot())
+                #expect(same, "\(input): \(whole.lines) vs \(byByte.lines) byte by byte")
+                #expect(samePlain, "\(input): \(whole.lines) vs \(plain.lines) fed plainly")
+            }
+        }
+    }
+
     @Test func bytesThatAreNoUTF8AgreeWithTheTable() {
         // Fed byte by byte, every character cut short goes through the table; fed whole,
         // the ground loop drops it itself, and passes over the bytes that start none.
