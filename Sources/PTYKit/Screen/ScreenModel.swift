@@ -18,7 +18,7 @@ public final class ScreenModel {
     }
 
     private let engine: UnsafeMutablePointer<Engine>
-    private let stringStorage: UnsafeMutablePointer<UInt8>
+    private let parserStorage: UnsafeMutablePointer<UInt8>
 
     /// A screen of `rows` by `columns` cells, as a terminal just reset. A side of 0 is one
     /// the terminal does not report (a serial console, a pty nobody sized): 24 rows or 80
@@ -36,12 +36,12 @@ public final class ScreenModel {
 
     /// With the C loops of `vectors` (tests pin each form the CPU has against SSE2).
     init(rows: Int, columns: Int, fastPaths: FastPaths = .all, vectors: CellVectors) {
-        stringStorage = .allocate(capacity: ControlString.capacity)
+        parserStorage = .allocate(capacity: ScreenParser.storageCapacity)
         engine = .allocate(capacity: 1)
         engine.initialize(
             to: Engine(
                 plain: PlainFeed(
-                    parser: ScreenParser(stringStorage: stringStorage, scansWithAVX2: vectors.searchesWithAVX2),
+                    parser: ScreenParser(storage: parserStorage, scansWithAVX2: vectors.searchesWithAVX2),
                     state: ScreenState(
                         rows: Self.side(rows, unreported: WindowSize.unreportedRows),
                         columns: Self.side(columns, unreported: WindowSize.unreportedColumns),
@@ -55,7 +55,7 @@ public final class ScreenModel {
         engine.pointee.plain.state.deallocate()
         engine.deinitialize(count: 1)
         engine.deallocate()
-        stringStorage.deallocate()
+        parserStorage.deallocate()
     }
 
     public var rows: Int { engine.pointee.plain.state.rows }

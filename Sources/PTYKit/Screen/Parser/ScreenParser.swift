@@ -63,12 +63,16 @@ struct ScreenParser {
     private(set) var sequence = SequenceParameters()
     private(set) var string: ControlString
 
-    /// `stringStorage` holds ControlString.capacity bytes; the caller owns it.
+    /// `storage` holds `storageCapacity` bytes: a control string's, then the text gathered
+    /// from binary bytes; the caller owns it.
     /// `scansWithAVX2`: long runs of text may be searched with AVX2 (the CPU has it).
-    init(stringStorage: UnsafeMutablePointer<UInt8>, scansWithAVX2: Bool) {
-        string = ControlString(storage: stringStorage)
+    init(storage: UnsafeMutablePointer<UInt8>, scansWithAVX2: Bool) {
+        string = ControlString(storage: storage)
+        gathered = storage + ControlString.capacity
         self.scansWithAVX2 = scansWithAVX2
     }
+
+    static let storageCapacity = ControlString.capacity + gatheredCapacity
 
     /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
     var isAtBoundary: Bool {
@@ -190,7 +194,7 @@ struct ScreenParser {
                 // A run ended by a byte above DEL, in ground: most likely binary bytes, where
                 // the next run comes after a byte or two that do nothing.
                 if runEnd < end && base[runEnd] >= 0x7F {
-                    offset = Self.gatherText(base, from: offset, to: end, &consumer)
+                    offset = gatherText(base, from: offset, to: end, &consumer)
                     continue
                 }
                 consumer.printASCII(base + offset, count: runEnd &- offset)
@@ -206,13 +210,19 @@ struct ScreenParser {
                 if byte != 0x18 && byte != 0x1A { consumer.execute(byte) }
                 offset &+= 1
             } else if byte >= 0xC2 && byte <= 0xF4 {
+                // A lead the next byte cuts short does nothing: in binary bytes, half the
+                // leads; gathered with the bytes after it, as the gathering passes over it.
+                if offset &+ 1 < end && base[offset &+ 1] & 0xC0 != 0x80 {
+                    offset = gatherText(base, from: offset, to: end, &consumer)
+                    continue
+                }
                 guard let after = character(base, at: offset, to: end, &consumer) else { return offset }
                 offset = after
             } else {
                 // DEL, and the bytes >= 0x80 that start no character (raw C1 controls and
                 // other stray continuation bytes, the overlong leads 0xC0 and 0xC1,
                 // 0xF5-0xFF): nothing, as in the table; the text after them gathered.
-                offset = Self.gatherText(base, from: offset, to: end, &consumer)
+                offset = gatherText(base, from: offset, to: end, &consumer)
             }
         }
         return end
@@ -222,23 +232,26 @@ struct ScreenParser {
     /// ones among those that do nothing, gathered (CScreenKernels' ccell_gather_text) and
     /// printed as one run, which is what printing each does; then the control that only
     /// ends REP's character, if one came after them. Returns where the gathering stopped,
-    /// after `start`. A call, for the inlining budget.
+    /// after `start`. A call, for the inlining budget; the text is gathered into the
+    /// parser's storage, not a temporary allocation, whose closure was a second call in
+    /// every gathering. Mutating, so that the parser is passed by reference, not copied.
     @inline(never)
-    private static func gatherText<Consumer: ScreenParserConsumer>(
+    private mutating func gatherText<Consumer: ScreenParserConsumer>(
         _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, _ consumer: inout Consumer
     ) -> Int {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: gatheredCapacity) { text in
-            var count = 0
-            var control: Int32 = -1
-            let stop = ccell_gather_text(base, start, end, text.baseAddress!, gatheredCapacity, &count, &control)
-            if count > 0 { consumer.printASCII(text.baseAddress!, count: count) }
-            if control >= 0 { consumer.execute(UInt8(truncatingIfNeeded: control)) }
-            return stop
-        }
+        var count = 0
+        var control: Int32 = -1
+        let stop = ccell_gather_text(base, start, end, gathered, Self.gatheredCapacity, &count, &control)
+        if count > 0 { consumer.printASCII(gathered, count: count) }
+        if control >= 0 { consumer.execute(UInt8(truncatingIfNeeded: control)) }
+        return stop
     }
 
     /// Printable bytes gathered at most at a time: a row of the widest screens.
     private static let gatheredCapacity = 256
+
+    /// Where they are gathered: `gatheredCapacity` bytes after the control string's.
+    private let gathered: UnsafeMutablePointer<UInt8>
 
     /// Whether long runs are searched with AVX2 (CScreenKernels).
     private let scansWithAVX2: Bool
