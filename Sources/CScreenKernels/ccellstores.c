@@ -132,6 +132,53 @@ long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *sto
     return line_stops(bytes, start, end, stops, capacity, unprintable_mask_sse2);
 }
 
+/// Bit i set where bytes[i] (of 64) is `value`.
+__attribute__((target("avx2"), always_inline)) static inline uint64_t equal_mask_avx2(const uint8_t *bytes,
+                                                                                    uint8_t value) {
+    __m256i wanted = _mm256_set1_epi8((char)value);
+    uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)bytes), wanted));
+    uint32_t high =
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(bytes + 32)), wanted));
+    return low | (uint64_t)high << 32;
+}
+
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline uint64_t
+equal_mask_avx512(const uint8_t *bytes, uint8_t value) {
+    return _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(bytes), _mm512_set1_epi8((char)value));
+}
+
+__attribute__((always_inline)) static inline uint64_t equal_mask_sse2(const uint8_t *bytes, uint8_t value) {
+    const __m128i wanted = _mm_set1_epi8((char)value);
+    uint64_t mask = 0;
+    for (int i = 0; i < 4; i++) {
+        __m128i chunk = _mm_loadu_si128((const __m128i *)(bytes + 16 * i));
+        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, wanted)) << (16 * i);
+    }
+    return mask;
+}
+
+/// ccell_line_ends with the instruction set's masks.
+__attribute__((always_inline)) static inline ccell_line_ends
+line_ends(const uint8_t *bytes, uint64_t (*unprintable_of)(const uint8_t *),
+          uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
+    uint64_t returns = equal_of(bytes, '\r');
+    uint64_t feeds = equal_of(bytes, '\n');
+    if (unprintable_of(bytes) != (returns | feeds)) return (ccell_line_ends){~0ULL, ~0ULL};
+    return (ccell_line_ends){returns, feeds};
+}
+
+__attribute__((target("avx2"))) ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes) {
+    return line_ends(bytes, unprintable_mask_avx2, equal_mask_avx2);
+}
+
+__attribute__((target("avx512f,avx512bw"))) ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes) {
+    return line_ends(bytes, unprintable_mask_avx512, equal_mask_avx512);
+}
+
+ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes) {
+    return line_ends(bytes, unprintable_mask_sse2, equal_mask_sse2);
+}
+
 __attribute__((target("avx2")))
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
     long offset = start;
@@ -246,6 +293,20 @@ long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *sto
 long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity) {
     return ccell_line_stops_sse2(bytes, start, end, stops, capacity);
 }
+
+ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes) {
+    ccell_line_ends ends = {0, 0};
+    for (int i = 0; i < 64; i++) {
+        if (bytes[i] == '\r') ends.returns |= 1ULL << i;
+        else if (bytes[i] == '\n') ends.feeds |= 1ULL << i;
+        else if ((uint8_t)(bytes[i] - 0x20) >= 0x5F) return (ccell_line_ends){~0ULL, ~0ULL};
+    }
+    return ends;
+}
+
+ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes) { return ccell_line_ends_sse2(bytes); }
+
+ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes) { return ccell_line_ends_sse2(bytes); }
 
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
     while (start < end && (uint8_t)(bytes[start] - 0x20) < 0x5F) start++;

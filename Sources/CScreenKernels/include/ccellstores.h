@@ -74,6 +74,19 @@ long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *sto
 long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *stops, long capacity);
 long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity);
 
+/// The returns and line feeds among 64 bytes, bit i for bytes[i], when every other byte
+/// is printable ASCII; both all ones (no byte is both) when one is not: what the
+/// scroll-ahead takes a block of short lines at once by. With SSE2, AVX2 or AVX-512 BW,
+/// as ccell_line_stops.
+typedef struct {
+    uint64_t returns;
+    uint64_t feeds;
+} ccell_line_ends;
+
+ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes);
+ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes);
+ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes);
+
 /// Writes `count` (at least 4) cells: cell i is `style` | bytes[i], where the low 32 bits
 /// of `style` are 0.
 void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, uint64_t *cells);

@@ -194,7 +194,11 @@ extension ScreenState {
         let walksGraphicRenditions = self.walksGraphicRenditions
         var runStart = cursor.offset
         var found = capacity
-        while found == capacity {
+        // Where the last line feed was, and from where blocks of short lines are tried
+        // (ShortLineBlocks.swift): after a block that was not one, from past it.
+        var lastFeed = runStart &- Self.shortLineLength
+        var blocksFrom = walksShortLineBlocks ? runStart : .max
+        batches: while found == capacity {
             found = lineStops(base, runStart, end, stops, capacity)
             for index in 0..<found {
                 let stopByte = stops[index]
@@ -222,6 +226,17 @@ extension ScreenState {
                     scratch.note(
                         PlainTextWalk(
                             offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
+                    if stopByte &- lastFeed < Self.shortLineLength && stopByte >= blocksFrom {
+                        let taken = walkShortLines(
+                            base, from: stopByte &+ 1, to: end, stoppingAtRow: stop, &cursor, scratch)
+                        blocksFrom = taken &+ Self.shortLinesBlock
+                        if taken > stopByte &+ 1 {
+                            runStart = taken
+                            found = capacity
+                            continue batches
+                        }
+                    }
+                    lastFeed = stopByte
                 case 0x1B where walksGraphicRenditions:
                     guard
                         let length = Self.walkedGraphicRenditionLength(

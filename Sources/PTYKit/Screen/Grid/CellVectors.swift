@@ -53,6 +53,18 @@ enum CellVectors: Int, Comparable, Sendable {
         }
     }
 
+    /// The returns and line feeds among 64 bytes of plain text (CScreenKernels'
+    /// ccell_line_ends).
+    typealias LineEnds = @convention(c) (_ bytes: UnsafePointer<UInt8>) -> ccell_line_ends
+
+    var lineEnds: LineEnds {
+        switch self {
+        case .sse2: ccell_line_ends_sse2
+        case .avx2: ccell_line_ends_avx2
+        case .avx512: ccell_line_ends_avx512
+        }
+    }
+
     /// What of a read that redraws the screen need not be fed (CScreenKernels' ccell_redraw).
     typealias FindRedraw =
         @convention(c) (

@@ -1,0 +1,132 @@
+import ScreenTestSupport
+import Testing
+
+@testable import PTYKit
+
+/// The scroll-ahead's blocks of short lines (FastPaths/ShortLineBlocks.swift): 64 bytes of
+/// printable ASCII, returns and line feeds walked at once leave the screen, and while the
+/// scrollback is held the held lines, that the plain feed (`fastPaths: .none`) makes, fed
+/// whole, split in two at every byte and in reads of a few sizes.
+@Suite("Screen scroll-ahead over blocks of short lines")
+struct ScreenShortLineBlocksTests {
+    /// Lines of the lengths given in turn, each ended by `end`, `count` bytes in all: the
+    /// last line may be cut anywhere.
+    static func lines(_ lengths: [Int], _ end: String, count: Int) -> [UInt8] {
+        var text: [UInt8] = []
+        var line = 0
+        while text.count < count {
+            let length = lengths[line % lengths.count]
+            text += (0..<length).map { UInt8(0x21 + ($0 + line) % 94) }
+            text += bytes(end)
+            line += 1
+        }
+        return Array(text[..<count])
+    }
+
+    /// Lines of every length up to 20, `yes` and `seq` with and without returns, lines
+    /// that reach the right margin exactly (or one short, or one over), and runs of line
+    /// feeds, on a screen `columns` wide.
+    static func texts(columns: Int) -> [(name: String, input: [UInt8])] {
+        let every = Array(0...20)
+        let margin = [columns, 1, 2, columns - 1, 3, columns + 1, 0, columns]
+        var texts: [(String, [UInt8])] = []
+        for end in [#"\r\n"#, #"\n"#] {
+            texts.append(("every length to 20, \(end)", lines(every, end, count: 700)))
+            texts.append(("lines at the margin, \(end)", lines(margin, end, count: 900)))
+            texts.append(("yes, \(end)", lines([1], end, count: 2 * columns * 3 + 7)))
+            texts.append(("seq, \(end)", (1...150).flatMap { Array("\($0)".utf8) + bytes(end) }))
+        }
+        texts.append(("line feeds", [UInt8](repeating: 0x0A, count: 300)))
+        texts.append(("returns and line feeds", lines([0, 0, 1], #"\r\r\n"#, count: 400)))
+        return texts
+    }
+
+    /// One byte that is not plain among short lines: what ends the block, taken by the
+    /// parser, the walk going on after it.
+    static let notPlain = [#"\t"#, #"\e[m"#, #"\e[31m"#, #"\b"#, #"\x80"#, #"\xC3\xA9"#, #"\x7F"#, #"\e[2A"#]
+
+    /// What the screen holds before: nothing, a row written to its last column (a wrap
+    /// pending), newline mode, the cursor near the right margin.
+    static func setups(columns: Int) -> [[UInt8]] {
+        [
+            [], [UInt8](repeating: 0x41, count: columns), bytes(#"\e[20h"#),
+            bytes(#"\e[1;\#(columns - 2)H"#),
+        ]
+    }
+
+    /// The screens and held lines of `input` after `setup`, fed as the plain feed feeds it
+    /// and as `feed` does with the fast paths.
+    static func expectSame(
+        _ setup: [UInt8], _ input: [UInt8], rows: Int, columns: Int, held: Bool, _ what: String,
+        feed: (ScreenModel) -> Void
+    ) {
+        let fast = ScreenModel(rows: rows, columns: columns)
+        let plain = ScreenModel(rows: rows, columns: columns, fastPaths: .none)
+        for model in [fast, plain] {
+            model.feed(setup)
+            if held { model.startHoldingScrollback(limit: 1 << 20) }
+        }
+        plain.feed(input)
+        feed(fast)
+        expectSameScreen(fast, plain, what)
+        guard held else { return }
+        let (a, b) = (OutputBuffer(), OutputBuffer())
+        fast.appendHeldScrollbackAndRepaint(to: a)
+        plain.appendHeldScrollbackAndRepaint(to: b)
+        #expect(a.bytes == b.bytes, "\(what): the held lines")
+    }
+
+    @Test(arguments: [(3, 64), (24, 80)], [false, true])
+    func everySplitIsThePlainFeeds(size: (rows: Int, columns: Int), held: Bool) {
+        for (name, input) in Self.texts(columns: size.columns) {
+            for setup in Self.setups(columns: size.columns) {
+                let what = "\(size.rows)x\(size.columns) \(held ? "held" : "not held"), \(name) after \(setup)"
+                // Every byte of a block, and a few more.
+                for split in Array(100..<164) + [0, 1, 299, input.count] {
+                    Self.expectSame(
+                        setup, input, rows: size.rows, columns: size.columns, held: held, "\(what), split at \(split)"
+                    ) {
+                        $0.feed(input[..<split])
+                        $0.feed(input[split...])
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [(3, 64), (24, 80)], [false, true])
+    func aByteNotPlainAnywhere(size: (rows: Int, columns: Int), held: Bool) {
+        for (name, text) in Self.texts(columns: size.columns) {
+            for other in Self.notPlain {
+                // At each offset of a 64-byte block.
+                for at in stride(from: 200, to: 264, by: 3) {
+                    let input = Array(text[..<at]) + bytes(other) + Array(text[at...])
+                    Self.expectSame(
+                        [], input, rows: size.rows, columns: size.columns, held: held,
+                        "\(size.rows)x\(size.columns) \(held ? "held" : "not held"), \(name), \(other) at \(at)"
+                    ) { $0.feed(input) }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [(3, 64), (24, 80), (60, 200)], [7, 64, 97, 4096])
+    func readsAsFromAPty(size: (rows: Int, columns: Int), read: Int) {
+        for (name, text) in Self.texts(columns: size.columns) {
+            let input = Array(Array(repeating: text, count: 3).joined())
+            for held in [false, true] {
+                Self.expectSame(
+                    [], input, rows: size.rows, columns: size.columns, held: held,
+                    "\(size.rows)x\(size.columns) \(held ? "held" : "not held"), \(name), reads of \(read)"
+                ) { model in
+                    var offset = 0
+                    while offset < input.count {
+                        let end = min(offset + read, input.count)
+                        model.feed(Array(input[offset..<end]))
+                        offset = end
+                    }
+                }
+            }
+        }
+    }
+}
