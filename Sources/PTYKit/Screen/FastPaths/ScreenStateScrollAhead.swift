@@ -193,13 +193,16 @@ extension ScreenState {
         let stops = scratch.lineStops
         let walksGraphicRenditions = self.walksGraphicRenditions
         var runStart = cursor.offset
-        var found = capacity
+        var batch = capacity
+        var more = true
         // Where the last line feed was, and from where blocks of short lines are tried
         // (ShortLineBlocks.swift): after a block that was not one, from past it.
         var lastFeed = runStart &- Self.shortLineLength
         var blocksFrom = walksShortLineBlocks ? runStart : .max
-        batches: while found == capacity {
-            found = lineStops(base, runStart, end, stops, capacity)
+        batches: while more {
+            let found = lineStops(base, runStart, end, stops, batch)
+            more = found == batch
+            batch = capacity
             for index in 0..<found {
                 let stopByte = stops[index]
                 if stopByte > runStart
@@ -226,13 +229,19 @@ extension ScreenState {
                     scratch.note(
                         PlainTextWalk(
                             offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
-                    if stopByte &- lastFeed < Self.shortLineLength && stopByte >= blocksFrom {
+                    if stopByte &- lastFeed < Self.shortLineLength && stopByte >= blocksFrom
+                        && (cursor.x == 0 || cursor.x == columns &- 1)
+                    {
                         let taken = walkShortLines(
                             base, from: stopByte &+ 1, to: end, stoppingAtRow: stop, &cursor, scratch)
                         blocksFrom = taken &+ Self.shortLinesBlock
                         if taken > stopByte &+ 1 {
+                            // The block after them is not one (or is past the end): its
+                            // stops alone, not a whole batch that the next blocks would
+                            // leave unused.
                             runStart = taken
-                            found = capacity
+                            batch = Self.stopsAfterShortLines
+                            more = true
                             continue batches
                         }
                     }

@@ -15,8 +15,15 @@ extension ScreenState {
     static let shortLinesBlock = 64
 
     /// Lines whose line feeds are closer than this are short: the walk tries blocks after
-    /// one (a block of longer lines seldom has no wrap and no escape, and each try costs).
+    /// one (a block of longer lines seldom has no wrap and no escape, and each try costs),
+    /// with the cursor at column 0 (after a return) or at the margin (`yes` without its
+    /// returns): lines without returns that creep to the margin wrap too often.
     static let shortLineLength = 32
+
+    /// The returns and line feeds found at once after blocks of short lines: about a
+    /// block's worth of lines of 6 bytes (`seq`'s, which wrap every few lines without
+    /// their returns).
+    static let stopsAfterShortLines = 16
 
     /// Whether the walk tries blocks of short lines on this screen.
     var walksShortLineBlocks: Bool { columns >= Self.shortLinesBlock }
