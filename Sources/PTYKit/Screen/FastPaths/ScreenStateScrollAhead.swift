@@ -193,17 +193,24 @@ extension ScreenState {
         let stops = scratch.lineStops
         let walksGraphicRenditions = self.walksGraphicRenditions
         var runStart = cursor.offset
-        var batch = capacity
-        var more = true
-        // Where the last line feed was, and from where blocks of short lines are tried
-        // (ShortLineBlocks.swift): after a block that was not one, from past it.
-        var lastFeed = runStart &- Self.shortLineLength
-        var blocksFrom = walksShortLineBlocks ? runStart : .max
-        batches: while more {
-            let found = lineStops(base, runStart, end, stops, batch)
-            more = found == batch
-            batch = capacity
-            for index in 0..<found {
+        var found = capacity
+        let shortLinesSpan = shortLinesBatchSpan
+        batches: while found == capacity {
+            found = lineStops(base, runStart, end, stops, capacity)
+            var first = 0
+            // A full batch of stops this close together is short lines (ShortLineBlocks.swift),
+            // decided once a batch: a test at every line feed would cost the long lines.
+            if found == capacity && stops[capacity &- 1] &- runStart < shortLinesSpan && !cursor.tinted {
+                let taken = walkShortLines(base, from: runStart, to: end, stoppingAtRow: stop, &cursor, scratch)
+                if taken > runStart {
+                    runStart = taken
+                    // Past the batch, the next from there; else the stops of the batch
+                    // from the block that was not one on.
+                    if taken > stops[capacity &- 1] { continue batches }
+                    first = Self.firstStop(atOrAfter: taken, in: stops, count: capacity)
+                }
+            }
+            for index in first..<found {
                 let stopByte = stops[index]
                 if stopByte > runStart
                     && cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop)
@@ -229,23 +236,6 @@ extension ScreenState {
                     scratch.note(
                         PlainTextWalk(
                             offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
-                    if stopByte &- lastFeed < Self.shortLineLength && stopByte >= blocksFrom
-                        && (cursor.x == 0 || cursor.x == columns &- 1)
-                    {
-                        let taken = walkShortLines(
-                            base, from: stopByte &+ 1, to: end, stoppingAtRow: stop, &cursor, scratch)
-                        blocksFrom = taken &+ Self.shortLinesBlock
-                        if taken > stopByte &+ 1 {
-                            // The block after them is not one (or is past the end): its
-                            // stops alone, not a whole batch that the next blocks would
-                            // leave unused.
-                            runStart = taken
-                            batch = Self.stopsAfterShortLines
-                            more = true
-                            continue batches
-                        }
-                    }
-                    lastFeed = stopByte
                 case 0x1B where walksGraphicRenditions:
                     guard
                         let length = Self.walkedGraphicRenditionLength(
