@@ -25,7 +25,8 @@ struct ScreenShortLineBlocksTests {
 
     /// Lines of every length up to 20, `yes` and `seq` with and without returns, lines
     /// that reach the right margin exactly (or one short, or one over), and runs of line
-    /// feeds, on a screen `columns` wide.
+    /// feeds, on a screen `columns` wide; without returns, lines step right and wrap
+    /// inside blocks (`seq` of 6 digits a line: every dozen lines at 80 columns).
     static func texts(columns: Int) -> [(name: String, input: [UInt8])] {
         let every = Array(0...20)
         let margin = [columns, 1, 2, columns - 1, 3, columns + 1, 0, columns]
@@ -36,6 +37,8 @@ struct ScreenShortLineBlocksTests {
             texts.append(("yes, \(end)", lines([1], end, count: 2 * columns * 3 + 7)))
             texts.append(("seq, \(end)", (1...150).flatMap { Array("\($0)".utf8) + bytes(end) }))
         }
+        texts.append(("seq of 6 digits, \\n", (100_000..<100_200).flatMap { Array("\($0)\n".utf8) }))
+        texts.append(("lines of 10 to 30, \\n", lines(Array(10...30), #"\n"#, count: 1200)))
         texts.append(("line feeds", [UInt8](repeating: 0x0A, count: 300)))
         texts.append(("returns and line feeds", lines([0, 0, 1], #"\r\r\n"#, count: 400)))
         return texts
@@ -46,11 +49,14 @@ struct ScreenShortLineBlocksTests {
     static let notPlain = [#"\t"#, #"\e[m"#, #"\e[31m"#, #"\b"#, #"\x80"#, #"\xC3\xA9"#, #"\x7F"#, #"\e[2A"#]
 
     /// What the screen holds before: nothing, a row written to its last column (a wrap
-    /// pending), newline mode, the cursor near the right margin.
+    /// pending), newline mode, the cursor near the right margin; and what the walk is not
+    /// tried in: top and bottom margins, with origin mode or not, origin mode alone,
+    /// autowrap off, insert mode, left and right margins.
     static func setups(columns: Int) -> [[UInt8]] {
         [
             [], [UInt8](repeating: 0x41, count: columns), bytes(#"\e[20h"#),
-            bytes(#"\e[1;\#(columns - 2)H"#),
+            bytes(#"\e[1;\#(columns - 2)H"#), bytes(#"\e[2;3r"#), bytes(#"\e[?6h\e[2;3r"#), bytes(#"\e[?6h"#),
+            bytes(#"\e[?7l"#), bytes(#"\e[4h"#), bytes(#"\e[?69h\e[5;\#(columns - 5)s"#),
         ]
     }
 
@@ -105,6 +111,27 @@ struct ScreenShortLineBlocksTests {
                         [], input, rows: size.rows, columns: size.columns, held: held,
                         "\(size.rows)x\(size.columns) \(held ? "held" : "not held"), \(name), \(other) at \(at)"
                     ) { $0.feed(input) }
+                }
+            }
+        }
+    }
+
+    /// A character of 2, 3 and 4 bytes at each offset across two blocks of a staircase, fed
+    /// whole and cut after its first byte: the block it is in, or ends in, is not taken.
+    @Test(arguments: [(3, 64), (24, 80)], [false, true])
+    func aCharacterOfSeveralBytesAcrossBlocks(size: (rows: Int, columns: Int), held: Bool) {
+        let text = (100_000..<100_100).flatMap { Array("\($0)\n".utf8) }
+        for character in ["é", "€", "😀"] {
+            for at in 150..<280 {
+                let input = Array(text[..<at]) + Array(character.utf8) + Array(text[at...])
+                for cut in [input.count, at + 1] {
+                    Self.expectSame(
+                        [], input, rows: size.rows, columns: size.columns, held: held,
+                        "\(size.rows)x\(size.columns) \(held ? "held" : "not held"), \(character) at \(at), cut at \(cut)"
+                    ) {
+                        $0.feed(input[..<cut])
+                        $0.feed(input[cut...])
+                    }
                 }
             }
         }
