@@ -147,6 +147,49 @@ struct ScrollbackHold {
         lineCount += 1
     }
 
+    /// Stores `count` lines at once, laid out as the ring keeps them (each a 4-byte
+    /// little-endian length, then the line), none longer than `longest` bytes: the lines
+    /// storing them one at a time keeps (the longest run of the newest that fits) and counts
+    /// as dropped, in one copy. A locked flood of short lines stores one for every few bytes
+    /// it reads. One at a time still where the ring would grow, or drop a line too long for
+    /// it alone.
+    mutating func store(records: UnsafeRawBufferPointer, count: Int, longest: Int) {
+        let size = records.count
+        guard size > 0 else { return }
+        guard let storage, usedBytes + size <= capacity || !(capacity < limit && canGrow) && longest + 4 <= capacity
+        else {
+            var offset = 0
+            while offset < size {
+                let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                store(UnsafeRawBufferPointer(rebasing: records[offset + 4..<offset + 4 + length]))
+                offset += 4 + length
+            }
+            return
+        }
+        var first = 0
+        var skipped = 0
+        if size > capacity {
+            // The newest lines fill the ring alone: none before them stays.
+            while size - first > capacity {
+                first += 4 + Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
+                skipped += 1
+            }
+            droppedLines += lineCount + skipped
+            (head, usedBytes, lineCount) = (0, 0, 0)
+        } else {
+            while usedBytes + size > capacity { dropOldest(storage) }
+        }
+        var tail = head + usedBytes
+        if tail >= capacity { tail -= capacity }
+        let kept = size - first
+        let source = records.baseAddress!.assumingMemoryBound(to: UInt8.self) + first
+        let part = min(kept, capacity - tail)
+        (storage + tail).update(from: source, count: part)
+        if part < kept { storage.update(from: source + part, count: kept - part) }
+        usedBytes += kept
+        lineCount += count - skipped
+    }
+
     /// A ring of at least `needed` bytes where it can have one (doubling, at most `limit`),
     /// its lines moved to its start in order. On failure it stays as it is, for good:
     /// trying again for every line would cost a failing allocation each.
