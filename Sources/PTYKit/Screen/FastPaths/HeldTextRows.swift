@@ -26,22 +26,35 @@ struct HeldTextRows {
     private var screen: Grid? = nil
     private var topRow = 0
     private var newlineMode = false
+    /// The first row (numbered as `row`) from which every row is blank: a line of text
+    /// that begins at its first column there is its own bytes (`storeLine`).
+    private var blankFrom = 0
     /// Where the returns and line feeds found in a batch go (CellVectors.lineStops).
     private let stops: UnsafeMutablePointer<Int>
     private static let stopsABatch = 128
     private var lineStops: CellVectors.LineStops = ccell_line_stops_sse2
+    /// The rows made, laid out as the hold's ring keeps them (ScrollbackHold.store(records:)),
+    /// stored a batch at a time: one at a time, storing a `yes` line cost more than making it.
+    private var records: UnsafeMutablePointer<UInt8>
+    private var recordsCapacity = 0
+    private var recordsUsed = 0
+    private var recordCount = 0
 
     /// The most a line ends with: EL, CR and LF.
     private static let lineEndLength = 5
+    /// EL, CR and LF, as the little-endian word `storeLine` writes them with.
+    private static let lineEnd: UInt64 = 0x0A_0D_4B_5B_1B
 
     init() {
         line = .allocate(capacity: 1)
         stops = .allocate(capacity: Self.stopsABatch)
+        records = .allocate(capacity: 1)
     }
 
     func deallocate() {
         line.deallocate()
         stops.deallocate()
+        records.deallocate()
     }
 
     /// Begins at the cursor `start` walks from, on `screen` (its top row numbered `topRow`).
@@ -56,6 +69,13 @@ struct HeldTextRows {
             capacity = columns &+ Self.lineEndLength
             line = .allocate(capacity: capacity)
         }
+        // A batch of 16 KiB, or room for a few rows of a very wide screen.
+        let recordsCapacity = max(16 << 10, 4 &* (columns &+ 16))
+        if recordsCapacity > self.recordsCapacity {
+            records.deallocate()
+            self.recordsCapacity = recordsCapacity
+            records = .allocate(capacity: recordsCapacity)
+        }
         self.columns = columns
         self.screen = screen
         self.topRow = topRow
@@ -65,7 +85,16 @@ struct HeldTextRows {
         x = start.x
         pendingWrap = start.pendingWrap
         row = start.row
+        blankFrom = topRow &+ screen.rows
+        while blankFrom > row && rowIsBlank(blankFrom &- 1 &- topRow) { blankFrom &-= 1 }
         enterRow()
+    }
+
+    private func rowIsBlank(_ y: Int) -> Bool {
+        guard let screen else { return true }
+        let cells = screen.row(y)
+        for index in 0..<screen.writtenCount(y) where cells[index] != 0 { return false }
+        return true
     }
 
     /// Takes the row's cells until now, where it is a row of the screen: plain ASCII or
@@ -81,8 +110,8 @@ struct HeldTextRows {
     }
 
     /// Follows plain text (printable ASCII, CR and LF), storing each row the cursor leaves
-    /// in `hold`. The returns and line feeds are found with the walk's vectors, a batch at
-    /// a time.
+    /// in `hold` (a batch at a time: `finish` stores the last). The returns and line feeds
+    /// are found with the walk's vectors, a batch at a time.
     mutating func follow(_ text: UnsafeBufferPointer<UInt8>, into hold: inout ScrollbackHold) {
         guard let base = text.baseAddress else { return }
         let end = text.count
@@ -90,8 +119,19 @@ struct HeldTextRows {
         var found = Self.stopsABatch
         while found == Self.stopsABatch {
             found = lineStops(base, runStart, end, stops, Self.stopsABatch)
-            for index in 0..<found {
+            var index = 0
+            while index < found {
                 let stop = stops[index]
+                index &+= 1
+                // Lines ended by CR LF from the first column of a blank row (a command's
+                // output through a pty): their rows are their own bytes.
+                if base[stop] == 0x0D && row >= blankFrom && x == 0 && !pendingWrap && self.end == 0 {
+                    let lines = storeLines(base, from: runStart, stop: index &- 1, of: found, into: &hold)
+                    if lines.stop >= index {
+                        (index, runStart) = lines
+                        continue
+                    }
+                }
                 if stop > runStart { printRun(base + runStart, count: stop &- runStart, into: &hold) }
                 pendingWrap = false
                 if base[stop] == 0x0D {
@@ -143,11 +183,122 @@ struct HeldTextRows {
             (line[length], line[length &+ 1]) = (0x0D, 0x0A)
             length &+= 2
         }
-        hold.store(UnsafeRawBufferPointer(start: line, count: length))
+        let record = newRecord(length: length, into: &hold)
+        record.update(from: line, count: length)
         line.update(repeating: 0x20, count: min(length, columns))
         end = 0
         row &+= 1
         enterRow()
+    }
+
+    /// Stores the lines from `runStart` that CR LF end, the first ended by the return at
+    /// `stops[stop]`, as `storeLine` does, up to the first stop among the `found` that does
+    /// not end such a line; returns that stop and where its run begins. The cursor is at
+    /// the first column of a blank row. A line shorter than a row is copied here: a call
+    /// of memcpy a `yes` line cost more than the rest of it.
+    private mutating func storeLines(
+        _ base: UnsafePointer<UInt8>, from runStart: Int, stop: Int, of found: Int, into hold: inout ScrollbackHold
+    ) -> (stop: Int, runStart: Int) {
+        var (index, runStart) = (stop, runStart)
+        let columns = self.columns
+        while index &+ 1 < found {
+            let stop = stops[index]
+            guard base[stop] == 0x0D && stops[index &+ 1] == stop &+ 1 && base[stop &+ 1] == 0x0A else { break }
+            let count = stop &- runStart
+            if count < columns && recordsUsed &+ count &+ 12 <= recordsCapacity {
+                let record = records + recordsUsed
+                UnsafeMutableRawPointer(record).storeBytes(
+                    of: UInt32(truncatingIfNeeded: count &+ Self.lineEndLength).littleEndian, as: UInt32.self)
+                // The characters, CR and LF; EL goes before those two.
+                Self.copy(base + runStart, to: record + 4, count: count &+ 2)
+                UnsafeMutableRawPointer(record + (4 &+ count)).storeBytes(
+                    of: Self.lineEnd.littleEndian, as: UInt64.self)
+                recordsUsed &+= 4 &+ count &+ Self.lineEndLength
+                recordCount &+= 1
+                row &+= 1
+            } else {
+                storeLine(base + runStart, count: count, into: &hold)
+            }
+            index &+= 2
+            runStart = stop &+ 2
+        }
+        return (index, runStart)
+    }
+
+    /// Copies `count` bytes, at least 2; up to 7 more may be written after them.
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+        if count >= 8 {
+            guard count <= 32 else { return target.update(from: source, count: count) }
+            var offset = 0
+            while offset &+ 8 < count {
+                to.storeBytes(
+                    of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                    as: UInt64.self)
+                offset &+= 8
+            }
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self), toByteOffset: count &- 8,
+                as: UInt64.self)
+        } else if count >= 4 {
+            let (first, last) = (
+                from.loadUnaligned(as: UInt32.self), from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            )
+            to.storeBytes(of: first, as: UInt32.self)
+            to.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+        } else {
+            let (first, last) = (
+                from.loadUnaligned(as: UInt16.self), from.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+            )
+            to.storeBytes(of: first, as: UInt16.self)
+            to.storeBytes(of: last, toByteOffset: count &- 2, as: UInt16.self)
+        }
+    }
+
+    /// Stores the rows of the `count` characters at `base`, a line that begins at the first
+    /// column of a blank row and that CR LF ends: as `printRun` and `leaveRow` would, but
+    /// from the bytes, the rows after it blank too. Each row but the last wrapped.
+    private mutating func storeLine(_ base: UnsafePointer<UInt8>, count: Int, into hold: inout ScrollbackHold) {
+        var text = base
+        var left = count
+        while left > columns {
+            newRecord(length: columns, into: &hold).update(from: text, count: columns)
+            text += columns
+            left &-= columns
+            row &+= 1
+        }
+        // Without EL when the characters reach the last column.
+        let erases = left < columns
+        let length = left &+ (erases ? Self.lineEndLength : 2)
+        let record = newRecord(length: length, into: &hold)
+        record.update(from: text, count: left)
+        // The 8-byte store fits: a record has room for `lineEndLength` after `columns`.
+        UnsafeMutableRawPointer(record + left).storeBytes(
+            of: (erases ? Self.lineEnd : Self.lineEnd >> 24).littleEndian, as: UInt64.self)
+        row &+= 1
+    }
+
+    /// Room for a record of `length` bytes (at most `columns` and a line's end) in the batch,
+    /// the batch stored first when it is full.
+    private mutating func newRecord(length: Int, into hold: inout ScrollbackHold) -> UnsafeMutablePointer<UInt8> {
+        if recordsUsed &+ 4 &+ columns &+ 8 > recordsCapacity { finish(into: &hold) }
+        UnsafeMutableRawPointer(records + recordsUsed).storeBytes(of: UInt32(length).littleEndian, as: UInt32.self)
+        let record = records + (recordsUsed &+ 4)
+        recordsUsed &+= 4 &+ length
+        recordCount &+= 1
+        return record
+    }
+
+    /// Stores the rows made and not stored yet: what must come before anything else reaches
+    /// the hold.
+    mutating func finish(into hold: inout ScrollbackHold) {
+        guard recordCount > 0 else { return }
+        hold.store(
+            records: UnsafeRawBufferPointer(start: records, count: recordsUsed), count: recordCount,
+            longest: columns &+ Self.lineEndLength)
+        recordsUsed = 0
+        recordCount = 0
     }
 }
 
@@ -184,6 +335,7 @@ extension ScreenState {
         if let more { rows.follow(more, into: &history.hold!) }
         // The first row shown begins with a character that wraps the row before it.
         if rows.row < first.row { rows.wrap(into: &history.hold!) }
+        rows.finish(into: &history.hold!)
     }
 
     /// Whether the rows from the cursor down hold plain ASCII in the plain style or blanks
