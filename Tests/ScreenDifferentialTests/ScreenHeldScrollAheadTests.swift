@@ -77,6 +77,46 @@ struct ScreenHeldScrollAheadTests {
         }
     }
 
+    /// Short lines as `yes` and `seq` print them through a pty, and lines of 0 to 2.5 rows
+    /// (some exactly one or two), which HeldTextRows copies whole into the hold's batch; a
+    /// bare LF, a lone CR and newline mode between them: the hold and the unlock's bytes
+    /// are the plain feed's, the text cut in two reads at every byte, and fed in reads of
+    /// one row and of every size up to 64.
+    @Test(arguments: [(5, 10), (3, 1), (24, 80)])
+    func shortLinesAreThePlainFeedsAtEverySplit(size: (rows: Int, columns: Int)) {
+        let columns = size.columns
+        var text: [UInt8] = []
+        for number in 0..<60 {
+            let length = [0, 1, columns - 1, columns, columns + 1, 2 * columns, 5 * columns / 2][number % 7]
+            text += bytes("\(number)") + Array(repeating: UInt8(ascii: "y"), count: length) + bytes(#"\r\n"#)
+            if number == 20 { text += bytes(#"raw\nline\r\n"#) }
+            if number == 30 { text += bytes(#"over\rwritten\r\n"#) }
+            if number == 40 { text += bytes(#"\e[20hnewline mode\n\e[20l"#) }
+        }
+        text += bytes((0..<150).map { #"y\r\n\#($0)\r\n"# }.joined())
+        let notice = Array("N earlier lines".utf8)
+        func unlock(_ reads: [ArraySlice<UInt8>], limit: Int, fastPaths: ScreenModel.FastPaths) -> [UInt8] {
+            let model = ScreenModel(rows: size.rows, columns: size.columns, fastPaths: fastPaths)
+            model.feed(bytes(#"$ yes\r\n"#))
+            model.startHoldingScrollback(limit: limit)
+            for read in reads { model.feed(read) }
+            let buffer = OutputBuffer()
+            model.appendHeldScrollbackAndRepaint(to: buffer, notice: notice)
+            return buffer.bytes
+        }
+        for limit in [1 << 20, 300] {
+            let expected = unlock([text[...]], limit: limit, fastPaths: .none)
+            for split in 0...text.count {
+                let reads = [text[..<split], text[split...]]
+                #expect(unlock(reads, limit: limit, fastPaths: .all) == expected, "cut at \(split), limit \(limit)")
+            }
+            for read in Array(1...64) + [columns] {
+                let reads = stride(from: 0, to: text.count, by: read).map { text[$0..<min($0 + read, text.count)] }
+                #expect(unlock(reads, limit: limit, fastPaths: .all) == expected, "reads of \(read), limit \(limit)")
+            }
+        }
+    }
+
     /// A locked flood takes the scroll-ahead (text is kept back between reads), so that the
     /// comparison above compares something; and not where the pen is coloured.
     @Test func aLockedFloodIsWalked() {

@@ -68,6 +68,44 @@ struct ScrollbackHoldTests {
         #expect(held(none).isEmpty)
     }
 
+    /// Lines stored a batch at a time (as HeldTextRows stores the rows it makes) leave the
+    /// ring as storing them one at a time does: the same lines, bytes and count of dropped
+    /// ones, while it grows, once full, with lines too long for it alone, and where an
+    /// allocation fails.
+    @Test(arguments: [0, 9, 40, 700, 5000, 70_000, 1 << 20])
+    func storingABatchKeepsWhatOneAtATimeKeeps(limit: Int) {
+        var random = SplitMix64(seed: UInt64(limit))
+        for failsPast in [Int.max, ScrollbackHold.initialCapacity] {
+            let allocate: (Int) -> UnsafeMutableRawPointer? = { $0 <= failsPast ? malloc($0) : nil }
+            var single = ScrollbackHold(limit: limit, allocate: allocate)
+            var batched = ScrollbackHold(limit: limit, allocate: allocate)
+            defer {
+                single.deallocate()
+                batched.deallocate()
+            }
+            for _ in 0..<400 {
+                let records = OutputBuffer()
+                let count = Int(random.next() % 40) + 1
+                var longest = 0
+                for _ in 0..<count {
+                    let length = Int(random.next() % (random.next() % 4 == 0 ? 90 : 8))
+                    let line = (0..<length).map { _ in UInt8(33 + random.next() % 90) }
+                    withUnsafeBytes(of: UInt32(length).littleEndian) { records.append($0) }
+                    records.append(contentsOf: line)
+                    longest = max(longest, length)
+                    line.withUnsafeBytes { single.store($0) }
+                }
+                records.withUnsafeBytes { batched.store(records: $0, count: count, longest: longest) }
+                #expect(batched.lineCount == single.lineCount && batched.droppedLines == single.droppedLines)
+                #expect(batched.usedBytes == single.usedBytes && batched.capacity == single.capacity)
+            }
+            let (a, b) = (OutputBuffer(), OutputBuffer())
+            single.write(into: a)
+            batched.write(into: b)
+            #expect(a.bytes == b.bytes, "limit \(limit), allocations fail past \(failsPast)")
+        }
+    }
+
     /// Every line a model holds, written with a drain: the same bytes, in pieces no larger
     /// than the drain size and a line.
     @Test func writingWithADrainNeedsNoMemoryOfTheHoldsSize() {
