@@ -13,9 +13,10 @@
  *                            (an alarm after SECS is only a safety net)
  *   bench-child probe        print "PROBE <tty name>" (is it on a new pty?)
  *   bench-child text N       write N bytes of the log text to stdout (corpus)
- *   bench-child flood N GO DONE
+ *   bench-child flood N GO DONE [WORKLOAD]
  *                            print "R", wait for a byte on the FIFO GO, write N
- *                            bytes of log text, then "D" to the FIFO DONE and
+ *                            bytes of log text (or of WORKLOAD, as for write),
+ *                            then "D" to the FIFO DONE and
  *                            wait for input (or the hang-up)
  *
  * write and write-raw wait for one byte of input before exiting, so that the
@@ -101,7 +102,7 @@ static void echo_until_q(void) {
 static int usage(void) {
     static const char text[] =
         "usage: bench-child write N [WORKLOAD] | write-raw N [WORKLOAD] | echo | idle SECS | probe | text N\n"
-        "       bench-child flood N GO DONE\n";
+        "       bench-child flood N GO DONE [WORKLOAD]\n";
     write_all(2, text, sizeof text - 1);
     return 2;
 }
@@ -115,13 +116,14 @@ int main(int argc, char **argv) {
         wait_for_one_byte();
         return 0;
     }
-    if (!strcmp(mode, "flood") && argc == 5) {
+    if (!strcmp(mode, "flood") && (argc == 5 || argc == 6)) {
         write_all(1, "R", 1);
         int go = open(argv[3], O_RDONLY | O_CLOEXEC);
         char c;
         if (go < 0 || read(go, &c, 1) != 1) die("the go FIFO");
         close(go);
-        write_text(1, strtoull(argv[2], NULL, 10));
+        if (argc == 6) write_workload(1, strtoull(argv[2], NULL, 10), argv[5]);
+        else write_text(1, strtoull(argv[2], NULL, 10));
         int done = open(argv[4], O_WRONLY | O_CLOEXEC);
         if (done < 0) die("the done FIFO");
         write_all(done, "D", 1);

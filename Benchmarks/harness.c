@@ -99,6 +99,7 @@ static struct {
     int do_throughput, do_latency, do_idle, do_startup, do_flood, probe;
     int rows, columns; /* the outer pty's window */
     const char *fifo_dir;
+    const char *flood_workload; /* what the floods write (bench-workload.h); the log text if NULL */
     Wrapper wrappers[MAX_WRAPPERS];
     int wrapper_count;
     const char *parser_labels[MAX_PARSER_ROWS];
@@ -730,7 +731,7 @@ static void run_flood(const Wrapper *w, FloodMode mode, double *mbps, double *cp
     unlink(done);
     if (mkfifo(go, 0600) < 0 || mkfifo(done, 0600) < 0) die("mkfifo");
     snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)config.bytes);
-    char *command[] = {(char *)config.child, "flood", bytes, go, done, NULL};
+    char *command[] = {(char *)config.child, "flood", bytes, go, done, (char *)config.flood_workload, NULL};
     Session s;
     void (*end)(Session *) = mode == FLOOD_DETACHED ? end_detached : end_hard;
     if (mode == FLOOD_DETACHED) {
@@ -1059,6 +1060,8 @@ static void parse(int argc, char **argv) {
             config.do_flood = strstr(list, "flood") != NULL;
         } else if (!strcmp(a, "--size") && has_value) {
             if (sscanf(argv[++i], "%dx%d", &config.columns, &config.rows) != 2) usage();
+        } else if (!strcmp(a, "--flood-workload") && has_value) {
+            config.flood_workload = argv[++i];
         } else if (!strcmp(a, "--fifo-dir") && has_value) {
             config.fifo_dir = argv[++i];
         } else if (!strcmp(a, "--parser") && has_value && config.parser_count < MAX_PARSER_ROWS) {
