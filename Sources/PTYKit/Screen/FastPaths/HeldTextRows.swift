@@ -225,7 +225,7 @@ struct HeldTextRows {
         return (index, runStart)
     }
 
-    /// Copies `count` bytes, at least 2; up to 7 more may be written after them.
+    /// Copies `count` bytes, at least 2: a short line in two overlapping words, not a call.
     @inline(__always)
     private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
         let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
