@@ -332,6 +332,20 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t control_ma
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(chunk, _mm256_set1_epi8(0x1F)), chunk));
 }
 
+/// Bits of a byte's row in the AVX2 scan besides the generated final-byte rows, which a
+/// final's high nibble (4 to 7) limits to the low four: a parameter byte (0x30-0x3B) in the
+/// top bit, which movemask takes as it is, and a C0 control other than LF and CR (0x00-0x0F)
+/// or than ESC (0x10-0x1F). One lookup classifies every byte a block needs but ESC and '['.
+enum { final_bits = 0x0F, low_controls = 0x10, high_controls = 0x20, parameter = 0x80 };
+/// A low nibble n is a parameter byte's up to B, low_controls' but for A (LF) and D (CR),
+/// high_controls' but for B (ESC).
+static const uint8_t class_low_nibble_rows[16] = {
+    0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xB0, 0xA0, 0x90, 0x30, 0x20, 0x30, 0x30,
+};
+static const uint8_t class_high_nibble_rows[16] = {
+    low_controls, high_controls, 0, parameter, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 /// The same as scan_items for AVX2, 64 bytes a step: the bytes that end a control
 /// sequence are found all at once (the bits after each ESC [ added to the run of
 /// parameter bits they begin carry to the byte after it), and only the items other than
@@ -339,9 +353,15 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t control_ma
 __attribute__((target("avx2"))) static item_kind
 scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, long *items) {
     // Final bytes of the control sequences left out (final_kinds undone, graphic and
-    // moves_to): a bit of the high nibble's row set by the low nibble.
-    const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)low_nibble_rows));
-    const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)high_nibble_rows));
+    // moves_to): a bit of the high nibble's row set by the low nibble; the classes above
+    // in the other bits.
+    uint8_t low_rows[16], high_rows[16];
+    for (int nibble = 0; nibble < 16; nibble++) {
+        low_rows[nibble] = (uint8_t)(low_nibble_rows[nibble] | class_low_nibble_rows[nibble]);
+        high_rows[nibble] = (uint8_t)(high_nibble_rows[nibble] | class_high_nibble_rows[nibble]);
+    }
+    const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)low_rows));
+    const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)high_rows));
     uint64_t starts_carried = 0;
     unsigned char sum_carried = 0;
     long consumed = 0;
@@ -355,29 +375,25 @@ scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, lon
             memcpy(tail, p, (size_t)left);
             p = tail;
         }
-        uint64_t escapes = 0, brackets_next = 0, params = 0, controls = 0, line_ends = 0, known = 0;
+        uint64_t escapes = 0, brackets_next = 0, params = 0, other_controls = 0, unknown_finals = 0;
         for (int half = 0; half < 2; half++) {
             __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32 * half));
             __m256i next = _mm256_loadu_si256((const __m256i *)(p + 32 * half + 1));
-            __m256i digits = _mm256_sub_epi8(b, _mm256_set1_epi8('0'));
             __m256i nibbles = _mm256_and_si256(_mm256_srli_epi16(b, 4), _mm256_set1_epi8(0x0F));
             __m256i rows = _mm256_and_si256(_mm256_shuffle_epi8(low_table, _mm256_and_si256(b, _mm256_set1_epi8(0x0F))),
                                             _mm256_shuffle_epi8(high_table, nibbles));
+            __m256i zero = _mm256_setzero_si256();
             int shift = 32 * half;
             escapes |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, _mm256_set1_epi8(0x1B))) << shift;
             brackets_next |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('[')))
                              << shift;
-            params |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                          _mm256_cmpeq_epi8(_mm256_min_epu8(digits, _mm256_set1_epi8(0x0B)), digits))
-                      << shift;
-            controls |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                            _mm256_cmpeq_epi8(_mm256_min_epu8(b, _mm256_set1_epi8(0x1F)), b))
-                        << shift;
-            line_ends |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-                             _mm256_cmpeq_epi8(b, _mm256_set1_epi8('\r')), _mm256_cmpeq_epi8(b, _mm256_set1_epi8('\n'))))
-                         << shift;
-            known |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(rows, _mm256_setzero_si256()))
-                     << shift;
+            params |= (uint64_t)(uint32_t)_mm256_movemask_epi8(rows) << shift;
+            other_controls |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                                  _mm256_and_si256(rows, _mm256_set1_epi8(low_controls | high_controls)), zero))
+                              << shift;
+            unknown_finals |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
+                                  _mm256_cmpeq_epi8(_mm256_and_si256(rows, _mm256_set1_epi8(final_bits)), zero))
+                              << shift;
         }
         uint64_t sequences = escapes & brackets_next;
         uint64_t starts = sequences << 2 | starts_carried;
@@ -385,7 +401,7 @@ scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, lon
         unsigned long long sum;
         sum_carried = _addcarry_u64(sum_carried, starts, params, &sum);
         uint64_t finals = sum & ~params;
-        uint64_t unknown = (finals & ~known) | (escapes & ~brackets_next) | (controls & ~escapes & ~line_ends);
+        uint64_t unknown = (finals & unknown_finals) | (escapes & ~brackets_next) | other_controls;
         if (left < 65) {
             // A sequence cut by the erase: cancelled, but not worth knowing.
             uint64_t inside = left >= 64 ? ~0ULL : (1ULL << left) - 1;

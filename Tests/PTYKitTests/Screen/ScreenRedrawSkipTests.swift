@@ -194,6 +194,27 @@ struct ScreenRedrawSkipTests {
         }
     }
 
+    /// The AVX2 form classifies every byte value as the one-item-at-a-time form does (its
+    /// parameter bytes, its C0 controls other than ESC, CR and LF, and its final bytes come
+    /// from one nibble lookup): each byte alone in text, in a control sequence's parameters
+    /// and as its final byte, at both halves of a block.
+    @Test func bothFormsClassifyEveryByteAlike() {
+        guard ccell_avx2_available() else { return #expect(!CellVectors.available.searchesWithAVX2, "no AVX2") }
+        for value in UInt8.min...UInt8.max {
+            for item in [[value], bytes(#"\e[1"#) + [value, UInt8(ascii: "m")], bytes(#"\e[3"#) + [value]] {
+                for at in [3, 40] {
+                    let stream =
+                        [UInt8](repeating: UInt8(ascii: "x"), count: at) + item + bytes(#"\e[m\e[H\e[2Jafter"#)
+                    let (one, oneFed) = findRedraw(.sse2, stream, stream.count)
+                    let (all, allFed) = findRedraw(.avx2, stream, stream.count)
+                    #expect(
+                        (one.erase, one.resume, oneFed) == (all.erase, all.resume, allFed),
+                        "byte \(value) in \(item) at \(at)")
+                }
+            }
+        }
+    }
+
     /// The AVX2 form finds what the one-item-at-a-time form does, in streams made of the
     /// pieces a redraw has and those that stop or limit the scan, at every alignment.
     @Test func bothFormsFindTheSameRedraw() {
