@@ -355,13 +355,12 @@ scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, lon
     // Final bytes of the control sequences left out (final_kinds undone, graphic and
     // moves_to): a bit of the high nibble's row set by the low nibble; the classes above
     // in the other bits.
-    uint8_t low_rows[16], high_rows[16];
-    for (int nibble = 0; nibble < 16; nibble++) {
-        low_rows[nibble] = (uint8_t)(low_nibble_rows[nibble] | class_low_nibble_rows[nibble]);
-        high_rows[nibble] = (uint8_t)(high_nibble_rows[nibble] | class_high_nibble_rows[nibble]);
-    }
-    const __m256i low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)low_rows));
-    const __m256i high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)high_rows));
+    const __m256i low_table = _mm256_broadcastsi128_si256(
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)low_nibble_rows),
+                     _mm_loadu_si128((const __m128i *)class_low_nibble_rows)));
+    const __m256i high_table = _mm256_broadcastsi128_si256(
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)high_nibble_rows),
+                     _mm_loadu_si128((const __m128i *)class_high_nibble_rows)));
     uint64_t starts_carried = 0;
     unsigned char sum_carried = 0;
     long consumed = 0;
