@@ -160,7 +160,7 @@ struct ScrollbackHold {
         else {
             var offset = 0
             while offset < size {
-                let length = Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                let length = Self.recordLength(in: records, at: offset)
                 store(UnsafeRawBufferPointer(rebasing: records[offset + 4..<offset + 4 + length]))
                 offset += 4 + length
             }
@@ -171,7 +171,7 @@ struct ScrollbackHold {
         if size > capacity {
             // The newest lines fill the ring alone: none before them stays.
             while size - first > capacity {
-                first += 4 + Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: first, as: UInt32.self)))
+                first += 4 + Self.recordLength(in: records, at: first)
                 skipped += 1
             }
             droppedLines += lineCount + skipped
@@ -188,6 +188,11 @@ struct ScrollbackHold {
         if part < kept { storage.update(from: source + part, count: kept - part) }
         usedBytes += kept
         lineCount += count - skipped
+    }
+
+    /// The length of the record at `offset` of `records`, from its 4-byte header.
+    private static func recordLength(in records: UnsafeRawBufferPointer, at offset: Int) -> Int {
+        Int(UInt32(littleEndian: records.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 
     /// A ring of at least `needed` bytes where it can have one (doubling, at most `limit`),
