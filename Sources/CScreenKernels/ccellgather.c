@@ -85,33 +85,83 @@ static inline uint32_t printable_mask16(const uint8_t *bytes) {
     return ~ccell_unprintable_mask16(bytes) & 0xFFFF;
 }
 
-long ccell_gather_text(const uint8_t *bytes, long start, long end, uint8_t *text, long capacity,
-                       long *count, int *control) {
-    // The last byte is left to the caller: a lead there may be completed by the next read.
-    // At most `capacity` bytes, so at most as many printable ones.
-    long offset = start, gathered = 0;
-    long stop = end - 1 < start + capacity ? end - 1 : start + capacity;
+/// The printable bytes from `offset` on copied to `text` (at `*gathered`), up to the first
+/// byte before `limit` that stops the gathering; returns its offset, or `limit` (or the
+/// offset given, when that is past it).
+static inline long gather_to_stop(const uint8_t *bytes, long offset, long limit, uint16_t *text, long *gathered) {
+    long count = *gathered;
     // 16 bytes a step while the byte after them is there: the stop found by a mask, and
     // the printable bytes before it copied one set bit at a time.
-    while (offset + 16 <= stop) {
+    while (offset + 16 <= limit) {
         uint32_t stops = stop_mask16(bytes + offset);
         uint32_t before = stops ? (stops & -stops) - 1 : 0xFFFF;
         for (uint32_t printable = printable_mask16(bytes + offset) & before; printable; printable &= printable - 1)
-            text[gathered++] = bytes[offset + __builtin_ctz(printable)];
+            text[count++] = bytes[offset + __builtin_ctz(printable)];
         if (stops) {
-            offset += __builtin_ctz(stops);
-            stop = offset;
-            break;
+            *gathered = count;
+            return offset + __builtin_ctz(stops);
         }
         offset += 16;
     }
-    while (offset < stop) {
+    while (offset < limit) {
         uint8_t byte = bytes[offset];
         unsigned kind = kinds[byte];
         if (!(kind & gathered_before[bytes[offset + 1]] & 6)) break;
-        text[gathered] = byte;
-        gathered += kind & 1;
+        text[count] = byte;
+        count += kind & 1;
         offset++;
+    }
+    *gathered = count;
+    return offset;
+}
+
+long ccell_gather_text(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
+                       const uint8_t *widths, long *count, int *control) {
+    // The last byte is left to the caller: a lead there may be completed by the next read.
+    // Bytes are looked at only before `limit`, and each cell takes one at least: at most
+    // `capacity` cells.
+    long offset = start, gathered = 0;
+    long limit = end - 1 < start + capacity ? end - 1 : start + capacity;
+    // Where the last character that ends REP's character ended, and what to tell the state
+    // of it when nothing printable came after it: -1 for a cell (the cell tells it).
+    long after_character = start;
+    int character_control = -1;
+    for (;;) {
+        offset = gather_to_stop(bytes, offset, limit, text, &gathered);
+        if (offset >= limit || bytes[offset] < 0xC2) break;
+        // A lead followed by a continuation byte: a character, complete or cut short.
+        uint8_t lead = bytes[offset];
+        long length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        uint32_t scalar = lead & (0x7F >> length);
+        long index = 1;
+        for (; index < length && offset + index < end && (bytes[offset + index] & 0xC0) == 0x80; index++)
+            scalar = scalar << 6 | (bytes[offset + index] & 0x3F);
+        if (index < length) {
+            // Cut short by the end of the bytes: left to the caller, which keeps it open.
+            if (offset + index == end) break;
+            // Cut short by another byte: dropped, and the gathering goes on at that byte.
+            offset += index;
+            continue;
+        }
+        if (length == 2) {
+            // CharacterWidth's value: 1 a cell; not printable (3: U+0080-U+009F) no cell, but
+            // it ends REP's character; a combining mark (0) or a wide one is the state's.
+            uint8_t width = widths[scalar - 0x80];
+            if (width == 1) {
+                text[gathered++] = (uint16_t)scalar;
+                character_control = -1;
+            } else if (width == 3) {
+                character_control = (int)scalar;
+            } else {
+                break;
+            }
+            after_character = offset + 2;
+        } else if ((length == 3 && scalar >= 0x800 && (scalar < 0xD800 || scalar > 0xDFFF)) ||
+                   (length == 4 && scalar >= 0x10000 && scalar <= 0x10FFFF)) {
+            break;  // a character of three or four bytes: the state's
+        }
+        // Malformed (an overlong form, a surrogate, past U+10FFFF): dropped.
+        offset += length;
     }
     // The last byte of the bytes, if it is not a lead.
     if (offset == end - 1 && offset < start + capacity && (kinds[bytes[offset]] & 2)) {
@@ -119,15 +169,35 @@ long ccell_gather_text(const uint8_t *bytes, long start, long end, uint8_t *text
         gathered += kinds[bytes[offset]] & 1;
         offset++;
     }
-    // The controls that end REP's character matter only after the last printable byte.
+    // What ends REP's character matters only after the last cell: a control, or a
+    // character that takes no cell.
     int quiet = -1;
-    for (long back = offset - 1; back >= start && !(kinds[bytes[back]] & 1); back--) {
+    long back = offset - 1;
+    for (; back >= after_character && !(kinds[bytes[back]] & 1); back--) {
         if (kinds[bytes[back]] & 8) {
             quiet = bytes[back];
             break;
         }
     }
+    if (back < after_character) quiet = character_control;
     *count = gathered;
     *control = quiet;
     return offset;
+}
+
+void ccell_store_text(const uint16_t *text, long count, uint64_t style, uint64_t *cells) {
+#if defined(__x86_64__)
+    // Four cells a store pair: each content widened to 32 bits and interleaved with the
+    // style id, the high half of a cell; the last four overlapping the ones before.
+    const __m128i zero = _mm_setzero_si128(), ids = _mm_set1_epi32((int)(style >> 32));
+    for (long offset = 0;; offset += 4) {
+        if (count - offset < 4) offset = count - 4;
+        __m128i dwords = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(text + offset)), zero);
+        _mm_storeu_si128((__m128i *)(cells + offset), _mm_unpacklo_epi32(dwords, ids));
+        _mm_storeu_si128((__m128i *)(cells + offset + 2), _mm_unpackhi_epi32(dwords, ids));
+        if (offset + 4 >= count) break;
+    }
+#else
+    for (long i = 0; i < count; i++) cells[i] = style | text[i];
+#endif
 }

@@ -54,15 +54,22 @@ static inline uint32_t ccell_unprintable_mask16(const uint8_t *bytes) {
 }
 #endif
 
-/// Gathers ground bytes from `start` (ccellgather.c): the printable ASCII among bytes that
-/// do nothing to the screen (DEL, CAN, SUB, 0x80-0xC1, 0xF5-0xFF, a UTF-8 lead the next
-/// byte cuts short) or nothing but end REP's character (the other C0 controls but BS, HT,
-/// LF, VT, FF, CR, SO, SI and ESC). Up to `end`, the first other byte, or `capacity`
-/// printable bytes; returns where it stopped. Writes the printable bytes to `text` and
-/// their number to `count`, and to `control` the last control of the second kind after
-/// the last of them (-1 if none): what the state must still be told, after the text.
-long ccell_gather_text(const uint8_t *bytes, long start, long end, uint8_t *text, long capacity,
-                       long *count, int *control);
+/// Gathers ground bytes from `start` (ccellgather.c): the characters of one column among
+/// bytes that do nothing to the screen (DEL, CAN, SUB, 0x80-0xC1, 0xF5-0xFF, UTF-8
+/// characters cut short or malformed) or nothing but end REP's character (the other C0
+/// controls but BS, HT, LF, VT, FF, CR, SO, SI and ESC; the characters U+0080-U+009F, which
+/// take no cell): printable ASCII, and the two-byte characters (U+0080-U+07FF) whose entry
+/// of `widths` (CharacterWidth's value for U+0080 on, its low two bits) is 1. Up to `end`,
+/// the first other byte, or `capacity` cells; returns where it stopped. Writes the cells'
+/// contents to `text` and their number to `count`, and to `control` what of the second
+/// kind came last after the last of them (-1 if nothing): a control, or such a character's
+/// scalar; what the state must still be told, after the text.
+long ccell_gather_text(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
+                       const uint8_t *widths, long *count, int *control);
+
+/// Writes `count` (at least 4) cells: cell i is `style` | text[i], where the low 32 bits of
+/// `style` are 0 (ccellgather.c; SSE2, elsewhere a loop).
+void ccell_store_text(const uint16_t *text, long count, uint64_t style, uint64_t *cells);
 
 /// Writes to `stops` the offsets of the bytes from `start` on that are not
 /// printable ASCII (0x20-0x7E), and returns how many: up to `end`, to the

@@ -137,28 +137,92 @@ struct ScreenParserFastPathTests {
         // that begins a character) is put at every place in and after a first block, after
         // binary bytes that end with a printable one or with a control that only ends REP's
         // character; after it a lead cut short, which starts a gathering of its own.
-        let filler = bytes(#"a\x80b\x7F\xFFc\x07\xC3d\x18e\x9B\x1Af\x01\xF5g"#)
+        let fillers = [
+            bytes(#"a\x80b\x7F\xFFc\x07\xC3d\x18e\x9B\x1Af\x01\xF5g"#),
+            bytes(#"\xC3\xA9\x80\xD0\x96b\xC2\x85\xE2\x9Bc\x07\xDF\xBF\xE0\x80\x80d\xC2\xA0"#),
+        ]
         let stops = [
             #"\x08"#, #"\x09"#, #"\x0A"#, #"\x0B"#, #"\x0C"#, #"\x0D"#, #"\x0E"#, #"\x0F"#, #"\e[2b"#, #"\e[1m"#,
             #"\xC3\xA9"#, #"\xC2\xBF"#, #"\xC2\x85"#, #"\xCC\x81"#, #"\xDF\xBF"#, #"\xE2\x9B\x84"#,
             #"\xF0\x9F\x98\x80"#, #"\xF4\x8F\xBF\xBD"#,
         ].map(bytes)
         for stop in stops {
-            for length in 0..<40 {
-                let input =
-                    bytes(#"\e)0"#) + (0..<length).map { filler[$0 % filler.count] } + stop
-                    + bytes(#"\xC3xq\x80y\r\n\e[3b"#)
-                let whole = ScreenModel(rows: 4, columns: 24)
-                whole.feed(input)
-                let plain = ScreenModel(rows: 4, columns: 24, fastPaths: .none)
-                plain.feed(input)
-                let byByte = ScreenModel(rows: 4, columns: 24)
-                for byte in input { byByte.feed([byte]) }
-                // Not printed whole when they differ.
-                let (same, samePlain) = (whole.snapshot() == byByte.snapshot(), whole.snapshot() == plain.snapshot())
-                #expect(same, "\(input): \(whole.lines) vs \(byByte.lines) byte by byte")
-                #expect(samePlain, "\(input): \(whole.lines) vs \(plain.lines) fed plainly")
+            for filler in fillers {
+                for length in 0..<40 {
+                    let input =
+                        bytes(#"\e)0"#) + (0..<length).map { filler[$0 % filler.count] } + stop
+                        + bytes(#"\xC3xq\x80y\r\n\e[3b"#)
+                    let whole = ScreenModel(rows: 4, columns: 24)
+                    whole.feed(input)
+                    let plain = ScreenModel(rows: 4, columns: 24, fastPaths: .none)
+                    plain.feed(input)
+                    let byByte = ScreenModel(rows: 4, columns: 24)
+                    for byte in input { byByte.feed([byte]) }
+                    // Not printed whole when they differ.
+                    let (same, samePlain) = (
+                        whole.snapshot() == byByte.snapshot(), whole.snapshot() == plain.snapshot()
+                    )
+                    #expect(same, "\(input): \(whole.lines) vs \(byByte.lines) byte by byte")
+                    #expect(samePlain, "\(input): \(whole.lines) vs \(plain.lines) fed plainly")
+                }
             }
+        }
+    }
+
+    @Test func twoByteCharactersGatheredAgreeWithTheTable() {
+        // Fed whole, the two-byte characters of one column among binary bytes are gathered
+        // as cells with the text: after them a combining mark joins the last one and a
+        // wide character takes two cells; REP repeats nothing after one, nor after a C1
+        // control (U+0080-U+009F, no cell) that came last, but the ASCII after them; in
+        // insert mode, without autowrap, between left and right margins, at a pending wrap
+        // and in the DEC graphics and UK sets (which translate the ASCII, not them), the
+        // same as byte by byte; characters cut short or malformed are passed over.
+        let model = screenEverySplit(
+            bytes(
+                #"a\x80\xC3\xA9b\xFF\xD0\x96c\xC2\x85d\e[2b\x80\xC3\xA9\e[3b\x01\xD7\x90\x80\xC2\x85\e[2b\r\n"#
+                    + #"\x80\xC3\xA9\xCC\x81x\x80\xD0\x96\xE4\xB8\x80y\xC2\xA0\xC2\xAD\xDF\xBF\x80\xCD\xAFz\r\n"#
+                    + #"\xE2\x9Bq\x80\xF0\x9F\x98r\xE0\x80\x80s\xED\xA0\x80t\xF4\x90\x80\x80u\xC0\x80\xC3\r\n"#
+                    + #"\e[4hab\x80\xC3\xA9c\e[4l\e(0q\x80\xC3\xA9q\x80\e(Bx\e(A#\x80\xC2\xA3#\x80\e(B"#
+                    + #"\e)0\x0Eq\x80\xD0\x96\x0F\r\n0123456789A\x80\xC3\xA9\xD0\x96z\x80\xC2\x85\e[5b\r\n"#
+                    + #"\e[?7lwide\x80\xC3\xA9line\x80past\xD0\x96the\x80edge\xC3\xA9\e[?7h\r\n"#
+                    + #"\e[?69h\e[3;8s\e[11;3Habc\x80\xC3\xA9def\x80\xD0\x96ghij\e[?69l\r\n\xC3\xA9\x80\xE2"#),
+            rows: 14, columns: 12)
+        #expect(model.text(row: 0) == "a\u{E9}b\u{416}cddd\u{E9}\u{5D0}  ")
+    }
+
+    @Test func twoByteCharactersAmongBinaryBytesAgreeWithTheTable() {
+        // Binary bytes with two-byte characters of every kind (of one column, C1 controls,
+        // combining marks), three- and four-byte ones complete, cut short and malformed, the
+        // controls that stop a gathering and REP: whole against byte by byte and plainly.
+        var random = SplitMix64(seed: 0x7F8)
+        let others: [[UInt8]] = [
+            [0xE4, 0xB8, 0x80], [0xE2, 0x9B], [0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98, 0x80],
+            bytes(#"\e[3b"#), [0x07], [0x08], [0x09], [0x0A], [0x0D], [0x0E], [0x0F], [0x01],
+        ]
+        var input = bytes(#"\e)0"#)
+        while input.count < 30_000 {
+            let pick = random.next()
+            switch pick % 6 {
+            case 0, 1:
+                let scalar = 0x80 + UInt32((pick >> 8) % 0x780)
+                input += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
+            case 2: input += (0..<Int((pick >> 8) % 5)).map { _ in UInt8(32 + random.next() % 95) }
+            case 3: input.append(UInt8(truncatingIfNeeded: pick >> 8))
+            case 4: input += others[Int((pick >> 8) % UInt64(others.count))]
+            default: input += [0xC2, UInt8(0x80 + (pick >> 8) % 0x20)]
+            }
+        }
+        let whole = ScreenModel(rows: 6, columns: 30)
+        let plain = ScreenModel(rows: 6, columns: 30, fastPaths: .none)
+        let byByte = ScreenModel(rows: 6, columns: 30)
+        for offset in stride(from: 0, to: input.count, by: 1000) {
+            let part = input[offset..<min(offset + 1000, input.count)]
+            whole.feed(part)
+            plain.feed(part)
+            for byte in part { byByte.feed([byte]) }
+            let (same, samePlain) = (whole.snapshot() == byByte.snapshot(), whole.snapshot() == plain.snapshot())
+            #expect(same, "after \(offset + part.count) bytes: \(whole.lines) vs \(byByte.lines)")
+            #expect(samePlain, "after \(offset + part.count) bytes, plainly")
         }
     }
 

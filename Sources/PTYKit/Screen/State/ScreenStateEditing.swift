@@ -16,21 +16,55 @@ extension ScreenState {
             lastPrinted = bytes[count &- 1]
             return
         }
+        storeRun(bytes, count: count, wide: false)
+    }
+
+    /// Characters of one column gathered from among binary bytes (ScreenParser's
+    /// gathering): ASCII, translated by the character set, and two-byte characters, which
+    /// are not; the same as printing each. REP repeats the last one if it is ASCII.
+    @inline(__always)
+    mutating func printText(_ text: UnsafePointer<UInt16>, count: Int) {
+        if charsets.current != .ascii || gridModes.insert {
+            printEach(text, count: count)
+        } else {
+            storeRun(text, count: count, wide: true)
+        }
+        let last = text[count &- 1]
+        lastPrinted = last < 0x80 ? UInt8(truncatingIfNeeded: last) : nil
+    }
+
+    /// Gathered text in insert mode or another character set than ASCII: a character at a
+    /// time, the ASCII ones translated.
+    @inline(never)
+    private mutating func printEach(_ text: UnsafePointer<UInt16>, count: Int) {
+        let charset = charsets.current
+        for index in 0..<count {
+            let content = text[index]
+            printCharacter(
+                content < 0x80 ? translate(UInt8(truncatingIfNeeded: content), charset) : UInt64(content), width: 1)
+        }
+    }
+
+    /// Characters of one column in the pen's style: bytes, or 16-bit contents when `wide`
+    /// (gathered text), a cell's content each. Not generic over the contents: the ground
+    /// loop left a generic function a call (the inlining budget, docs/screen-model.md).
+    @inline(__always)
+    private mutating func storeRun(_ contents: UnsafeRawPointer, count: Int, wide: Bool) {
         let style = UInt64(currentPenId()) &<< 32
         // Most runs end before the edge of the row they start in: written without the loop.
         if !cursor.pendingWrap && cursor.x &+ count <= rightEdge {
             let row = grid.prepareWrite(cursor.y, at: cursor.x, count: count)
-            storeCells(bytes, count: count, style: style, to: row + cursor.x)
+            storeCells(contents, count: count, wide: wide, style: style, to: row + cursor.x)
             cursor.x &+= count
         } else {
-            printASCIIAcrossEdges(bytes, count: count, style: style)
+            printAcrossEdges(contents, count: count, style: style, wide: wide)
         }
     }
 
     /// A run that reaches the edge of its row: wrapped as often as it takes, or, without
     /// autowrap, its last character left in the last column.
     @inline(never)
-    private mutating func printASCIIAcrossEdges(_ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64) {
+    private mutating func printAcrossEdges(_ contents: UnsafeRawPointer, count: Int, style: UInt64, wide: Bool) {
         var index = 0
         while index < count {
             if cursor.pendingWrap { wrap() }
@@ -38,7 +72,8 @@ extension ScreenState {
             let room = edge &- cursor.x &+ 1
             let length = min(count &- index, room)
             let row = grid.prepareWrite(cursor.y, at: cursor.x, count: length)
-            storeCells(bytes + index, count: length, style: style, to: row + cursor.x)
+            storeCells(
+                contents + (wide ? index &* 2 : index), count: length, wide: wide, style: style, to: row + cursor.x)
             index &+= length
             if cursor.x &+ length > edge {
                 cursor.x = edge
@@ -46,7 +81,7 @@ extension ScreenState {
                     cursor.pendingWrap = true
                 } else if index < count {
                     // Without autowrap the rest overwrites the last column: the last one stays.
-                    row[edge] = style | UInt64(bytes[count &- 1])
+                    row[edge] = style | Self.content(contents, count &- 1, wide: wide)
                     index = count
                 }
             } else {
@@ -55,21 +90,31 @@ extension ScreenState {
         }
     }
 
-    /// Cells for `count` ASCII bytes in one style: 1 to 3 here, more in a call (CScreenKernels),
-    /// with AVX2 where the CPU has it.
+    /// Cells for `count` contents in one style: 1 to 3 here, more in a call (CScreenKernels),
+    /// ASCII with AVX2 where the CPU has it.
     @inline(__always)
     private func storeCells(
-        _ bytes: UnsafePointer<UInt8>, count: Int, style: UInt64, to target: UnsafeMutablePointer<UInt64>
+        _ contents: UnsafeRawPointer, count: Int, wide: Bool, style: UInt64, to target: UnsafeMutablePointer<UInt64>
     ) {
         if count < 4 {
             // Without a loop whose end the CPU must guess: the cells at 0, count / 2 and
             // count - 1 are all of them.
-            target[0] = style | UInt64(bytes[0])
-            target[count &>> 1] = style | UInt64(bytes[count &>> 1])
-            target[count &- 1] = style | UInt64(bytes[count &- 1])
+            target[0] = style | Self.content(contents, 0, wide: wide)
+            target[count &>> 1] = style | Self.content(contents, count &>> 1, wide: wide)
+            target[count &- 1] = style | Self.content(contents, count &- 1, wide: wide)
+        } else if wide {
+            ccell_store_text(contents.assumingMemoryBound(to: UInt16.self), count, style, target)
         } else {
-            storeASCII(bytes, count, style, target)
+            storeASCII(contents.assumingMemoryBound(to: UInt8.self), count, style, target)
         }
+    }
+
+    /// The content at `index` of a run of bytes or, when `wide`, 16-bit contents.
+    @inline(__always)
+    private static func content(_ contents: UnsafeRawPointer, _ index: Int, wide: Bool) -> UInt64 {
+        wide
+            ? UInt64(contents.load(fromByteOffset: index &* 2, as: UInt16.self))
+            : UInt64(contents.load(fromByteOffset: index, as: UInt8.self))
     }
 
     @inline(__always)
