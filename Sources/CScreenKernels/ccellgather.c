@@ -1,11 +1,16 @@
 // Ground bytes as a binary file printed by mistake has them: short runs of printable
-// ASCII between bytes that do nothing to the screen (see ccellstores.h). Each of those
-// runs, reaching the state alone, would cost a run's set-up (the pen's id, the character
-// set, the right edge, the row, its wide-character cuts) and the branch on which kind the
-// next byte is, which in such bytes the CPU cannot guess; gathered, the state writes them
-// in one run. Where the gathering stops is found 16 bytes at a step (SSE2), near the end
-// of the bytes by two tables of each byte's kind, without a branch.
+// ASCII between bytes that do nothing to the screen (see ccellstores.h), and two-byte
+// UTF-8 characters. Each of those runs and characters, reaching the state alone, would
+// cost a run's set-up (the pen's id, the character set, the right edge, the row, its
+// wide-character cuts) and the branch on which kind the next byte is, which in such bytes
+// the CPU cannot guess; gathered as cells' contents, the state writes them in one run.
+// Where the gathering stops is found 16 bytes at a step (SSE2), near the end of the bytes
+// by two tables of each byte's kind, without a branch; the printable bytes before it are
+// copied a set bit at a time, or with AVX2's shuffle 8 at a time.
 #include "ccellstores.h"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /// Each byte's kind in ground: bit 0 printable ASCII; bits 1 and 2 gathered, bit 1 only
 /// when the next byte is a continuation byte (0x80-0xBF), bit 2 only when it is not (a
@@ -85,18 +90,57 @@ static inline uint32_t printable_mask16(const uint8_t *bytes) {
     return ~ccell_unprintable_mask16(bytes) & 0xFFFF;
 }
 
-/// The printable bytes from `offset` on copied to `text` (at `*gathered`), up to the first
-/// byte before `limit` that stops the gathering; returns its offset, or `limit` (or the
-/// offset given, when that is past it).
-static inline long gather_to_stop(const uint8_t *bytes, long offset, long limit, uint16_t *text, long *gathered) {
+/// Copies the bytes of the 16 at `block` that `printable` picks (bit i for block[i]) to
+/// `text` at `count`; returns the new count. One set bit at a time, as SSE2 has no shuffle:
+/// in binary bytes, 6 of 16 are printable.
+static inline __attribute__((always_inline)) long copy_printable_sse2(const uint8_t *block, uint32_t printable,
+                                                                    uint16_t *text, long count) {
+    for (; printable; printable &= printable - 1) text[count++] = block[__builtin_ctz(printable)];
+    return count;
+}
+
+#if defined(__x86_64__)
+/// For each 8-bit mask, the offsets of its set bits in order, a byte each: the shuffle that
+/// packs the bytes it picks to the front. Filled when the program is loaded.
+static uint64_t left_pack[256];
+
+__attribute__((constructor)) static void fill_left_pack(void) {
+    for (unsigned mask = 0; mask < 256; mask++) {
+        uint64_t offsets = 0;
+        for (unsigned bit = 0, packed = 0; bit < 8; bit++)
+            if (mask >> bit & 1) offsets |= (uint64_t)bit << (8 * packed++);
+        left_pack[mask] = offsets;
+    }
+}
+
+/// The same with a shuffle (SSSE3, which every CPU with AVX2 has) 8 bytes at a time, without
+/// a branch for each byte; it writes up to 8 contents past the new count.
+__attribute__((target("avx2,popcnt"), always_inline)) static inline long
+copy_printable_avx2(const uint8_t *block, uint32_t printable, uint16_t *text, long count) {
+    __m128i chunk = _mm_loadu_si128((const __m128i *)block);
+    __m128i low = _mm_shuffle_epi8(chunk, _mm_cvtsi64_si128((long long)left_pack[printable & 0xFF]));
+    _mm_storeu_si128((__m128i *)(text + count), _mm_cvtepu8_epi16(low));
+    count += __builtin_popcount(printable & 0xFF);
+    __m128i high = _mm_shuffle_epi8(_mm_srli_si128(chunk, 8), _mm_cvtsi64_si128((long long)left_pack[printable >> 8]));
+    _mm_storeu_si128((__m128i *)(text + count), _mm_cvtepu8_epi16(high));
+    return count + __builtin_popcount(printable >> 8);
+}
+#endif
+
+/// The printable bytes from `offset` on copied to `text` (at `*gathered`) by `copy`, up to
+/// the first byte before `limit` that stops the gathering; returns its offset, or `limit`
+/// (or the offset given, when that is past it). `copy` is a constant in each form, and
+/// inlined there: the AVX2 form's shuffle cannot be inlined into code built for SSE2.
+static inline __attribute__((always_inline)) long gather_to_stop(
+    const uint8_t *bytes, long offset, long limit, uint16_t *text, long *gathered,
+    long (*copy)(const uint8_t *, uint32_t, uint16_t *, long)) {
     long count = *gathered;
     // 16 bytes a step while the byte after them is there: the stop found by a mask, and
-    // the printable bytes before it copied one set bit at a time.
+    // the printable bytes before it copied.
     while (offset + 16 <= limit) {
         uint32_t stops = stop_mask16(bytes + offset);
         uint32_t before = stops ? (stops & -stops) - 1 : 0xFFFF;
-        for (uint32_t printable = printable_mask16(bytes + offset) & before; printable; printable &= printable - 1)
-            text[count++] = bytes[offset + __builtin_ctz(printable)];
+        count = copy(bytes + offset, printable_mask16(bytes + offset) & before, text, count);
         if (stops) {
             *gathered = count;
             return offset + __builtin_ctz(stops);
@@ -115,8 +159,10 @@ static inline long gather_to_stop(const uint8_t *bytes, long offset, long limit,
     return offset;
 }
 
-long ccell_gather_text(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
-                       const uint8_t *widths, long *count, int *control) {
+/// The gathering (ccell_gather_text_sse2 and _avx2), in the form `copy` makes it.
+static inline __attribute__((always_inline)) long gather(
+    const uint8_t *bytes, long start, long end, uint16_t *text, long capacity, const uint8_t *widths, long *count,
+    int *control, long (*copy)(const uint8_t *, uint32_t, uint16_t *, long)) {
     // The last byte is left to the caller: a lead there may be completed by the next read.
     // Bytes are looked at only before `limit`, and each cell takes one at least: at most
     // `capacity` cells.
@@ -127,7 +173,7 @@ long ccell_gather_text(const uint8_t *bytes, long start, long end, uint16_t *tex
     long after_character = start;
     int character_control = -1;
     for (;;) {
-        offset = gather_to_stop(bytes, offset, limit, text, &gathered);
+        offset = gather_to_stop(bytes, offset, limit, text, &gathered, copy);
         if (offset >= limit || bytes[offset] < 0xC2) break;
         // A lead followed by a continuation byte: a character, complete or cut short.
         uint8_t lead = bytes[offset];
@@ -184,6 +230,24 @@ long ccell_gather_text(const uint8_t *bytes, long start, long end, uint16_t *tex
     *control = quiet;
     return offset;
 }
+
+long ccell_gather_text_sse2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
+                            const uint8_t *widths, long *count, int *control) {
+    return gather(bytes, start, end, text, capacity, widths, count, control, copy_printable_sse2);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2,popcnt"))) long ccell_gather_text_avx2(const uint8_t *bytes, long start, long end,
+                                                                  uint16_t *text, long capacity,
+                                                                  const uint8_t *widths, long *count, int *control) {
+    return gather(bytes, start, end, text, capacity, widths, count, control, copy_printable_avx2);
+}
+#else
+long ccell_gather_text_avx2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
+                            const uint8_t *widths, long *count, int *control) {
+    return ccell_gather_text_sse2(bytes, start, end, text, capacity, widths, count, control);
+}
+#endif
 
 void ccell_store_text(const uint16_t *text, long count, uint64_t style, uint64_t *cells) {
 #if defined(__x86_64__)

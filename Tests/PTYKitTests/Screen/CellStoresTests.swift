@@ -44,6 +44,40 @@ struct CellStoresTests {
         Self.expectStores({ ccell_store_ascii_avx512($0, $1, $2, $3) }, "AVX-512")
     }
 
+    /// The gathering of text among binary bytes: its AVX2 form, which packs the printable
+    /// bytes with a shuffle and writes past the last, against SSE2's, one set bit at a
+    /// time: random bytes with more text and two-byte characters in them, from every
+    /// start, to every end, with capacities small and large.
+    @Test func gatheringFormsAgree() {
+        guard ccell_avx2_available() else { return #expect(CellVectors.available == .sse2, "no AVX2") }
+        let widths = (0x80..<0x800).map { CharacterWidth.value(UInt32($0)) & 3 }
+        var random = SplitMix64(seed: 0x6A7)
+        for _ in 0..<3_000 {
+            var input: [UInt8] = []
+            while input.count < 80 {
+                let pick = random.next()
+                switch pick % 4 {
+                case 0: input.append(UInt8(truncatingIfNeeded: pick >> 8))
+                case 1:
+                    let scalar = 0x80 + UInt32((pick >> 8) % 0x780)
+                    input += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
+                default: input += (0..<Int((pick >> 8) % 12)).map { _ in UInt8(32 + random.next() % 95) }
+                }
+            }
+            let start = Int(random.next() % 40)
+            let end = start + 1 + Int(random.next() % UInt64(input.count - start))
+            let capacity = [1, 3, 16, 17, 256][Int(random.next() % 5)]
+            var results: [[Int]] = []
+            for form in [ccell_gather_text_sse2, ccell_gather_text_avx2] {
+                var text = [UInt16](repeating: 0, count: capacity + 16)
+                var (count, control) = (0, Int32(0))
+                let stop = form(input, start, end, &text, capacity, widths, &count, &control)
+                results.append([stop, count, Int(control)] + text[..<count].map(Int.init))
+            }
+            #expect(results[0] == results[1], "\(input) from \(start) to \(end), \(capacity) at most")
+        }
+    }
+
     /// The last SGR that resets the pen first; none, or no escape at all, said apart.
     @Test func theLastPenResetIsFound() {
         func reset(_ notation: String, tries: Int = .max) -> Int {

@@ -74,14 +74,15 @@ struct ScreenParser {
     init(storage: UnsafeMutablePointer<UInt8>, scansWithAVX2: Bool) {
         string = ControlString(storage: storage)
         gathered = UnsafeMutableRawPointer(storage + ControlString.capacity)
-            .bindMemory(to: UInt16.self, capacity: Self.gatheredCapacity)
-        let widths = storage + ControlString.capacity + Self.gatheredCapacity &* 2
+            .bindMemory(to: UInt16.self, capacity: Self.gatheredRoom)
+        let widths = storage + ControlString.capacity + Self.gatheredRoom &* 2
         Self.twoByteWidthTable.withUnsafeBufferPointer { widths.update(from: $0.baseAddress!, count: $0.count) }
         twoByteWidths = widths
         self.scansWithAVX2 = scansWithAVX2
+        gather = scansWithAVX2 ? ccell_gather_text_avx2 : ccell_gather_text_sse2
     }
 
-    static let storageCapacity = ControlString.capacity + gatheredCapacity &* 2 + twoByteWidthTable.count
+    static let storageCapacity = ControlString.capacity + gatheredRoom &* 2 + twoByteWidthTable.count
 
     /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
     var isAtBoundary: Bool {
@@ -251,8 +252,7 @@ struct ScreenParser {
     ) -> Int {
         var count = 0
         var control: Int32 = -1
-        let stop = ccell_gather_text(
-            base, start, end, gathered, Self.gatheredCapacity, twoByteWidths, &count, &control)
+        let stop = gather(base, start, end, gathered, Self.gatheredCapacity, twoByteWidths, &count, &control)
         if count > 0 { consumer.printText(gathered, count: count) }
         if control >= 0x80 {
             consumer.printScalar(UInt32(control))
@@ -265,7 +265,21 @@ struct ScreenParser {
     /// Cells gathered at most at a time: a row of the widest screens.
     private static let gatheredCapacity = 256
 
-    /// Where they are gathered: `gatheredCapacity` contents after the control string.
+    /// Room for them and the 16 the gathering may write past the last.
+    private static let gatheredRoom = gatheredCapacity + 16
+
+    /// Gathers text (CScreenKernels' ccell_gather_text): the AVX2 form where long runs are
+    /// searched with AVX2, else SSE2's.
+    typealias Gather =
+        @convention(c) (
+            _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ text: UnsafeMutablePointer<UInt16>,
+            _ capacity: Int, _ widths: UnsafePointer<UInt8>, _ count: UnsafeMutablePointer<Int>,
+            _ control: UnsafeMutablePointer<Int32>
+        ) -> Int
+
+    private let gather: Gather
+
+    /// Where they are gathered: `gatheredRoom` contents after the control string.
     private let gathered: UnsafeMutablePointer<UInt16>
 
     /// CharacterWidth's values (their width bits) of U+0080-U+07FF, made from its table
