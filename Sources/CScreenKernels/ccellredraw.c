@@ -275,7 +275,7 @@ static long last_cursor_position(const uint8_t *bytes, long erase) {
 /// ccell_find_redraw, with what the forward scan returned (`undone` or `kept`) and the
 /// items it found in `fed`.
 static ccell_redraw find_redraw(const uint8_t *bytes, long erase, item_kind scan, const long *fed, long items) {
-    ccell_redraw fed_whole = {erase, 0, 0};
+    ccell_redraw fed_whole = {erase, -1, 0};
     if (scan != undone) return fed_whole;
     long cursor = last_cursor_position(bytes, erase);
     // The reset begins the redraw: among the last escapes. Every ESC before the erase
@@ -293,7 +293,7 @@ static ccell_redraw find_redraw(const uint8_t *bytes, long erase, item_kind scan
 __attribute__((always_inline)) static inline ccell_redraw
 find_redraw_by_items(const uint8_t *bytes, long count, long *fed, long capacity, masks m) {
     long erase = last_full_erase(bytes, count, m), items = 0;
-    if (erase <= 0) return (ccell_redraw){0, 0, 0};
+    if (erase <= 0) return (ccell_redraw){0, -1, 0};
     item_kind scan = scan_items(bytes, erase, fed, capacity, &items, m);
     return find_redraw(bytes, erase, scan, fed, items);
 }
@@ -434,7 +434,7 @@ __attribute__((target("avx2")))
 ccell_redraw ccell_find_redraw_avx2(const uint8_t *bytes, long count, long *fed, long capacity) {
     masks m = {32, full_erase_mask_avx2, control_mask_avx2};
     long erase = last_full_erase(bytes, count, m), items = 0;
-    if (erase <= 0) return (ccell_redraw){0, 0, 0};
+    if (erase <= 0) return (ccell_redraw){0, -1, 0};
     item_kind scan = scan_blocks_avx2(bytes, erase, fed, capacity, &items);
     return find_redraw(bytes, erase, scan, fed, items);
 }

@@ -41,6 +41,16 @@ struct ScreenFastPathsTests {
                         #"\e[?25l\e[m\e[H\e[2J\e]0;frame \#(frame)\a"#
                             + (1...30).map { #"\e[\#($0);1H\e[1;3\#($0 % 8)mrow \#($0) of frame \#(frame)"# }.joined()
                     }.joined())),
+            // Redraws made only of what the next one undoes (kept back, left out by the next
+            // read's), now and then one that ends with a mode, a title or UTF-8 text.
+            Stream(
+                name: "redraws kept back",
+                input: bytes(
+                    (1...300).map { frame in
+                        #"\e[27m\e[m\e[H\e[2J"#
+                            + (1...30).map { #"\e[\#($0 % 24 + 1);1H\e[3\#($0 % 8)mrow \#($0), \#(frame)\e[m\e[K"# }
+                            .joined() + [#"\r\n"#, #"\e[?25h"#, #"\e]2;frame \#(frame)\a"#, "é", ""][frame % 5]
+                    }.joined())),
             Stream(name: "random bytes", input: ScreenSamples.randomBytes(count: 100_000, seed: 0x0BAD_F00D)),
             Stream(name: "C1 and invalid UTF-8", input: ScreenSamples.strayBytes(count: 100_000, seed: 0xC1C1)),
         ]
@@ -104,6 +114,13 @@ struct ScreenFastPathsTests {
             redraws.feed(streams["redraws"]![offset..<min(offset + 4096, streams["redraws"]!.count)])
         }
         #expect(redraws.bytesSkippedBeforeRedraws > streams["redraws"]!.count / 2)
+        // Most of each read's last redraw too, kept back and left out by the next read's.
+        let kept = ScreenModel(rows: 24, columns: 80)
+        let keptBack = streams["redraws kept back"]!
+        for offset in stride(from: 0, to: keptBack.count, by: 4096) {
+            kept.feed(keptBack[offset..<min(offset + 4096, keptBack.count)])
+        }
+        #expect(kept.bytesSkippedBeforeRedraws > keptBack.count * 9 / 10)
         let plain = ScreenModel(rows: 24, columns: 80, fastPaths: .none)
         plain.feed(streams["log"]!)
         #expect(plain.keptTextCount == 0 && plain.bytesSkippedBeforeRedraws == 0)
@@ -143,6 +160,7 @@ struct ScreenFastPathsTests {
         #expect(fast.queryCount == plain.queryCount, "\(what): queryCount")
         #expect(fast.heldScrollback == plain.heldScrollback, "\(what): heldScrollback")
         #expect(fast.isAlternateScreen == plain.isAlternateScreen, "\(what): isAlternateScreen")
+        #expect(fast.rowsBeforeStart == plain.rowsBeforeStart, "\(what): rowsBeforeStart")
     }
 
     /// What reads the screen (and feeds the kept text first).

@@ -121,8 +121,9 @@ typedef struct {
     /// Where feeding may begin instead of at 0: after it, a CUP with only SGRs between it
     /// and the erase, and an SGR that resets the pen; before it, only what the erase, the
     /// CUP and the reset undo (text, cursor moves, erases, SGRs) but for the items in
-    /// `fed`. 0 where anything else comes before the erase (a saved cursor, a screen
-    /// switch, a DCS, a cut sequence).
+    /// `fed`. -1 where there is no such redraw: no erase after the first byte, no CUP or
+    /// reset before it, or anything else before it (a saved cursor, a screen switch, a
+    /// DCS, a cut sequence).
     long resume;
     /// How many sequences and controls before `resume` must still be fed, alone and in
     /// order (modes, titles, character sets, queries): their offsets and lengths, in pairs.

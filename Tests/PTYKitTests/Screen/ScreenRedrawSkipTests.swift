@@ -146,6 +146,94 @@ struct ScreenRedrawSkipTests {
         #expect(unlock.bytes == expectedUnlock.bytes)
     }
 
+    /// What a relay reads after every read without the kept text or the kept redraw fed:
+    /// the same as the plain feed's.
+    private func expectSameAfterRead(
+        _ model: ScreenModel, _ plain: ScreenModel, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let same =
+            model.isAtBoundary == plain.isAtBoundary && model.openSequence == plain.openSequence
+            && model.modes == plain.modes && model.title == plain.title && model.titleSets == plain.titleSets
+            && model.queryCount == plain.queryCount && model.rowsBeforeStart == plain.rowsBeforeStart
+            && model.isAlternateScreen == plain.isAlternateScreen && model.heldScrollback == plain.heldScrollback
+        #expect(same, "\(what)", sourceLocation: sourceLocation)
+    }
+
+    /// A model and the plain feed fed `reads` after `first` (a read that erased the screen),
+    /// compared after every read as a relay reads them, and their screens at the end.
+    @discardableResult
+    private func fedAgainstThePlainFeed(
+        _ reads: [String], first: String = #"\e[2J"#, startRow: Int? = nil, holding: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ScreenModel {
+        let model = ScreenModel(rows: 5, columns: 10)
+        let plain = ScreenModel(rows: 5, columns: 10, fastPaths: .none)
+        for other in [model, plain] {
+            if let startRow { other.start(atRow: startRow, column: 0) }
+            if holding { other.startHoldingScrollback(limit: 1 << 20) }
+            other.feed(first)
+        }
+        for read in reads {
+            model.feed(read)
+            plain.feed(read)
+            expectSameAfterRead(model, plain, read, sourceLocation: sourceLocation)
+        }
+        expectSameScreen(model, plain, "\(reads)", sourceLocation: sourceLocation)
+        #expect(model.repaint() == plain.repaint(), "\(reads)", sourceLocation: sourceLocation)
+        return model
+    }
+
+    @Test func theLastRedrawOfAReadIsLeftOutByTheNextReadsRedraw() {
+        // The last redraw of the first read is kept back, then left out whole by the next
+        // read's, and so on.
+        let reads = [Self.redraw("a") + Self.redraw("b"), Self.redraw("c") + Self.redraw("d"), Self.redraw("e")]
+        let model = fedAgainstThePlainFeed(reads)
+        let leftOut = [Self.redraw("a"), Self.redraw("b"), Self.redraw("c"), Self.redraw("d")].map { bytes($0).count }
+        // All but the last redraw from its reset, after ESC [ 27 m.
+        #expect(model.bytesSkippedBeforeRedraws == leftOut.reduce(0, +) + 5)
+        #expect(model.lines == ["e top", "second lin", "e", "", "status e"])
+    }
+
+    /// A redraw kept back is fed before anything that comes after it but another redraw:
+    /// text, a mode, a read cut inside a sequence, and before the screen is read or changed.
+    @Test func aKeptRedrawIsFedBeforeWhatFollowsIt() {
+        let first = Self.redraw("a") + Self.redraw("b")
+        for next in ["typed", #"\e[?25h"#, #"\e[3"#, #"\e[2J"#, #"\e[m\e[2J"#, #"\e[H\e[2Jx"#, #"\e7"#, "é"] {
+            fedAgainstThePlainFeed([first, next, "more"])
+        }
+        let reads: [(ScreenModel) -> Void] = [{ _ = $0.cursor }, { $0.resize(rows: 6, columns: 9) }]
+        for read in reads {
+            let model = ScreenModel(rows: 5, columns: 10)
+            let plain = ScreenModel(rows: 5, columns: 10, fastPaths: .none)
+            for other in [model, plain] {
+                other.feed(#"\e[2J"#)
+                other.feed(first)
+                read(other)
+                other.feed("after")
+            }
+            expectSameScreen(model, plain, "read between")
+        }
+    }
+
+    /// What would change what a relay reads after every read is fed, not kept back: a
+    /// redraw that ends with a mode or a title, inside a sequence or a character, that
+    /// erases the rows above the start on the main screen, or while the scrollback is held.
+    @Test func aRedrawThatChangesWhatARelayReadsIsNotKeptBack() {
+        for end in [#"\e[?25h"#, #"\e]0;title\a"#, #"\e[3"#, #"\e"#, #"\xCE"#, #"\xE6\xBC"#, #"\e[6n"#] {
+            let model = fedAgainstThePlainFeed([Self.redraw("a") + Self.redraw("b") + end])
+            #expect(model.bytesSkippedBeforeRedraws == bytes(Self.redraw("a")).count + 5, "\(end)")
+        }
+        // An erase on the alternate screen leaves the main screen's rows above the start.
+        let main = fedAgainstThePlainFeed(
+            [Self.redraw("a") + Self.redraw("b"), "more"], first: #"\e[?1049h\e[2J\e[?1049l"#, startRow: 3)
+        #expect(main.bytesSkippedBeforeRedraws == bytes(Self.redraw("a")).count + 5)
+        fedAgainstThePlainFeed([Self.redraw("a") + Self.redraw("b"), Self.redraw("c")], holding: true)
+        // On the alternate screen, those rows stay as they are: kept back.
+        let alternate = fedAgainstThePlainFeed(
+            [Self.redraw("a") + Self.redraw("b"), Self.redraw("c")], first: #"\e[?1049h\e[2J"#, startRow: 3)
+        #expect(alternate.bytesSkippedBeforeRedraws > bytes(Self.redraw("a") + Self.redraw("b")).count)
+    }
+
     private func findRedraw(_ vectors: CellVectors, _ text: [UInt8], _ count: Int) -> (ccell_redraw, [Int]) {
         var fed = [Int](repeating: 0, count: 16)
         let redraw = vectors.findRedraw(text, count, &fed, 8)

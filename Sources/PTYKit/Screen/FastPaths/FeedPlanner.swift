@@ -1,3 +1,4 @@
+import CScreenKernels
 import Glibc
 
 extension ScreenModel {
@@ -20,7 +21,9 @@ extension ScreenModel {
 /// - the kept text (KeptText): plain text kept back across reads, which the next read may
 ///   scroll away in turn;
 /// - the redraw skip: a read that redraws the screen fed from its last redraw
-///   (CScreenKernels' ccell_find_redraw).
+///   (CScreenKernels' ccell_find_redraw);
+/// - the kept redraw (KeptRedraw): that last redraw kept back, which the next read's
+///   redraw skip may leave out in turn.
 ///
 /// With `.none` every read goes to the plain feed whole. The state is the same either way
 /// once the kept text is fed (`feedKeptText`), which everything that reads or changes the
@@ -40,8 +43,9 @@ struct FeedPlanner {
     /// The state's count of full erases when the redraw skip last looked for a redraw: it
     /// looks again only in a read after another.
     private var fullErasesLookedAt = 0
-    /// How many bytes of reads the redraw skip left out.
+    /// How many bytes of reads the redraw skip left out, kept redraws included.
     private(set) var bytesSkippedBeforeRedraws = 0
+    private(set) var keptRedraw = KeptRedraw()
 
     init(_ fastPaths: ScreenModel.FastPaths, vectors: CellVectors) {
         self.fastPaths = fastPaths
@@ -54,6 +58,7 @@ struct FeedPlanner {
         walkScratch.deallocate()
         heldRows.deallocate()
         redrawItems.deallocate()
+        keptRedraw.deallocate()
     }
 
     /// Follows a read.
@@ -63,7 +68,7 @@ struct FeedPlanner {
         var count = count
         // Plain text is walked only from a boundary (ground, nothing half-read): the rest
         // of a sequence the last read cut (in a coloured flood, one read in a few) is fed
-        // first.
+        // first. (A redraw is kept only at a boundary.)
         if !plain.parser.isAtBoundary {
             feedKeptText(&plain)
             let consumed = plain.feedUntilBoundary(UnsafeRawBufferPointer(start: base, count: count))
@@ -73,7 +78,7 @@ struct FeedPlanner {
         }
         if keptText.count > 0 {
             followKeptText(base, count: count, &plain)
-        } else {
+        } else if !feedFromLastRedraw(base, count: count, &plain) {
             walkAndKeepBack(base, count: count, &plain)
         }
     }
@@ -83,6 +88,7 @@ struct FeedPlanner {
     /// queries) is read without it, so that a relay looking at those after every read keeps
     /// nothing from being skipped.
     mutating func feedKeptText(_ plain: inout PlainFeed) {
+        feedKeptRedraw(&plain)
         let count = keptText.count
         guard count > 0 else { return }
         keptText.count = 0
@@ -198,9 +204,56 @@ struct FeedPlanner {
         }
         fullErasesLookedAt = plain.state.fullErases
         let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
-        guard redraw.resume > 0 else { return plain.feed(base, count: count) }
+        guard redraw.resume >= 0 else { return plain.feed(base, count: count) }
+        feedFromRedraw(base, count: count, redraw, &plain)
+    }
+
+    /// The redraw skip before the scroll-ahead, for a read after a kept redraw or an ED 2
+    /// (a program that redraws: its reads begin with sequences, where the walk would stop
+    /// anyway, or with the rest of a redraw, which the walk would go over for nothing);
+    /// false, having fed the kept redraw, where the read has no redraw to feed from.
+    private mutating func feedFromLastRedraw(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed)
+        -> Bool
+    {
+        guard keptRedraw.count > 0 || plain.state.fullErases != fullErasesLookedAt,
+            !plain.state.history.isHolding
+        else { return false }
+        let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
+        guard redraw.resume >= 0 else {
+            feedKeptRedraw(&plain)
+            // Looked at: not again behind the walk.
+            fullErasesLookedAt = plain.state.fullErases
+            return false
+        }
+        fullErasesLookedAt = plain.state.fullErases
+        feedFromRedraw(base, count: count, redraw, &plain)
+        return true
+    }
+
+    /// Feeds a read from its last redraw, which `redraw` found: the redraw kept before it
+    /// and the bytes before `resume` left out, the items among them fed alone; the last
+    /// redraw kept back if it may be.
+    private mutating func feedFromRedraw(
+        _ base: UnsafePointer<UInt8>, count: Int, _ redraw: ccell_redraw, _ plain: inout PlainFeed
+    ) {
+        bytesSkippedBeforeRedraws &+= keptRedraw.count &+ redraw.resume
+        keptRedraw.drop()
         for index in 0..<redraw.fed { plain.feed(base + redrawItems[2 &* index], count: redrawItems[2 &* index &+ 1]) }
-        bytesSkippedBeforeRedraws &+= redraw.resume
-        plain.feed(base + redraw.resume, count: count &- redraw.resume)
+        let rest = base + redraw.resume
+        let restCount = count &- redraw.resume
+        // The rows above the start follow an erase on the main screen: those are read
+        // after every read.
+        guard plain.state.history.rowsBeforeStart == 0 || plain.state.onAlternate,
+            keptRedraw.keep(rest, count: restCount, findRedraw, redrawItems)
+        else { return plain.feed(rest, count: restCount) }
+        plain.open.reset()
+    }
+
+    /// Feeds the kept redraw, if any.
+    private mutating func feedKeptRedraw(_ plain: inout PlainFeed) {
+        let count = keptRedraw.count
+        guard count > 0 else { return }
+        keptRedraw.drop()
+        plain.feed(keptRedraw.bytes, count: count)
     }
 }
