@@ -216,10 +216,12 @@ struct ScreenRedrawSkipTests {
     }
 
     /// What would change what a relay reads after every read is fed, not kept back: a
-    /// redraw that ends with a mode or a title, inside a sequence or a character, that
-    /// erases the rows above the start on the main screen, or while the scrollback is held.
+    /// redraw that ends with a mode or a title, inside a character, a string or a long
+    /// sequence, that erases the rows above the start on the main screen, or while the
+    /// scrollback is held.
     @Test func aRedrawThatChangesWhatARelayReadsIsNotKeptBack() {
-        for end in [#"\e[?25h"#, #"\e]0;title\a"#, #"\e[3"#, #"\e"#, #"\xCE"#, #"\xE6\xBC"#, #"\e[6n"#] {
+        let long = #"\e["# + String(repeating: "1;", count: 20)
+        for end in [#"\e[?25h"#, #"\e]0;title\a"#, #"\xCE"#, #"\xE6\xBC"#, #"\e[6n"#, #"\e("#, #"\e]0;ti"#, long] {
             let model = fedAgainstThePlainFeed([Self.redraw("a") + Self.redraw("b") + end])
             #expect(model.bytesSkippedBeforeRedraws == bytes(Self.redraw("a")).count + 5, "\(end)")
         }
@@ -232,6 +234,45 @@ struct ScreenRedrawSkipTests {
         let alternate = fedAgainstThePlainFeed(
             [Self.redraw("a") + Self.redraw("b"), Self.redraw("c")], first: #"\e[?1049h\e[2J"#, startRow: 3)
         #expect(alternate.bytesSkippedBeforeRedraws > bytes(Self.redraw("a") + Self.redraw("b")).count)
+    }
+
+    /// A read cut inside a control sequence: the redraw before it kept back, the sequence
+    /// fed; the next read that ends it with one a redraw undoes and redraws leaves out all
+    /// three, and anything else has the redraw fed before the sequence goes on.
+    @Test func aRedrawCutInsideASequenceIsKeptBackUpToIt() {
+        let first = Self.redraw("a") + Self.redraw("b")
+        for (open, rest) in [(#"\e"#, "[31m"), (#"\e["#, "m"), (#"\e[3"#, "1m"), (#"\e[24;6"#, "3H"), (#"\e[1"#, "K")] {
+            let model = fedAgainstThePlainFeed([first + open, rest + Self.redraw("c"), Self.redraw("d")])
+            let leftOut = [Self.redraw("a"), Self.redraw("b") + open + rest, Self.redraw("c")]
+            #expect(model.bytesSkippedBeforeRedraws == leftOut.map { bytes($0).count }.reduce(0, +) + 5, "\(open)")
+        }
+        // Ended otherwise: with a mode, a sequence cut again, text, by what the parser goes
+        // over inside it, or not ended in the next read at all.
+        for (open, next) in [
+            (#"\e[?2"#, #"5l"# + Self.redraw("c")), (#"\e[3"#, #"1\e[m"# + Self.redraw("c")), (#"\e[3"#, "1mtyped"),
+            (#"\e[3"#, #"\x05m"# + Self.redraw("c")), (#"\e[3"#, #"é"# + Self.redraw("c")), (#"\e[3"#, "1"),
+            (#"\e"#, #"7"# + Self.redraw("c")), (#"\e[3"#, #"1;"# + String(repeating: "1;", count: 20) + "m"),
+        ] {
+            fedAgainstThePlainFeed([first + open, next, "more"])
+        }
+        // Read or changed while the parser is inside the sequence: the redraw is fed from
+        // the boundary before it, and the sequence goes on.
+        let reads: [(ScreenModel) -> Void] = [
+            { _ = $0.cursor }, { $0.resize(rows: 6, columns: 9) }, { $0.startHoldingScrollback(limit: 1 << 16) },
+            { model in _ = bytes("1m").withUnsafeBytes { model.feedUntilBoundary($0) } },
+        ]
+        for read in reads {
+            let model = ScreenModel(rows: 5, columns: 10)
+            let plain = ScreenModel(rows: 5, columns: 10, fastPaths: .none)
+            for other in [model, plain] {
+                other.feed(#"\e[2J"#)
+                other.feed(first + #"\e[3"#)
+                read(other)
+                other.feed("1mafter")
+            }
+            expectSameAfterRead(model, plain, "read inside")
+            expectSameScreen(model, plain, "read inside")
+        }
     }
 
     private func findRedraw(_ vectors: CellVectors, _ text: [UInt8], _ count: Int) -> (ccell_redraw, [Int]) {

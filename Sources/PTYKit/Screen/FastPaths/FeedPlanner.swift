@@ -68,8 +68,9 @@ struct FeedPlanner {
         var count = count
         // Plain text is walked only from a boundary (ground, nothing half-read): the rest
         // of a sequence the last read cut (in a coloured flood, one read in a few) is fed
-        // first. (A redraw is kept only at a boundary.)
+        // first.
         if !plain.parser.isAtBoundary {
+            if keptRedraw.openCount > 0 && feedAfterOpenKeptRedraw(base, count: count, &plain) { return }
             feedKeptText(&plain)
             let consumed = plain.feedUntilBoundary(UnsafeRawBufferPointer(start: base, count: count))
             guard consumed < count else { return }
@@ -244,16 +245,45 @@ struct FeedPlanner {
         // The rows above the start follow an erase on the main screen: those are read
         // after every read.
         guard plain.state.history.rowsBeforeStart == 0 || plain.state.onAlternate,
-            keptRedraw.keep(rest, count: restCount, findRedraw, redrawItems)
+            keptRedraw.keep(rest, count: restCount, plain.parser, findRedraw, redrawItems)
         else { return plain.feed(rest, count: restCount) }
         plain.open.reset()
+        // The control sequence the read ended inside: the parser and the open sequence
+        // follow it.
+        if keptRedraw.openCount > 0 { plain.feed(keptRedraw.bytes + keptRedraw.count, count: keptRedraw.openCount) }
     }
 
-    /// Feeds the kept redraw, if any.
+    /// A read after a kept redraw that ended inside a control sequence (the parser inside
+    /// it): when the read ends that sequence with one a redraw undoes and then redraws, all
+    /// three are left out, the parser put back at the boundary before the sequence; false,
+    /// having done nothing, if not.
+    private mutating func feedAfterOpenKeptRedraw(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed)
+        -> Bool
+    {
+        guard let end = keptRedraw.openSequenceEnd(in: base, count: count, findRedraw, redrawItems),
+            let boundary = keptRedraw.parserBeforeOpenSequence
+        else { return false }
+        let redraw = findRedraw(base + end, count &- end, redrawItems, Self.redrawItemsKept)
+        guard redraw.resume >= 0 else { return false }
+        plain.parser = boundary
+        plain.open.reset()
+        fullErasesLookedAt = plain.state.fullErases
+        bytesSkippedBeforeRedraws &+= keptRedraw.openCount &+ end
+        feedFromRedraw(base + end, count: count &- end, redraw, &plain)
+        return true
+    }
+
+    /// Feeds the kept redraw, if any; one that ended inside a control sequence from the
+    /// parser before it, the parser then put back inside it.
     private mutating func feedKeptRedraw(_ plain: inout PlainFeed) {
         let count = keptRedraw.count
         guard count > 0 else { return }
+        let boundary = keptRedraw.parserBeforeOpenSequence
         keptRedraw.drop()
-        plain.feed(keptRedraw.bytes, count: count)
+        guard let boundary else { return plain.feed(keptRedraw.bytes, count: count) }
+        let inside = plain.parser
+        plain.parser = boundary
+        plain.parser.feed(keptRedraw.bytes, count: count, into: &plain.state)
+        plain.parser = inside
     }
 }
