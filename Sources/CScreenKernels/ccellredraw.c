@@ -335,7 +335,11 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t control_ma
 /// Bits of a byte's row in the AVX2 scan besides the generated final-byte rows, which a
 /// final's high nibble (4 to 7) limits to the low four: a parameter byte (0x30-0x3B) in the
 /// top bit, which movemask takes as it is, and a C0 control other than LF and CR (0x00-0x0F)
-/// or than ESC (0x10-0x1F). One lookup classifies every byte a block needs but ESC and '['.
+/// or than ESC (0x10-0x1F). One lookup classifies every byte a block needs but ESC and '[':
+/// a control's row holds only its class bit, a parameter byte's has the top bit (negative
+/// as a signed byte), any other byte's only final bits; so a row above final_bits is such a
+/// control, and a row of 0 a byte that no final's bits name (at a final's place, a control
+/// with a class bit is looked at anyway).
 enum { final_bits = 0x0F, low_controls = 0x10, high_controls = 0x20, parameter = 0x80 };
 /// A low nibble n is a parameter byte's up to B, low_controls' but for A (LF) and D (CR),
 /// high_controls' but for B (ESC).
@@ -346,82 +350,107 @@ static const uint8_t class_high_nibble_rows[16] = {
     low_controls, high_controls, 0, parameter, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
+/// What the AVX2 scan carries from a block to the next: the ESC [ whose parameters begin
+/// in it, and the addition's carry.
+typedef struct {
+    uint64_t starts;
+    unsigned char sum;
+} block_carry;
+
+/// The bits of 64 bytes from `p` (65 readable) that the scan looks at one by one: controls
+/// other than CR and LF, escapes other than ESC [, and the bytes that end a control
+/// sequence (ESC [, parameter bytes, then the first other byte) that is not one left out
+/// (in `finals`, all those that end one; in `starts_in_block`, where the parameters of
+/// each begin). Final bytes of the control sequences left out
+/// (final_kinds undone, graphic and moves_to) are a bit of the high nibble's row that the
+/// low nibble's sets; the classes above are in the rows' other bits.
+__attribute__((target("avx2"), always_inline)) static inline uint64_t
+block_unknowns_avx2(const uint8_t *p, __m256i low_table, __m256i high_table, block_carry *carry, uint64_t *finals,
+                    uint64_t *starts_in_block) {
+    uint64_t escapes = 0, brackets_next = 0, params = 0, other_controls = 0, no_finals = 0;
+    for (int half = 0; half < 2; half++) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32 * half));
+        __m256i next = _mm256_loadu_si256((const __m256i *)(p + 32 * half + 1));
+        __m256i nibbles = _mm256_and_si256(_mm256_srli_epi16(b, 4), _mm256_set1_epi8(0x0F));
+        __m256i rows = _mm256_and_si256(_mm256_shuffle_epi8(low_table, _mm256_and_si256(b, _mm256_set1_epi8(0x0F))),
+                                        _mm256_shuffle_epi8(high_table, nibbles));
+        int shift = 32 * half;
+        escapes |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, _mm256_set1_epi8(0x1B))) << shift;
+        brackets_next |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('[')))
+                         << shift;
+        params |= (uint64_t)(uint32_t)_mm256_movemask_epi8(rows) << shift;
+        other_controls |=
+            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(rows, _mm256_set1_epi8(final_bits))) << shift;
+        no_finals |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(rows, _mm256_setzero_si256()))
+                     << shift;
+    }
+    uint64_t sequences = escapes & brackets_next;
+    uint64_t starts = sequences << 2 | carry->starts;
+    *starts_in_block = starts;
+    carry->starts = sequences >> 62;
+    unsigned long long sum;
+    carry->sum = _addcarry_u64(carry->sum, starts, params, &sum);
+    *finals = sum & ~params;
+    return (*finals & no_finals) | (escapes & ~brackets_next) | other_controls;
+}
+
+/// Takes the items that begin at the bits of `unknown` in the block from `block` (their
+/// ends in `finals` for control sequences), those before `*consumed` aside: false where
+/// the scan stops.
+__attribute__((noinline)) static bool take_unknowns(const uint8_t *bytes, long erase, long block, uint64_t unknown,
+                                                     uint64_t finals, long *consumed, long *fed, long capacity,
+                                                     long *items) {
+    for (; unknown != 0; unknown &= unknown - 1) {
+        long at = block + __builtin_ctzll(unknown);
+        if (at < *consumed) continue;
+        if ((finals >> (at - block)) & 1) {
+            // The byte that ends a control sequence: the item is from its ESC.
+            const uint8_t *escape = memrchr(bytes + *consumed, 0x1B, (size_t)(at - *consumed));
+            if (escape == NULL) return false;
+            at = escape - bytes;
+        }
+        long end;
+        item_kind kind = other_item_kind(bytes, at, erase, &end);
+        if (!take_item(kind, at, end, fed, capacity, items)) return false;
+        *consumed = end;
+    }
+    return true;
+}
+
 /// The same as scan_items for AVX2, 64 bytes a step: the bytes that end a control
 /// sequence are found all at once (the bits after each ESC [ added to the run of
 /// parameter bits they begin carry to the byte after it), and only the items other than
 /// text, CR, LF and control sequences with known final bytes are looked at one by one.
+/// The last bytes are copied out first, so that the loop over the others makes no call
+/// but where there are such items.
 __attribute__((target("avx2"))) static item_kind
 scan_blocks_avx2(const uint8_t *bytes, long erase, long *fed, long capacity, long *items) {
-    // Final bytes of the control sequences left out (final_kinds undone, graphic and
-    // moves_to): a bit of the high nibble's row set by the low nibble; the classes above
-    // in the other bits.
     const __m256i low_table = _mm256_broadcastsi128_si256(
         _mm_or_si128(_mm_loadu_si128((const __m128i *)low_nibble_rows),
                      _mm_loadu_si128((const __m128i *)class_low_nibble_rows)));
     const __m256i high_table = _mm256_broadcastsi128_si256(
         _mm_or_si128(_mm_loadu_si128((const __m128i *)high_nibble_rows),
                      _mm_loadu_si128((const __m128i *)class_high_nibble_rows)));
-    uint64_t starts_carried = 0;
-    unsigned char sum_carried = 0;
-    long consumed = 0;
-    uint8_t tail[65 + 32];
-    for (long block = 0; block < erase; block += 64) {
-        long left = erase - block;
-        const uint8_t *p = bytes + block;
-        if (left < 65) {
-            // The last bytes, and blanks after them (read one past the 64).
-            memset(tail, ' ', sizeof tail);
-            memcpy(tail, p, (size_t)left);
-            p = tail;
-        }
-        uint64_t escapes = 0, brackets_next = 0, params = 0, other_controls = 0, unknown_finals = 0;
-        for (int half = 0; half < 2; half++) {
-            __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32 * half));
-            __m256i next = _mm256_loadu_si256((const __m256i *)(p + 32 * half + 1));
-            __m256i nibbles = _mm256_and_si256(_mm256_srli_epi16(b, 4), _mm256_set1_epi8(0x0F));
-            __m256i rows = _mm256_and_si256(_mm256_shuffle_epi8(low_table, _mm256_and_si256(b, _mm256_set1_epi8(0x0F))),
-                                            _mm256_shuffle_epi8(high_table, nibbles));
-            __m256i zero = _mm256_setzero_si256();
-            int shift = 32 * half;
-            escapes |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, _mm256_set1_epi8(0x1B))) << shift;
-            brackets_next |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(next, _mm256_set1_epi8('[')))
-                             << shift;
-            params |= (uint64_t)(uint32_t)_mm256_movemask_epi8(rows) << shift;
-            other_controls |= (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                                  _mm256_and_si256(rows, _mm256_set1_epi8(low_controls | high_controls)), zero))
-                              << shift;
-            unknown_finals |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                                  _mm256_cmpeq_epi8(_mm256_and_si256(rows, _mm256_set1_epi8(final_bits)), zero))
-                              << shift;
-        }
-        uint64_t sequences = escapes & brackets_next;
-        uint64_t starts = sequences << 2 | starts_carried;
-        starts_carried = sequences >> 62;
-        unsigned long long sum;
-        sum_carried = _addcarry_u64(sum_carried, starts, params, &sum);
-        uint64_t finals = sum & ~params;
-        uint64_t unknown = (finals & unknown_finals) | (escapes & ~brackets_next) | other_controls;
-        if (left < 65) {
-            // A sequence cut by the erase: cancelled, but not worth knowing.
-            uint64_t inside = left >= 64 ? ~0ULL : (1ULL << left) - 1;
-            if (((finals | starts) & ~inside) != 0 || starts_carried != 0 || sum_carried != 0) return kept;
-            unknown &= inside;
-        }
-        for (; unknown != 0; unknown &= unknown - 1) {
-            long at = block + __builtin_ctzll(unknown);
-            if (at < consumed) continue;
-            if ((finals >> (at - block)) & 1) {
-                // The byte that ends a control sequence: the item is from its ESC.
-                const uint8_t *escape = memrchr(bytes + consumed, 0x1B, (size_t)(at - consumed));
-                if (escape == NULL) return kept;
-                at = escape - bytes;
-            }
-            long end;
-            item_kind kind = other_item_kind(bytes, at, erase, &end);
-            if (!take_item(kind, at, end, fed, capacity, items)) return kept;
-            consumed = end;
-        }
+    block_carry carry = {0, 0};
+    long consumed = 0, block = 0;
+    uint64_t finals, starts;
+    for (; erase - block >= 65; block += 64) {
+        uint64_t unknown = block_unknowns_avx2(bytes + block, low_table, high_table, &carry, &finals, &starts);
+        if (unknown != 0 && !take_unknowns(bytes, erase, block, unknown, finals, &consumed, fed, capacity, items))
+            return kept;
     }
+    // The last 1 to 64 bytes, and blanks after them (read one past the 64).
+    long left = erase - block;
+    uint8_t tail[65 + 32];
+    memset(tail, ' ', sizeof tail);
+    memcpy(tail, bytes + block, (size_t)left);
+    uint64_t unknown = block_unknowns_avx2(tail, low_table, high_table, &carry, &finals, &starts);
+    // A sequence cut by the erase: cancelled, but not worth knowing.
+    uint64_t inside = left >= 64 ? ~0ULL : (1ULL << left) - 1;
+    if (((finals | starts) & ~inside) != 0 || carry.starts != 0 || carry.sum != 0) return kept;
+    unknown &= inside;
+    if (unknown != 0 && !take_unknowns(bytes, erase, block, unknown, finals, &consumed, fed, capacity, items))
+        return kept;
     return undone;
 }
 
