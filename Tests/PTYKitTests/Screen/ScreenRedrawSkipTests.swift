@@ -275,6 +275,36 @@ struct ScreenRedrawSkipTests {
         }
     }
 
+    /// Nothing scrolls into the held scrollback from the alternate screen (a full-screen
+    /// program's while the screen is locked): its redraws are left out, and kept back, while
+    /// it is held; a switch to the main screen before the erase keeps anything from being
+    /// left out.
+    @Test func onTheAlternateScreenRedrawsAreLeftOutWhileTheScrollbackIsHeld() {
+        let flood = String(repeating: #"held line\r\n"#, count: 8)
+        for (reads, leftOut) in [
+            ([Self.redraw("a") + flood + Self.redraw("b"), Self.redraw("c")], true),
+            ([Self.redraw("a") + #"\e[?1049l"# + flood + Self.redraw("b"), flood], false),
+        ] {
+            let model = ScreenModel(rows: 5, columns: 10)
+            let plain = ScreenModel(rows: 5, columns: 10, fastPaths: .none)
+            for other in [model, plain] {
+                other.startHoldingScrollback(limit: 1 << 20)
+                other.feed(#"\e[?1049h\e[2J"#)
+            }
+            for read in reads {
+                model.feed(read)
+                plain.feed(read)
+                expectSameAfterRead(model, plain, read)
+            }
+            #expect((model.bytesSkippedBeforeRedraws > bytes(Self.redraw("a") + flood).count) == leftOut)
+            #expect((model.heldScrollback.lines > 0) == !leftOut)
+            let (unlock, plainUnlock) = (OutputBuffer(), OutputBuffer())
+            model.appendHeldScrollbackAndRepaint(to: unlock)
+            plain.appendHeldScrollbackAndRepaint(to: plainUnlock)
+            #expect(unlock.bytes == plainUnlock.bytes)
+        }
+    }
+
     private func findRedraw(_ vectors: CellVectors, _ text: [UInt8], _ count: Int) -> (ccell_redraw, [Int]) {
         var fed = [Int](repeating: 0, count: 16)
         let redraw = vectors.findRedraw(text, count, &fed, 8)

@@ -198,9 +198,9 @@ struct FeedPlanner {
     /// several in a read, and only the last is seen: what comes before the last redraw's
     /// CUP and pen reset is left out where the ED 2, CUP and reset undo all of it, but for
     /// the modes, titles and the like in it, fed alone (CScreenKernels' ccell_find_redraw).
-    /// Not while the scrollback is held: text that scrolls off before the erase goes there.
+    /// Not while the scrollback is held on the main screen (`mayLeaveOutRedraws`).
     private mutating func feedSkippingRedraws(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed) {
-        guard plain.state.fullErases != fullErasesLookedAt && !plain.state.history.isHolding else {
+        guard plain.state.fullErases != fullErasesLookedAt && Self.mayLeaveOutRedraws(plain.state) else {
             return plain.feed(base, count: count)
         }
         fullErasesLookedAt = plain.state.fullErases
@@ -217,7 +217,7 @@ struct FeedPlanner {
         -> Bool
     {
         guard keptRedraw.count > 0 || plain.state.fullErases != fullErasesLookedAt,
-            !plain.state.history.isHolding
+            Self.mayLeaveOutRedraws(plain.state)
         else { return false }
         let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
         guard redraw.resume >= 0 else {
@@ -271,6 +271,14 @@ struct FeedPlanner {
         bytesSkippedBeforeRedraws &+= keptRedraw.openCount &+ end
         feedFromRedraw(base + end, count: count &- end, redraw, &plain)
         return true
+    }
+
+    /// Whether the redraw skip may leave bytes out: not while the scrollback is held on the
+    /// main screen, where text that scrolls off before the erase goes to the hold. Nothing
+    /// scrolls into it from the alternate screen (a full-screen program's, while locked),
+    /// and what the skip leaves out cannot switch screens.
+    private static func mayLeaveOutRedraws(_ state: ScreenState) -> Bool {
+        !state.history.isHolding || state.onAlternate
     }
 
     /// Feeds the kept redraw, if any; one that ended inside a control sequence from the
