@@ -84,10 +84,10 @@ struct FeedPlanner {
         }
     }
 
-    /// Feeds the kept text, if any: what everything that reads or changes the screen does
-    /// first. What plain text cannot change (modes, titles, the parser's state, held
-    /// queries) is read without it, so that a relay looking at those after every read keeps
-    /// nothing from being skipped.
+    /// Feeds the kept text or the kept redraw, if any: what everything that reads or changes
+    /// the screen does first. What neither can change (modes, titles, the parser's state,
+    /// held queries) is read without them, so that a relay looking at those after every
+    /// read keeps nothing from being skipped.
     mutating func feedKeptText(_ plain: inout PlainFeed) {
         feedKeptRedraw(&plain)
         let count = keptText.count
