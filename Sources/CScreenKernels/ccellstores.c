@@ -157,27 +157,11 @@ __attribute__((always_inline)) static inline uint64_t equal_mask_sse2(const uint
     return mask;
 }
 
-/// ccell_line_ends with the instruction set's masks.
-__attribute__((always_inline)) static inline ccell_line_ends
-line_ends(const uint8_t *bytes, uint64_t (*unprintable_of)(const uint8_t *),
-          uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
-    uint64_t returns = equal_of(bytes, '\r');
-    uint64_t feeds = equal_of(bytes, '\n');
-    if (unprintable_of(bytes) != (returns | feeds)) return (ccell_line_ends){~0ULL, ~0ULL};
-    return (ccell_line_ends){returns, feeds};
-}
-
-__attribute__((target("avx2"))) ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes) {
-    return line_ends(bytes, unprintable_mask_avx2, equal_mask_avx2);
-}
-
-__attribute__((target("avx512f,avx512bw"))) ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes) {
-    return line_ends(bytes, unprintable_mask_avx512, equal_mask_avx512);
-}
-
-ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes) {
-    return line_ends(bytes, unprintable_mask_sse2, equal_mask_sse2);
-}
+#define WALK_BLOCKS_FORM(FORM, TARGET)                                                                     \
+    TARGET void ccell_walk_blocks_##FORM(const uint8_t *bytes, long end, ccell_text_walk *walk,            \
+                                         const ccell_block_setting *setting) {                           \
+        walk_blocks(bytes, end, walk, setting, unprintable_mask_##FORM, equal_mask_##FORM);                    \
+    }
 
 __attribute__((target("avx2")))
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
@@ -294,19 +278,22 @@ long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *s
     return ccell_line_stops_sse2(bytes, start, end, stops, capacity);
 }
 
-ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes) {
-    ccell_line_ends ends = {0, 0};
-    for (int i = 0; i < 64; i++) {
-        if (bytes[i] == '\r') ends.returns |= 1ULL << i;
-        else if (bytes[i] == '\n') ends.feeds |= 1ULL << i;
-        else if ((uint8_t)(bytes[i] - 0x20) >= 0x5F) return (ccell_line_ends){~0ULL, ~0ULL};
-    }
-    return ends;
+static uint64_t mask_where(const uint8_t *bytes, bool (*is)(uint8_t, uint8_t), uint8_t value) {
+    uint64_t mask = 0;
+    for (int i = 0; i < 64; i++) mask |= (uint64_t)is(bytes[i], value) << i;
+    return mask;
 }
 
-ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes) { return ccell_line_ends_sse2(bytes); }
+static bool is_unprintable(uint8_t byte, uint8_t unused) { return (uint8_t)(byte - 0x20) >= 0x5F; }
+static bool is_equal(uint8_t byte, uint8_t value) { return byte == value; }
+static uint64_t unprintable_mask_plain(const uint8_t *bytes) { return mask_where(bytes, is_unprintable, 0); }
+static uint64_t equal_mask_plain(const uint8_t *bytes, uint8_t value) { return mask_where(bytes, is_equal, value); }
 
-ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes) { return ccell_line_ends_sse2(bytes); }
+#define WALK_BLOCKS_FORM(FORM, TARGET)                                                                     \
+    void ccell_walk_blocks_##FORM(const uint8_t *bytes, long end, ccell_text_walk *walk,                   \
+                                  const ccell_block_setting *setting) {                                  \
+        walk_blocks(bytes, end, walk, setting, unprintable_mask_plain, equal_mask_plain);                   \
+    }
 
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
     while (start < end && (uint8_t)(bytes[start] - 0x20) < 0x5F) start++;
@@ -318,6 +305,228 @@ void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, ui
 }
 
 #endif
+
+/// The bits below bit `count` (at most 64).
+static inline uint64_t bits_below(long count) { return count >= 64 ? ~0ULL : (1ULL << count) - 1; }
+
+/// The lowest set bit's position, 64 if none.
+static inline long lowest_bit(uint64_t bits) { return bits ? __builtin_ctzll(bits) : 64; }
+
+/// The position of the set bit of `bits` that has `index` set bits below it (there is
+/// one): halves searched down to a bit.
+static inline long position_of_set_bit(uint64_t bits, long index) {
+    long position = 0;
+    for (long width = 32; width > 0; width >>= 1) {
+        long below = __builtin_popcountll((bits >> position) & ((1ULL << width) - 1));
+        if (below <= index) {
+            index -= below;
+            position += width;
+        }
+    }
+    return position;
+}
+
+/// Whether the `count` bytes from `params` (after `ESC [`) are an SGR the walk over
+/// blocks goes over: parameters and `m`, as ScreenStateWalkedRendition.swift's walk
+/// takes them (codes below 1000, at most 8, no 38, 48 or 58), and no code that sets a
+/// background (40-47, 100-107), which the blocks never walk over.
+static bool is_walked_rendition(const uint8_t *params, long count) {
+    unsigned code = 0;
+    int codes = 0;
+    for (long i = 0; i < count; i++) {
+        uint8_t byte = params[i];
+        if ((uint8_t)(byte - '0') < 10) {
+            code = code * 10 + (byte - '0');
+            if (code >= 1000) return false;
+        } else if (byte == ';' || byte == 'm') {
+            if (++codes > 8) return false;
+            if (code == 38 || code == 48 || code == 58 || (code >= 40 && code <= 47) ||
+                (code >= 100 && code <= 107))
+                return false;
+            if (byte == 'm') return i == count - 1;
+            code = 0;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
+/// The key the SGR at `escape` is seen by: its bytes from `[` to `m`, which is `count`
+/// bytes on (8 at most, and 9 bytes from `escape` before `end`); 0 if it has none.
+__attribute__((always_inline)) static inline uint64_t rendition_key(const uint8_t *escape, long count,
+                                                                    const uint8_t *end) {
+    if (count > 8 || escape + 9 > end) return 0;
+    uint64_t key;
+    memcpy(&key, escape + 1, 8);
+    return key & ~0ULL >> (64 - 8 * count);
+}
+
+/// Where the SGR of `key` is kept among those seen.
+static inline uint64_t *rendition_slot(uint64_t key, uint64_t *seen) {
+    return &seen[(key * 0x9E3779B97F4A7C15ULL) >> (64 - CCELL_RENDITIONS_SEEN_BITS)];
+}
+
+/// Notes the SGR at `escape` (its `m` `count` bytes on) among those seen if the blocks go
+/// over it and it has a key; whether it did.
+__attribute__((noinline)) static bool learn_rendition(const uint8_t *escape, long count, const uint8_t *end,
+                                                      uint64_t *seen) {
+    uint64_t key = rendition_key(escape, count, end);
+    if (key == 0 || escape[1] != '[' || !is_walked_rendition(escape + 2, count - 1)) return false;
+    *rendition_slot(key, seen) = key;
+    return true;
+}
+
+/// How many of the 64 bytes at `bytes` (before `end`) a block step may take (the cursor
+/// aside): those before the first that is not printable ASCII, a return or a line feed,
+/// or before the first SGR that does not end in the block or is not among those `seen`
+/// (every SGR when `seen` is NULL). `unseen` is where such an SGR that ends in the block
+/// begins (-1 if none), `unseenFinal` where it ends. Writes the masks of their returns,
+/// line feeds and characters (the bytes that are in no SGR), and how many line feeds and
+/// escapes they hold.
+__attribute__((always_inline)) static inline long
+block_bytes(const uint8_t *bytes, const uint8_t *end, uint64_t *seen, uint64_t *returns, uint64_t *feeds,
+            uint64_t *characters, long *stops, long *unseen, long *unseenFinal,
+            uint64_t (*unprintable_of)(const uint8_t *),
+            uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
+    uint64_t unprintable = unprintable_of(bytes);
+    uint64_t cr = equal_of(bytes, '\r'), lf = equal_of(bytes, '\n');
+    // Masks now: else the compiler keeps the compares as vectors for later, spilled to the
+    // stack across the SGRs (30 instructions a block more).
+    __asm__("" : "+r"(unprintable), "+r"(cr), "+r"(lf));
+    uint64_t others = unprintable & ~(cr | lf);
+    long taken = 64;
+    uint64_t sequences = 0;
+    *unseen = -1;
+    if (others) {
+        uint64_t escapes = seen ? equal_of(bytes, 0x1B) : 0;
+        taken = lowest_bit(others & ~escapes);
+        escapes &= bits_below(taken);
+        if (escapes) {
+            uint64_t finals = equal_of(bytes, 'm');
+            for (; escapes; escapes &= escapes - 1) {
+                long escape = __builtin_ctzll(escapes);
+                uint64_t after = escape < 62 ? finals >> (escape + 2) : 0;
+                long final = after ? escape + 2 + __builtin_ctzll(after) : 64;
+                if (final >= taken) {
+                    taken = escape;
+                    break;
+                }
+                uint64_t key = rendition_key(bytes + escape, final - escape, end);
+                if (key == 0 || *rendition_slot(key, seen) != key) {
+                    // Not seen: the caller learns it, or the block ends before it.
+                    *unseen = escape;
+                    *unseenFinal = final;
+                    taken = escape;
+                    break;
+                }
+                sequences |= (2ULL << final) - (1ULL << escape);
+            }
+        }
+    }
+    uint64_t kept = bits_below(taken);
+    *returns = cr & kept;
+    *feeds = lf & kept;
+    *characters = ~(unprintable | sequences) & kept;
+    *stops = __builtin_popcountll(unprintable & ~cr & kept);
+    return taken;
+}
+
+/// ccell_walk_blocks with the instruction set's masks. Only the characters before a
+/// block's first return (or line feed, in newline mode) can reach the right margin, at
+/// most once: fewer than `columns` follow a return. From the one that does (`margin`),
+/// each character stays in the last column while a line feed comes before it (a line
+/// feed ends the pending wrap, not the column: `yes` without its returns), and the first
+/// that comes straight after a character, SGRs between them or not, wraps: the
+/// characters from it on go on from column 0 of the next row.
+__attribute__((always_inline)) static inline void
+walk_blocks(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting,
+            uint64_t (*unprintable_of)(const uint8_t *), uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
+    const long columns = setting->columns;
+    const bool newline = setting->newline;
+    long block = walk->offset, x = walk->x, row = walk->row;
+    bool pending = walk->pending_wrap;
+    long sparse = 0, learnt = -1;
+    walk->sparse = false;
+    while (end - block >= 64) {
+        uint64_t returns, feeds, characters;
+        long stops, unseen, unseenFinal;
+        long taken = block_bytes(bytes + block, bytes + end, setting->renditions_seen, &returns, &feeds,
+                                 &characters, &stops, &unseen, &unseenFinal, unprintable_of, equal_of);
+        // An SGR not seen before: the block again once it is learnt (out of the loop's way),
+        // once a block (two that share a slot would take turns in it for ever).
+        if (unseen >= 0 && block != learnt &&
+            learn_rendition(bytes + block + unseen, unseenFinal - unseen, bytes + end, setting->renditions_seen)) {
+            learnt = block;
+            continue;
+        }
+        if (taken == 0) break;
+
+        uint64_t resets = newline ? returns | feeds : returns;
+        uint64_t first = characters & ((resets & (0 - resets)) - 1);
+        long count = __builtin_popcountll(first);
+        // Where a character reaches the margin (-1 for a wrap pending before the block) and
+        // the first that wraps: 64 for none.
+        long margin = 64, wrap = 64, afterWrap = 0;
+        if (pending || x + count >= columns) {
+            margin = pending ? -1 : position_of_set_bit(first, columns - 1 - x);
+            // The bytes whose last byte before them that is in no SGR is a character.
+            uint64_t follows = characters << 1 | (pending ? 1 : 0);
+            uint64_t sequences = ~(characters | returns | feeds) & bits_below(taken);
+            uint64_t afterCharacter = (follows & ~sequences) | ((sequences + (follows & sequences)) ^ sequences);
+            uint64_t fromMargin = pending ? ~0ULL : (~0ULL << margin) << 1;
+            wrap = lowest_bit(first & afterCharacter & fromMargin);
+            afterWrap = wrap < 64 ? __builtin_popcountll(first >> wrap) : 0;
+            // 64 characters from column 0 of a screen 64 wide would reach the margin again.
+            if (afterWrap >= columns) break;
+        }
+        long feedCount = __builtin_popcountll(feeds);
+        long rowsEntered = feedCount + (wrap < 64);
+        if (row + rowsEntered >= setting->stop) break;
+        if (feeds) {
+            long lastFeed = 63 - __builtin_clzll(feeds);
+            uint64_t before = (1ULL << lastFeed) - 1;
+            uint64_t returnsBefore = returns & before;
+            long xAfter = newline         ? 0
+                          : returnsBefore ? __builtin_popcountll((characters & before) >> (64 - __builtin_clzll(returnsBefore)))
+                          : wrap < lastFeed ? __builtin_popcountll((characters & before) >> wrap)
+                          : margin < lastFeed ? columns - 1
+                                              : x + __builtin_popcountll(characters & before);
+            long feedRow = row + feedCount + (wrap < lastFeed);
+            setting->starts[feedRow & (setting->starts_kept - 1)] = (ccell_line_start){
+                setting->stream_offset + block + lastFeed + 1, xAfter, feedRow, setting->generation};
+        }
+        row += rowsEntered;
+        if (resets) {
+            x = __builtin_popcountll((characters >> (63 - __builtin_clzll(resets))) >> 1);
+            pending = false;
+        } else if (wrap < 64) {
+            x = afterWrap;
+            pending = false;
+        } else if (margin < 64) {
+            // At the margin: a wrap pends if a character came after the last line feed.
+            uint64_t moves = characters | feeds;
+            x = columns - 1;
+            if (moves) pending = (characters >> (63 - __builtin_clzll(moves))) & 1;
+        } else {
+            x += count;
+        }
+        block += taken;
+        sparse = stops < CCELL_DENSE_BLOCK_STOPS ? sparse + 1 : 0;
+        if (sparse == CCELL_SPARSE_BLOCKS) {
+            walk->sparse = true;
+            break;
+        }
+    }
+    walk->offset = block;
+    walk->x = x;
+    walk->row = row;
+    walk->pending_wrap = pending;
+}
+
+WALK_BLOCKS_FORM(sse2, )
+WALK_BLOCKS_FORM(avx2, __attribute__((target("avx2,popcnt"))))
+WALK_BLOCKS_FORM(avx512, __attribute__((target("avx512f,avx512bw,popcnt"))))
 
 /// Whether the bytes from `params` (before `end`) are an SGR's parameters and final.
 static bool begins_with_sgr(const uint8_t *params, const uint8_t *end) {

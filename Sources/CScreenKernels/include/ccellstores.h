@@ -85,18 +85,66 @@ long ccell_line_stops_sse2(const uint8_t *bytes, long start, long end, long *sto
 long ccell_line_stops_avx2(const uint8_t *bytes, long start, long end, long *stops, long capacity);
 long ccell_line_stops_avx512(const uint8_t *bytes, long start, long end, long *stops, long capacity);
 
-/// The returns and line feeds among 64 bytes, bit i for bytes[i], when every other byte
-/// is printable ASCII; both all ones (no byte is both) when one is not: what the
-/// scroll-ahead takes a block of short lines at once by. With SSE2, AVX2 or AVX-512 BW,
-/// as ccell_line_stops.
+/// Where the scroll-ahead's walk over plain text is (ScreenStateScrollAhead.swift): the
+/// next byte, the cursor's column and whether a wrap is pending, and its row, numbered on
+/// past the bottom of the screen; and whether the walk over blocks left them because the
+/// lines grew long (CCELL_SPARSE_BLOCKS blocks in a row with fewer than
+/// CCELL_DENSE_BLOCK_STOPS line feeds and escapes each).
 typedef struct {
-    uint64_t returns;
-    uint64_t feeds;
-} ccell_line_ends;
+    long offset;
+    long x;
+    long row;
+    bool pending_wrap;
+    bool sparse;
+} ccell_text_walk;
 
-ccell_line_ends ccell_line_ends_sse2(const uint8_t *bytes);
-ccell_line_ends ccell_line_ends_avx2(const uint8_t *bytes);
-ccell_line_ends ccell_line_ends_avx512(const uint8_t *bytes);
+#define CCELL_DENSE_BLOCK_STOPS 2
+#define CCELL_SPARSE_BLOCKS 4
+
+/// Where the walk was just after a line feed (a wrap is never pending then), and which
+/// text it was noted in: what the walk to a row goes on from (WalkScratch.swift).
+typedef struct {
+    long offset;
+    long x;
+    long row;
+    unsigned long generation;
+} ccell_line_start;
+
+/// The SGRs the walk over blocks has seen it may go over, kept in a table of this many
+/// bits' worth of slots (zeroed at first).
+#define CCELL_RENDITIONS_SEEN_BITS 4
+
+/// What the walk over blocks goes by: the screen's width (64 columns or more), the row it
+/// stops before entering, newline mode, the SGRs it has seen it may go over (NULL when it
+/// goes over none: an ESC ends a block then), and where it notes line feeds: in a ring of
+/// `starts_kept` (a power of two) by row, offsets counted from `stream_offset` before the
+/// bytes, the text's generation.
+typedef struct {
+    long columns;
+    long stop;
+    bool newline;
+    uint64_t *_Nullable renditions_seen;
+    ccell_line_start *starts;
+    long starts_kept;
+    long stream_offset;
+    unsigned long generation;
+} ccell_block_setting;
+
+/// Walks plain text from `walk->offset` 64 bytes a step while 64 are left before `end`:
+/// printable ASCII, returns, line feeds and (with `renditions_seen`) SGRs, which move no
+/// cursor, that the walk by stops goes over (ScreenStateWalkedRendition.swift: codes
+/// below 1000, at most 8, no 38, 48 or 58) and that set no background (40-47, 100-107),
+/// 8 bytes at most from `[` to `m`: those are looked up among the SGRs seen, learnt the
+/// first time. A step takes the bytes before the first that is none of those (or before
+/// the SGR it is in, or an SGR the block does not hold whole); none when that is the
+/// first, when they would enter row `stop`, or when 64 characters after a wrap would
+/// reach the right margin again (a screen 64 wide); and the walk stops after the blocks
+/// that set `sparse`. Moves `walk` past what it took, noting where each step's last line
+/// feed left it. With SSE2, AVX2 (and POPCNT) or AVX-512 BW, as ccell_line_stops.
+void ccell_walk_blocks_sse2(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting);
+void ccell_walk_blocks_avx2(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting);
+void ccell_walk_blocks_avx512(const uint8_t *bytes, long end, ccell_text_walk *walk,
+                              const ccell_block_setting *setting);
 
 /// Writes `count` (at least 4) cells: cell i is `style` | bytes[i], where the low 32 bits
 /// of `style` are 0.

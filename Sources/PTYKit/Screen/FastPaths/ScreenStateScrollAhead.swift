@@ -105,7 +105,7 @@ extension ScreenState {
         }
         if first.row < row {
             scratch.streamOffset = streamOffset
-            walkPlainText(base, to: count, stoppingAtRow: row, &first, scratch)
+            walkPlainText(base, to: count, stoppingAtRow: row, &first, &scratch)
         }
         return first
     }
@@ -146,7 +146,7 @@ extension ScreenState {
     ) -> ReadWalk {
         scratch.streamOffset = streamOffset
         var walk = start
-        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, scratch)
+        walkPlainText(base, to: count, stoppingAtRow: .max, &walk, &scratch)
         // The rows shown at the end are the last `rows` the walk entered: from this one on.
         let firstShown = walk.row &- rows &+ 1
         // Where plain text to the end leaves the cursor (and the background the SGRs in it
@@ -181,85 +181,155 @@ extension ScreenState {
     /// the cursor at its column there. The moves printASCII, carriageReturn and lineFeed
     /// make without margins, the runs of text between returns, line feeds and escapes moved
     /// over whole; those are found with the CPU's widest vectors (CScreenKernels), up to a
-    /// batch at a time.
+    /// batch at a time. Dense lines go by blocks (TextBlocks.swift) on screens 64 columns
+    /// wide or more: from a batch of stops that close together (decided once a batch, so
+    /// that long lines pay nothing) until the blocks grow sparse, the way kept for the
+    /// next walk.
     private func walkPlainText(
         _ base: UnsafePointer<UInt8>, to end: Int, stoppingAtRow stop: Int, _ walk: inout PlainTextWalk,
-        _ scratch: WalkScratch
+        _ scratch: inout WalkScratch
     ) {
+        let blocks = columns >= Self.textBlock
+        var byBlocks = blocks && scratch.walksBlocks
+        defer { scratch.walksBlocks = byBlocks }
+        while true {
+            if byBlocks {
+                guard walkDenseLines(base, to: end, stoppingAtRow: stop, &walk, scratch) else { return }
+                byBlocks = false
+            }
+            guard walkLines(base, to: end, stoppingAtRow: stop, &walk, scratch, untilDense: blocks) else { return }
+            byBlocks = true
+        }
+    }
+
+    /// The walk a batch of stops at a time. True when it stopped before a batch of dense
+    /// lines (`untilDense`), the walk not ended.
+    private func walkLines(
+        _ base: UnsafePointer<UInt8>, to end: Int, stoppingAtRow stop: Int, _ walk: inout PlainTextWalk,
+        _ scratch: WalkScratch, untilDense: Bool
+    ) -> Bool {
         var cursor = walk
         defer { walk = cursor }
-        let columns = self.columns
         let capacity = WalkScratch.lineStopsABatch
         let stops = scratch.lineStops
+        let notes = scratch.notes
         let walksGraphicRenditions = self.walksGraphicRenditions
         var runStart = cursor.offset
         var found = capacity
-        let shortLinesSpan = shortLinesBatchSpan
-        batches: while found == capacity {
+        while found == capacity {
             found = lineStops(base, runStart, end, stops, capacity)
-            var first = 0
-            // A full batch of stops this close together is short lines (ShortLineBlocks.swift),
-            // decided once a batch: a test at every line feed would cost the long lines.
-            if found == capacity && stops[capacity &- 1] &- runStart < shortLinesSpan && !cursor.tinted {
-                let taken = walkShortLines(base, from: runStart, to: end, stoppingAtRow: stop, &cursor, scratch)
-                if taken > runStart {
-                    runStart = taken
-                    // Past the batch, the next from there; else the stops of the batch
-                    // from the block that was not one on.
-                    if taken > stops[capacity &- 1] { continue batches }
-                    first = Self.firstStop(atOrAfter: taken, in: stops, count: capacity)
-                }
+            if untilDense && found == capacity && stops[capacity &- 1] &- runStart < Self.denseLinesBatchSpan
+                && !cursor.tinted
+            {
+                cursor.offset = runStart
+                return true
             }
-            for index in first..<found {
-                let stopByte = stops[index]
-                if stopByte > runStart
-                    && cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop)
-                {
-                    return
-                }
-                switch base[stopByte] {
-                case 0x0D:
-                    cursor.x = 0
-                    cursor.pendingWrap = false
-                case 0x0A:
-                    guard !cursor.tinted else {
-                        cursor.offset = stopByte
-                        return
-                    }
-                    cursor.pendingWrap = false
-                    if gridModes.newline { cursor.x = 0 }
-                    cursor.row &+= 1
-                    if cursor.row == stop {
-                        cursor.offset = stopByte &+ 1
-                        return
-                    }
-                    scratch.note(
-                        PlainTextWalk(
-                            offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
-                case 0x1B where walksGraphicRenditions:
-                    guard
-                        let length = Self.walkedGraphicRenditionLength(
-                            base, at: stopByte, end: end, tinted: &cursor.tinted)
-                    else {
-                        cursor.offset = stopByte
-                        return
-                    }
-                    // Its bytes are all printable: the next stop is after it.
-                    runStart = stopByte &+ length
-                    continue
-                default:
-                    cursor.offset = stopByte
-                    return
-                }
-                runStart = stopByte &+ 1
+            if walkStops(
+                base, stops, found, to: end, stoppingAtRow: stop, &cursor, &runStart, notes,
+                renditions: walksGraphicRenditions)
+            {
+                return false
             }
         }
-        if end > runStart
-            && cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop)
-        {
-            return
+        if end > runStart && cursor.moveOver(run: runStart, count: end &- runStart, columns: columns, stop: stop) {
+            return false
         }
         cursor.offset = end
+        return false
+    }
+
+    /// The walk by blocks where 64 bytes are left, and by the stops of the bytes from a
+    /// block not taken to 64 bytes on, then by blocks again. True when the blocks grew
+    /// sparse, the walk not ended. Not inlined: the walk by stops keeps its registers.
+    @inline(never)
+    private func walkDenseLines(
+        _ base: UnsafePointer<UInt8>, to end: Int, stoppingAtRow stop: Int, _ walk: inout PlainTextWalk,
+        _ scratch: WalkScratch
+    ) -> Bool {
+        var cursor = walk
+        defer { walk = cursor }
+        var runStart = cursor.offset
+        while true {
+            if !cursor.tinted && end &- runStart >= Self.textBlock {
+                cursor.offset = runStart
+                let sparse = walkBlocks(base, to: end, stoppingAtRow: stop, &cursor, scratch)
+                runStart = cursor.offset
+                if sparse { return true }
+            }
+            let limit = min(end, runStart &+ Self.textBlock)
+            let found = lineStops(base, runStart, limit, scratch.lineStops, WalkScratch.lineStopsABatch)
+            if walkStops(
+                base, scratch.lineStops, found, to: end, stoppingAtRow: stop, &cursor, &runStart, scratch.notes,
+                renditions: walksGraphicRenditions)
+            {
+                return false
+            }
+            if found == WalkScratch.lineStopsABatch { continue }
+            if limit > runStart
+                && cursor.moveOver(run: runStart, count: limit &- runStart, columns: columns, stop: stop)
+            {
+                return false
+            }
+            // An SGR may end after the limit.
+            runStart = max(runStart, limit)
+            if runStart == end {
+                cursor.offset = end
+                return false
+            }
+        }
+    }
+
+    /// Walks the runs before the `found` stops at `stops` and the stops, from the run at
+    /// `runStart`, which it moves on. True when the walk ends in them (`cursor.offset` is
+    /// where).
+    @inline(__always)
+    private func walkStops(
+        _ base: UnsafePointer<UInt8>, _ stops: UnsafeMutablePointer<Int>, _ found: Int, to end: Int,
+        stoppingAtRow stop: Int, _ cursor: inout PlainTextWalk, _ runStart: inout Int, _ notes: LineNotes,
+        renditions walksGraphicRenditions: Bool
+    ) -> Bool {
+        let columns = self.columns
+        for index in 0..<found {
+            let stopByte = stops[index]
+            if stopByte > runStart
+                && cursor.moveOver(run: runStart, count: stopByte &- runStart, columns: columns, stop: stop)
+            {
+                return true
+            }
+            switch base[stopByte] {
+            case 0x0D:
+                cursor.x = 0
+                cursor.pendingWrap = false
+            case 0x0A:
+                guard !cursor.tinted else {
+                    cursor.offset = stopByte
+                    return true
+                }
+                cursor.pendingWrap = false
+                if gridModes.newline { cursor.x = 0 }
+                cursor.row &+= 1
+                if cursor.row == stop {
+                    cursor.offset = stopByte &+ 1
+                    return true
+                }
+                notes.note(PlainTextWalk(offset: stopByte &+ 1, x: cursor.x, pendingWrap: false, row: cursor.row))
+            case 0x1B where walksGraphicRenditions:
+                guard
+                    let length = Self.walkedGraphicRenditionLength(base, at: stopByte, end: end, tinted: &cursor.tinted)
+                else {
+                    cursor.offset = stopByte
+                    return true
+                }
+                // Its bytes are all printable: the next stop is after it.
+                runStart = stopByte &+ length
+                continue
+            default:
+                cursor.offset = stopByte
+                return true
+            }
+            runStart = stopByte &+ 1
+        }
+        return false
     }
 }
 

@@ -53,15 +53,18 @@ enum CellVectors: Int, Comparable, Sendable {
         }
     }
 
-    /// The returns and line feeds among 64 bytes of plain text (CScreenKernels'
-    /// ccell_line_ends).
-    typealias LineEnds = @convention(c) (_ bytes: UnsafePointer<UInt8>) -> ccell_line_ends
+    /// Walks plain text 64 bytes a step (CScreenKernels' ccell_walk_blocks).
+    typealias WalkBlocks =
+        @convention(c) (
+            _ bytes: UnsafePointer<UInt8>, _ end: Int, _ walk: UnsafeMutablePointer<ccell_text_walk>,
+            _ setting: UnsafePointer<ccell_block_setting>
+        ) -> Void
 
-    var lineEnds: LineEnds {
+    var walkBlocks: WalkBlocks {
         switch self {
-        case .sse2: ccell_line_ends_sse2
-        case .avx2: ccell_line_ends_avx2
-        case .avx512: ccell_line_ends_avx512
+        case .sse2: ccell_walk_blocks_sse2
+        case .avx2: ccell_walk_blocks_avx2
+        case .avx512: ccell_walk_blocks_avx512
         }
     }
 

@@ -38,12 +38,12 @@ struct ScreenState {
     /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
     let lineStops: CellVectors.LineStops
-    let lineEnds: CellVectors.LineEnds
+    let walkBlocks: CellVectors.WalkBlocks
 
     init(rows: Int, columns: Int, vectors: CellVectors) {
         storeASCII = vectors.storeASCII
         lineStops = vectors.lineStops
-        lineEnds = vectors.lineEnds
+        walkBlocks = vectors.walkBlocks
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
