@@ -99,6 +99,24 @@ struct ScreenLineSizeTests {
         _ = model(input)
     }
 
+    /// A wrap saved pending at the edge of a double-size row stays saved when the row is
+    /// single again (xterm; DECRC waits there only once it is double-size again), and the
+    /// repaint sets it on the row made double-width for the moment. It set it with a right
+    /// margin there and left left/right margin mode on (fuzz), which made every row single
+    /// and kept the cursor from going past that margin. On either screen, the row single
+    /// again by ESC # 5, a scroll or an erase; with origin mode, the pen and character sets
+    /// saved, and a wide character where the blank is printed.
+    @Test(arguments: [
+        #"\e#6abcde\e7\e#5"#, #"\e#3abcde\e7\e[S\e[T"#, #"\e[2;1H\e#6abcde\e7\e[H\e[J"#,
+        #"\e#6abcde\e7\e#5\e#6\e8x"#, #"\e#6abcde\e7\e#5\e[1;4H中"#, #"\e#6abcde\e7\e#5\e[1;5H中"#,
+        #"\e[2;4r\e[?6h\e[31m\e(0\e#6abcde\e7\e#5\e[?6l\e[m\e(B\e[r"#, #"\e[?1049h\e#6abcde\e7\e#5"#,
+        #"\e[3;1H\e#6\e[H\e#6abcde\e7\e#5\e[?47h\e#6x"#, #"\e#6abcde\e7\e#5\e[?1049h"#,
+        #"\e[?1049h\e#6abcde\e7\e[?1049lx"#, #"0123456789abc\e[1;1H\e#6abcde\e7\e#5"#,
+    ])
+    func aWrapSavedAtTheHalfOfARowSingleAgain(input: String) {
+        _ = model(input)
+    }
+
     /// The repaint writes each double-size row's size right after the cursor is put on it,
     /// before its text, and only the first half of its cells.
     @Test func theRepaintSetsEachSizeBeforeTheRowsText() {

@@ -54,22 +54,18 @@ extension ScreenState {
             buffer.append(.mode(.alternateScreen1049, on: true))
             buffer.append(.mode(.alternateScreen1049, on: false))
         }
-        // Rows are painted without margins; each saved cursor is set with them, as DECSC saw
-        // it (the pending wrap at a right margin needs the margin).
-        paint(mainGrid, from: history.rowsBeforeStart, renderer: &renderer, into: buffer)
         // On the alternate screen the margins are set there, after 1049 saved the cursor
         // as it is now. DECSC's slot is set on the screen shown (xterm's slot there; on the
         // main one behind an alternate screen, the cursor 47 and 1047 leave DECRC to).
-        appendSavedCursor(
-            savedFor1049 ?? cursor.saved, of: mainGrid, settingMargins: !onAlternate, renderer: &renderer,
-            into: buffer)
+        paint(
+            mainGrid, from: history.rowsBeforeStart, saving: savedFor1049 ?? cursor.saved,
+            settingMargins: !onAlternate, renderer: &renderer, into: buffer)
         if onAlternate {
             appendAlternateScreenEntered(into: buffer)
             renderer.assumeReset()
             Self.appendKnownState(
                 autowrap: true, fullWidthMarginsOf: margins.leftRightMode ? columns : nil, to: buffer)
-            paint(grid, renderer: &renderer, into: buffer)
-            appendSavedCursor(cursor.saved, of: grid, settingMargins: true, renderer: &renderer, into: buffer)
+            paint(grid, saving: cursor.saved, settingMargins: true, renderer: &renderer, into: buffer)
         }
         // Tab stops are set by column, which origin mode with margins would shift.
         renderer.setOriginMode(false, into: buffer)
@@ -117,6 +113,29 @@ extension ScreenState {
             if leavesCursor { return column }
         }
         return nil
+    }
+
+    /// Paints `grid` and sets the terminal's DECSC slot to `saved`, and then
+    /// (`settingMargins`) the margins. Rows are painted without margins; a saved cursor is
+    /// set with them, as DECSC saw it (the pending wrap at a right margin needs the margin).
+    /// A wrap saved pending at the last column of a double-size row's first half, on a row
+    /// that is single now, is set before the rows are painted, on the row made double-width
+    /// for the moment (appendSavedCursorOnRowMadeDoubleWidth).
+    private func paint(
+        _ grid: Grid, from first: Int = 0, saving saved: SavedCursor, settingMargins: Bool,
+        renderer: inout RowRenderer, into buffer: OutputBuffer
+    ) {
+        // Without left and right margins a wrap pends only at a row's edge: the last column,
+        // or the half of a double-size row.
+        let savedOffEdge =
+            !margins.leftRightMode && saved.pendingWrap && saved.x != rightEdge(from: saved.x, row: saved.y, of: grid)
+        if savedOffEdge { appendSavedCursorOnRowMadeDoubleWidth(saved, renderer: &renderer, into: buffer) }
+        paint(grid, from: first, renderer: &renderer, into: buffer)
+        if !savedOffEdge {
+            appendSavedCursor(saved, of: grid, settingMargins: settingMargins, renderer: &renderer, into: buffer)
+        } else if settingMargins {
+            appendMargins(into: buffer)
+        }
     }
 
     /// Every row of `grid`, each from its first column: runs of one style, EL for a plain
@@ -192,11 +211,40 @@ extension ScreenState {
             buffer.append(
                 .cursorPosition(row: max(cursor.y - rowOffset, 0) + 1, column: max(column - columnOffset, 0) + 1))
         }
+        appendPenAndCharacterSets(of: cursor, renderer: &renderer, into: buffer)
+    }
+
+    private func appendPenAndCharacterSets(
+        of cursor: SavedCursor, renderer: inout RowRenderer, into buffer: OutputBuffer
+    ) {
         renderer.setStyle(cursor.pen, into: buffer)
         renderer.setGraphics(false, into: buffer)
         buffer.append(.designateG0(cursor.g0))
         buffer.append(.designateG1(cursor.g1))
         buffer.append(cursor.shifted ? .shiftOut : .shiftIn)
+    }
+
+    /// Sets the terminal's DECSC slot to `saved`, waiting to wrap at the last column of a
+    /// double-size row's first half on a row that is single now (DECSC saved it on the row
+    /// double-size; DECRC would wait there only once it is again): the row made double-width
+    /// for the moment, a blank printed at that column leaves the wrap pending, and the row is
+    /// single again after DECSC. A right margin there for the moment would not do: turning
+    /// left/right margin mode off again drops the saved wrap, as the model does, and turning
+    /// it on makes every row single. Before the rows are painted and with no margins set (the
+    /// position is absolute, origin mode or not): ESC # 6 erases the row's second half. The
+    /// rows are then painted from ASCII in G0, shifted in, as the renderer knows them.
+    private func appendSavedCursorOnRowMadeDoubleWidth(
+        _ saved: SavedCursor, renderer: inout RowRenderer, into buffer: OutputBuffer
+    ) {
+        renderer.setOriginMode(saved.originMode, into: buffer)
+        buffer.append(.cursorPosition(row: saved.y + 1, column: saved.x + 1))
+        buffer.append(.lineSize(.doubleWidth))
+        buffer.appendByte(UInt8(ascii: " "))
+        appendPenAndCharacterSets(of: saved, renderer: &renderer, into: buffer)
+        buffer.append(.saveCursor)
+        buffer.append(.lineSize(.single))
+        buffer.append(.designateG0(.ascii))
+        buffer.append(.shiftIn)
     }
 
     /// Sets the terminal's DECSC slot to `saved`, and then (`settingMargins`) the margins.
