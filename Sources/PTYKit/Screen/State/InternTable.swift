@@ -29,21 +29,28 @@ struct InternTable<Value: Hashable, ID: FixedWidthInteger & UnsignedInteger> {
         self.capacity = capacity
     }
 
-    /// The id of `value`, stored now if new; nil when the table is full.
+    /// The id of `value`, stored now if new; nil when the table is full. Looked up and
+    /// entered under the id it would get in one hashing (random bytes make a new cluster
+    /// every few hundred bytes): only a new value gets that id, which no value holds.
     mutating func id(for value: Value) -> ID? {
-        if let id = ids[value] { return ID(truncatingIfNeeded: id) }
-        let id: Int
-        if let free = freeIds.popLast() {
-            id = free
+        let next = freeIds.last ?? values.count
+        let id = Self.entered(&ids[value, default: next])
+        guard id == next else { return ID(truncatingIfNeeded: id) }
+        if freeIds.popLast() != nil {
             values[id] = value
-        } else {
-            guard values.count < limit else { return nil }
-            id = values.count
+        } else if values.count < limit {
             values.append(value)
+        } else {
+            ids[value] = nil
+            return nil
         }
-        ids[value] = id
         return ID(truncatingIfNeeded: id)
     }
+
+    /// The id in a slot of `ids`, reached through the dictionary's modify accessor, which
+    /// enters the default when the key is missing without hashing it a second time.
+    @inline(__always)
+    private static func entered(_ slot: inout Int) -> Int { slot }
 
     subscript(id: ID) -> Value {
         Int(id) < values.count ? values[Int(id)] : missing
