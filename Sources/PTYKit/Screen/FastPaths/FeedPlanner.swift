@@ -220,13 +220,12 @@ struct FeedPlanner {
             Self.mayLeaveOutRedraws(plain.state)
         else { return false }
         let redraw = findRedraw(base, count, redrawItems, Self.redrawItemsKept)
+        // Looked at: not again behind the walk.
+        fullErasesLookedAt = plain.state.fullErases
         guard redraw.resume >= 0 else {
             feedKeptRedraw(&plain)
-            // Looked at: not again behind the walk.
-            fullErasesLookedAt = plain.state.fullErases
             return false
         }
-        fullErasesLookedAt = plain.state.fullErases
         feedFromRedraw(base, count: count, redraw, &plain)
         return true
     }
