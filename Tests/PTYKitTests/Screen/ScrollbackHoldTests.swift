@@ -129,6 +129,66 @@ struct ScrollbackHoldTests {
         #expect(largest < ScrollbackHold.drainSize + 100)
     }
 
+    // MARK: - A wide character that did not fit
+
+    /// The held lines as text.
+    private func heldText(_ model: ScreenModel) -> String {
+        let buffer = OutputBuffer()
+        model.state.history.hold?.write(into: buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+
+    /// `47l` and a wide character on 4 columns: the character does not fit after `47l` and
+    /// wraps by itself, leaving the row's last cell blank, which the held line ends with EL
+    /// for the character to wrap by itself again (RowRenderer.wrappedRow). Wherever a batch
+    /// of rows waiting ends (after 64 rows, moved by every number of blank lines before; a
+    /// hold small enough for batches of two rows and of one), the row after it is known.
+    @Test(arguments: [1 << 20, 600, 300])
+    func aWideCharacterThatDidNotFitWrapsByItselfAtEveryBatchEnd(limit: Int) {
+        for lead in 0..<64 {
+            let model = ScreenModel(rows: 5, columns: 4, fastPaths: .none)
+            model.startHoldingScrollback(limit: limit)
+            model.feed(Array(String(repeating: "\r\n", count: lead).utf8))
+            for _ in 0..<70 { model.feed(Array("47l\u{5F1C}i\r\n".utf8)) }
+            model.feed(Array("\r\n\r\n\r\n\r\n\r\n".utf8))
+            let text = heldText(model)
+            #expect(text.contains("47l\u{1b}[K\u{5F1C}i"), "\(lead) blank lines first, limit \(limit)")
+            #expect(!text.contains("47l \u{5F1C}"), "\(lead) blank lines first, limit \(limit)")
+        }
+    }
+
+    /// Such a row waiting for the row after it is rendered already: a collection that frees
+    /// its colour (named by no cell left) meanwhile changes nothing (batches of one row).
+    @Test func aRowWaitingForTheNextKeepsItsColourAcrossACollection() {
+        let model = ScreenModel(rows: 5, columns: 4)
+        model.startHoldingScrollback(limit: 300)
+        model.feed(Array("\u{1b}[38;2;200;0;0m47l\u{1b}[m\u{5F1C}i\r\n\r\n\r\n\r\n".utf8))
+        model.feed((0..<1100).map { #"\e[38;2;0;\#($0 >> 8);\#($0 & 0xFF)mx\b"# }.joined())
+        model.feed(Array("\r\n".utf8))
+        #expect(heldText(model) == "\u{1b}[0;38;2;200;0;0m47l\u{1b}[0m\u{1b}[K\u{5F1C}i\u{1b}[K\r\n")
+    }
+
+    /// The fuzz finding's stream (9 rows by 4 columns): rows with a wide character that did
+    /// not fit, between blank lines that the fast paths scroll away from the bytes, storing
+    /// the rows waiting first wherever a read begins. The unlock is the plain feed's, the
+    /// text cut in two reads at every byte.
+    @Test func aWideCharacterThatDidNotFitIsThePlainFeedsAtEverySplit() {
+        let text = Array(String(repeating: "\r\n\n\n\n\n\n47l\u{5F1C}i\r\n\n\r\n\n", count: 24).utf8)
+        func unlock(_ reads: [ArraySlice<UInt8>], fastPaths: ScreenModel.FastPaths) -> [UInt8] {
+            let model = ScreenModel(rows: 9, columns: 4, fastPaths: fastPaths)
+            model.startHoldingScrollback(limit: 1 << 16)
+            for read in reads { model.feed(read) }
+            let buffer = OutputBuffer()
+            model.appendHeldScrollbackAndRepaint(to: buffer)
+            return buffer.bytes
+        }
+        let expected = unlock([text[...]], fastPaths: .none)
+        #expect(!String(decoding: expected, as: UTF8.self).contains("47l \u{5F1C}"))
+        for split in 0...text.count {
+            #expect(unlock([text[..<split], text[split...]], fastPaths: .all) == expected, "cut at \(split)")
+        }
+    }
+
     // MARK: - The notice
 
     /// Rows that leave wait unrendered, a batch at a time: the batches give the lines a

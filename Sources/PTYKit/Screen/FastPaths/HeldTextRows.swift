@@ -329,7 +329,7 @@ extension ScreenState {
         // The rows above the cursor leave as they are; the hold renders them before the
         // rows made from the text.
         mainTopRowsLeave(start.row &- topRow)
-        renderedHold()
+        renderWaitingRows()
         rows.begin(on: grid, topRow: topRow, at: start, newlineMode: gridModes.newline, lineStops: lineStops)
         rows.follow(text, into: &history.hold!)
         if let more { rows.follow(more, into: &history.hold!) }

@@ -113,6 +113,12 @@ struct RowRenderer {
         TerminalControl.eraseToEndOfLine.write(to: buffer)
     }
 
+    /// Whether how row `y` is written depends on the row after it: it wrapped, with its last
+    /// cell blank (`wrappedRow`).
+    static func endDependsOnTheNextRow(of grid: Grid, row y: Int) -> Bool {
+        grid.isWrapped(y) && Cell.isBlank(grid.cell(grid.lineSize(y).usableColumns(of: grid.columns) - 1, y))
+    }
+
     /// A printable ASCII character and nothing else in the cell.
     @inline(__always)
     private static func isPlainASCII(_ cell: UInt64) -> Bool {

@@ -333,8 +333,7 @@ extension ScreenState {
             for row in 0..<main.rows {
                 ScrollbackHold.line(
                     row, of: main, renderer: &renderer, newline: row < main.rows - 1,
-                    nextRowFollows: row < main.rows - 1,
-                    into: buffer)
+                    nextBeginsWide: row < main.rows - 1 && Cell.isWide(main.cell(0, row + 1)), into: buffer)
             }
         }
         repaintScreens(tabStopsKnown: true, into: buffer)

@@ -66,13 +66,21 @@ struct History {
 }
 
 extension ScreenState {
-    /// The hold, with the rows it keeps waiting (ScrollbackHold) rendered: how every reader
-    /// of the hold reaches it, and what a collection does first, before it frees what
-    /// their cells name.
+    /// The hold, with the rows it keeps waiting (ScrollbackHold) rendered and stored: how
+    /// every reader of the hold reaches it. A row waiting for the row after it is written
+    /// as the main screen's top row, the next to leave, has it.
     @discardableResult
     mutating func renderedHold() -> ScrollbackHold? {
-        history.hold?.renderWaitingRows(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
+        renderWaitingRows()
+        let nextBeginsWide = Cell.isWide(mainGrid.cell(0, 0))
+        history.hold?.endPendingRow(nextBeginsWide: nextBeginsWide)
         return history.hold
+    }
+
+    /// Renders the rows waiting in the hold with the ids their cells name: what a collection
+    /// does first, before it frees them.
+    mutating func renderWaitingRows() {
+        history.hold?.renderWaitingRows(styles: pen.styles, clusters: pen.clusters, hyperlinks: pen.hyperlinks)
     }
 
     /// The top `count` rows of the main screen leave it: the one place that hands them to

@@ -100,7 +100,7 @@ struct ScreenState {
     /// Frees the styles, clusters and hyperlinks nothing refers to (Pen.collectGarbage),
     /// once the rows waiting in the hold are rendered with the ids they name.
     mutating func collectGarbage() {
-        renderedHold()
+        renderWaitingRows()
         pen.collectGarbage(
             cellsOf: [grid, otherGrid], savedPens: [cursor.saved.pen, cursor.savedBy1049?.pen ?? .plain])
     }

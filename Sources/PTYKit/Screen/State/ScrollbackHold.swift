@@ -12,6 +12,13 @@ import Glibc
 /// locked flood. The waiting rows take cells of at most an eighth of `limit`, and no more
 /// than 64 rows: a limit too small for two rows renders each at once, as before.
 ///
+/// A row that wrapped with its last cell blank is written as the next row's first cell has
+/// it (RowRenderer.wrappedRow: a wide character that did not fit wraps by itself), so the
+/// last row of a batch, when it is one, is rendered both ways and stored with the row after
+/// it (`endPendingRow`): the lines do not depend on where batches end, which the fast paths
+/// move (they render the batch before storing rows of their own, and collections come at
+/// other times).
+///
 /// The ring grows as lines arrive (doubling, from 64 KiB), never past `limit`, so a large
 /// limit costs only what is held. Its memory comes from malloc, which can fail where Swift's
 /// allocation would end the process: a ring that cannot grow stays as it is and counts as
@@ -28,7 +35,8 @@ struct ScrollbackHold {
     /// False once an allocation failed: the ring stays at `capacity`.
     private(set) var canGrow = true
     private let allocate: (Int) -> UnsafeMutableRawPointer?
-    private let scratch: OutputBuffer
+    /// Kept behind one reference, so that the hold, which the state carries, is no larger.
+    private let rendering = Rendering()
     /// Rows that left the screen, not rendered yet: the first `waitingCount` of `waiting`.
     private var waiting: Grid? = nil
     private var waitingCount = 0
@@ -41,7 +49,6 @@ struct ScrollbackHold {
     init(limit: Int, allocate: @escaping (Int) -> UnsafeMutableRawPointer? = { malloc($0) }) {
         self.limit = max(limit, 0)
         self.allocate = allocate
-        scratch = OutputBuffer(capacity: 1024)
     }
 
     func deallocate() {
@@ -74,33 +81,56 @@ struct ScrollbackHold {
         if waitingCount == batch.rows { renderWaitingRows(styles: styles, clusters: clusters, hyperlinks: hyperlinks) }
     }
 
-    /// Renders the rows waiting into the ring, oldest first: what reading the hold, and a
-    /// collection of the tables the rows' cells name, must come after.
+    /// Renders the rows waiting into the ring, oldest first: what a collection of the tables
+    /// the rows' cells name must come after. The last one waits rendered for the row after
+    /// it when its end depends on that row: the first one waiting the next time
+    /// (`endPendingRow`, which reading the hold comes after too).
     mutating func renderWaitingRows(styles: StyleTable, clusters: ClusterTable, hyperlinks: HyperlinkTable) {
         guard let waiting, waitingCount > 0 else { return }
+        endPendingRow(nextBeginsWide: Cell.isWide(waiting.cell(0, 0)))
         var renderer = RowRenderer(styles: styles, clusters: clusters, hyperlinks: hyperlinks)
-        for y in 0..<waitingCount {
+        let (scratch, last) = (rendering.line, waitingCount - 1)
+        for y in 0..<last {
             scratch.removeAll()
-            Self.line(y, of: waiting, renderer: &renderer, nextRowFollows: y + 1 < waitingCount, into: scratch)
+            Self.line(
+                y, of: waiting, renderer: &renderer, nextBeginsWide: Cell.isWide(waiting.cell(0, y + 1)), into: scratch)
+            store(scratch)
+        }
+        if RowRenderer.endDependsOnTheNextRow(of: waiting, row: last) {
+            let (pending, beforeWide) = (rendering.pendingRow, rendering.pendingRowBeforeWide)
+            pending.removeAll()
+            beforeWide.removeAll()
+            Self.line(last, of: waiting, renderer: &renderer, into: pending)
+            Self.line(last, of: waiting, renderer: &renderer, nextBeginsWide: true, into: beforeWide)
+            rendering.hasPendingRow = true
+        } else {
+            scratch.removeAll()
+            Self.line(last, of: waiting, renderer: &renderer, into: scratch)
             store(scratch)
         }
         waitingCount = 0
     }
 
-    /// `newline`: the line ends with CR LF (unless it wrapped). `nextRowFollows`: the next
-    /// row of `grid` is rendered next, so a wrapped row can leave a wide character that did
-    /// not fit to wrap by itself again (RowRenderer.wrappedRow); else, at the end of a batch,
-    /// the blank it left is written as a space.
+    /// Stores the row that waits rendered for the row after it (`renderWaitingRows`), as it
+    /// is written before that row: what the rows after it, and reading the hold, come after.
+    mutating func endPendingRow(nextBeginsWide: Bool) {
+        guard rendering.hasPendingRow else { return }
+        rendering.hasPendingRow = false
+        store(nextBeginsWide ? rendering.pendingRowBeforeWide : rendering.pendingRow)
+    }
+
+    /// `newline`: the line ends with CR LF (unless it wrapped). `nextBeginsWide`: the row
+    /// after it begins with a wide character, so a wrapped row can leave one that did not
+    /// fit to wrap by itself again (RowRenderer.wrappedRow); asked of wrapped rows alone.
     static func line(
-        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true, nextRowFollows: Bool = false,
-        into buffer: OutputBuffer
+        _ y: Int, of grid: Grid, renderer: inout RowRenderer, newline: Bool = true,
+        nextBeginsWide: @autoclosure () -> Bool = false, into buffer: OutputBuffer
     ) {
         let wrapped = grid.isWrapped(y)
         let end = wrapped ? grid.columns : RowRenderer.contentEnd(of: grid, row: y)
         renderer.assumeReset()
         if wrapped {
-            let nextBeginsWide = nextRowFollows && Cell.isWide(grid.cell(0, y + 1))
-            renderer.wrappedRow(of: grid, row: y, nextBeginsWide: nextBeginsWide, into: buffer)
+            renderer.wrappedRow(of: grid, row: y, nextBeginsWide: nextBeginsWide(), into: buffer)
         } else {
             renderer.cells(of: grid, row: y, from: 0, to: end, into: buffer)
         }
@@ -156,6 +186,8 @@ struct ScrollbackHold {
     mutating func store(records: UnsafeRawBufferPointer, count: Int, longest: Int) {
         let size = records.count
         guard size > 0 else { return }
+        // The rows are plain text (HeldTextRows): none begins with a wide character.
+        endPendingRow(nextBeginsWide: false)
         guard let storage, usedBytes + size <= capacity || !(capacity < limit && canGrow) && longest + 4 <= capacity
         else {
             var offset = 0
@@ -281,5 +313,18 @@ struct ScrollbackHold {
             }
         }
         if insertAt == lineCount { beforeLastLine(buffer) }
+    }
+}
+
+extension ScrollbackHold {
+    /// Where rows are rendered before the ring takes them.
+    fileprivate final class Rendering {
+        let line = OutputBuffer(capacity: 1024)
+        /// The last row rendered, when how it ends waits for the next row
+        /// (`renderWaitingRows`): as it is written before a row that does not begin with a
+        /// wide character, and before one that does.
+        let pendingRow = OutputBuffer(capacity: 256)
+        let pendingRowBeforeWide = OutputBuffer(capacity: 256)
+        var hasPendingRow = false
     }
 }
