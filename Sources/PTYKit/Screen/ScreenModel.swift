@@ -41,7 +41,7 @@ public final class ScreenModel {
         engine.initialize(
             to: Engine(
                 plain: PlainFeed(
-                    parser: ScreenParser(storage: parserStorage, scansWithAVX2: vectors.searchesWithAVX2),
+                    parser: ScreenParser(storage: parserStorage, vectors: vectors),
                     state: ScreenState(
                         rows: Self.side(rows, unreported: WindowSize.unreportedRows),
                         columns: Self.side(columns, unreported: WindowSize.unreportedColumns),

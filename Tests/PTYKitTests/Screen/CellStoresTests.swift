@@ -68,7 +68,7 @@ struct CellStoresTests {
             let end = start + 1 + Int(random.next() % UInt64(input.count - start))
             let capacity = [1, 3, 16, 17, 256][Int(random.next() % 5)]
             var results: [[Int]] = []
-            for form in [ccell_gather_text_sse2, ccell_gather_text_avx2] {
+            for form in [CellVectors.sse2.gatherText, CellVectors.avx2.gatherText] {
                 var text = [UInt16](repeating: 0, count: capacity + 16)
                 var (count, control) = (0, Int32(0))
                 let stop = form(input, start, end, &text, capacity, widths, &count, &control)

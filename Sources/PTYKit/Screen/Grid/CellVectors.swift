@@ -37,6 +37,19 @@ enum CellVectors: Int, Comparable, Sendable {
 
     var searchesWithAVX2: Bool { self != .sse2 }
 
+    /// Gathers the text among binary bytes (CScreenKernels' ccell_gather_text); AVX2's
+    /// form packs the printable bytes with a shuffle, and serves AVX-512 too.
+    typealias GatherText =
+        @convention(c) (
+            _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ text: UnsafeMutablePointer<UInt16>,
+            _ capacity: Int, _ widths: UnsafePointer<UInt8>, _ count: UnsafeMutablePointer<Int>,
+            _ control: UnsafeMutablePointer<Int32>
+        ) -> Int
+
+    var gatherText: GatherText {
+        self == .sse2 ? ccell_gather_text_sse2 : ccell_gather_text_avx2
+    }
+
     /// Writes the offsets from `start` to `end` of the bytes that are not printable ASCII
     /// to the buffer, up to the first that is neither CR nor LF or `capacity` of them;
     /// returns how many.

@@ -70,16 +70,17 @@ struct ScreenParser {
     /// `storage` holds `storageCapacity` bytes: a control string's, then the text gathered
     /// from binary bytes and the gathering's table of two-byte characters; the caller owns
     /// it.
-    /// `scansWithAVX2`: long runs of text may be searched with AVX2 (the CPU has it).
-    init(storage: UnsafeMutablePointer<UInt8>, scansWithAVX2: Bool) {
+    /// `vectors`: the forms of the C loops the parser calls (long runs of text are searched
+    /// with AVX2 when the CPU has it).
+    init(storage: UnsafeMutablePointer<UInt8>, vectors: CellVectors) {
         string = ControlString(storage: storage)
         gathered = UnsafeMutableRawPointer(storage + ControlString.capacity)
             .bindMemory(to: UInt16.self, capacity: Self.gatheredRoom)
         let widths = storage + ControlString.capacity + Self.gatheredRoom &* 2
         Self.twoByteWidthTable.withUnsafeBufferPointer { widths.update(from: $0.baseAddress!, count: $0.count) }
         twoByteWidths = widths
-        self.scansWithAVX2 = scansWithAVX2
-        gather = scansWithAVX2 ? ccell_gather_text_avx2 : ccell_gather_text_sse2
+        scansWithAVX2 = vectors.searchesWithAVX2
+        gather = vectors.gatherText
     }
 
     static let storageCapacity = ControlString.capacity + gatheredRoom &* 2 + twoByteWidthTable.count
@@ -268,16 +269,8 @@ struct ScreenParser {
     /// Room for them and the 16 the gathering may write past the last.
     private static let gatheredRoom = gatheredCapacity + 16
 
-    /// Gathers text (CScreenKernels' ccell_gather_text): the AVX2 form where long runs are
-    /// searched with AVX2, else SSE2's.
-    typealias Gather =
-        @convention(c) (
-            _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ text: UnsafeMutablePointer<UInt16>,
-            _ capacity: Int, _ widths: UnsafePointer<UInt8>, _ count: UnsafeMutablePointer<Int>,
-            _ control: UnsafeMutablePointer<Int32>
-        ) -> Int
-
-    private let gather: Gather
+    /// Gathers text: `CellVectors.gatherText` of the model's vectors.
+    private let gather: CellVectors.GatherText
 
     /// Where they are gathered: `gatheredRoom` contents after the control string.
     private let gathered: UnsafeMutablePointer<UInt16>
