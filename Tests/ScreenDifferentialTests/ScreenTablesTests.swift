@@ -32,13 +32,14 @@ struct ScreenTablesTests {
             + Array(String(Unicode.Scalar(0x300 + UInt32(number / 26))!).utf8)
     }
 
-    /// Finding 2: 300 coloured lines that scroll away, 256 clusters a line, a coloured `Q`
-    /// given a mark when the cluster table is full, then 300 more clusters.
+    /// Finding 2: 300 coloured lines that scroll away, a line for each cluster the table
+    /// holds at first, a coloured `Q` given a mark when the cluster table is full, then 300
+    /// more clusters.
     static let manyClusters: [UInt8] =
         (0..<300).flatMap { bytes(colour(2, $0) + #"coloured\r\n"#) } + bytes(#"\e[m"#)
-        + (0..<256).flatMap { cluster($0) + bytes(#"\r\n"#) }
+        + (0..<ClusterTable.firstLimit).flatMap { cluster($0) + bytes(#"\r\n"#) }
         + bytes(#"\e[38;2;9;9;9mQ"#) + Array("\u{301}".utf8)
-        + (256..<556).flatMap { bytes(#"\e[1;1H"#) + cluster($0) }
+        + (ClusterTable.firstLimit..<ClusterTable.firstLimit + 300).flatMap { bytes(#"\e[1;1H"#) + cluster($0) }
 
     /// Finding 7: 1500 colours, and a link on row 10 that goes once they are on the screen;
     /// then 700 colours on one cell fill the table, for a collection that drops the link.

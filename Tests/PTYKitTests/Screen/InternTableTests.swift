@@ -5,10 +5,10 @@ import Testing
 /// InternTable's look-up enters a missing value under the id it would get before it knows
 /// whether the table has room: what it enters must be what storing one at a time does.
 struct InternTableTests {
-    /// A table of 256 clusters, full (ClusterTable's first limit).
+    /// A table of clusters, full (ClusterTable's first limit).
     func fullTable() -> (ClusterTable, [Cluster]) {
         var table = ClusterTable()
-        let clusters = (0..<256).map { Self.cluster(UInt32($0)) }
+        let clusters = (0..<ClusterTable.firstLimit).map { Self.cluster(UInt32($0)) }
         for (index, cluster) in clusters.enumerated() { #expect(table.id(for: cluster) == UInt32(index)) }
         return (table, clusters)
     }
@@ -24,15 +24,16 @@ struct InternTableTests {
     /// that id with its value.
     @Test func aValueRefusedWhenFullIsNotEntered() {
         var (table, clusters) = fullTable()
-        let new = Self.cluster(1000)
+        let new = Self.cluster(5000)
         #expect(table.id(for: new) == nil)
         #expect(table.id(for: new) == nil)
-        #expect(table.count == 256)
+        #expect(table.count == ClusterTable.firstLimit)
         for (index, cluster) in clusters.enumerated() { #expect(table.id(for: cluster) == UInt32(index)) }
         table.free { _ in true }
-        #expect(table.id(for: new) == 256)
-        #expect(table[256] == new)
-        #expect(table.isInUse(256))
+        let past = UInt32(ClusterTable.firstLimit)
+        #expect(table.id(for: new) == past)
+        #expect(table[past] == new)
+        #expect(table.isInUse(past))
     }
 
     /// Values found keep their ids; a freed id is given out again, the lowest first, and
@@ -41,7 +42,7 @@ struct InternTableTests {
         var (table, clusters) = fullTable()
         table.free { $0 % 2 == 0 }
         #expect(table.id(for: clusters[4]) == 4)
-        let new = Self.cluster(1000)
+        let new = Self.cluster(5000)
         #expect(table.id(for: new) == 1)
         #expect(table[1] == new)
         #expect(table.id(for: clusters[1]) == 3)

@@ -91,12 +91,16 @@ extension StyleTable {
     init() { self.init(reserved: [.plain], missing: .plain, limit: 1024, capacity: 1 << 16 - 1) }
 }
 
-/// Characters with combining marks (Cluster), held by cells in their content bits; as
-/// small as styles until collections leave it more than half full.
+/// Characters with combining marks (Cluster), held by cells in their content bits. Full at
+/// 1024 (about 100 KiB), which ordinary text never reaches: random bytes make a cluster
+/// every few hundred bytes, nearly all gone from the screen by the next collection, which
+/// walks every cell; at 256 it ran every 250 clusters, 0.67 M instructions a MiB at 60x200.
 typealias ClusterTable = InternTable<Cluster, UInt32>
 
 extension ClusterTable {
-    init() { self.init(reserved: [], missing: Cluster(0xFFFD), limit: 256, capacity: 1 << 16) }
+    init() { self.init(reserved: [], missing: Cluster(0xFFFD), limit: Self.firstLimit, capacity: 1 << 16) }
+
+    static var firstLimit: Int { 1024 }
 }
 
 /// OSC 8 hyperlinks, the payload after `8;` (parameters, `;`, URI); styles hold their ids,
