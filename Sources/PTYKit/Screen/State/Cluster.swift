@@ -27,9 +27,21 @@ struct Cluster: Hashable, RandomAccessCollection {
     }
 
     func hash(into hasher: inout Hasher) {
+        hasher.combine(_rawHashValue(seed: 0))
+    }
+
+    /// What the cluster table's dictionary hashes with, in place of a Hasher (SipHash, a
+    /// hundred instructions or more, where random bytes make a cluster every few hundred
+    /// bytes): the four words of the lanes, each mixed into the process's seed by a
+    /// multiplication and a shift. The seed enters before the words, so that which clusters
+    /// collide is not the same in every process.
+    func _rawHashValue(seed: Int) -> Int {
         let words = unsafeBitCast(lanes, to: SIMD4<UInt64>.self)
-        hasher.combine(
-            words[0] &+ words[1] &* 0x9E37_79B9_7F4A_7C15 &+ words[2] &* 0xC2B2_AE3D_27D4_EB4F
-                &+ words[3] &* 0x1656_67B1_9E37_79F9)
+        var hash = UInt64(UInt(bitPattern: seed))
+        for index in 0..<4 {
+            hash = (hash ^ words[index]) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash &>> 29
+        }
+        return Int(truncatingIfNeeded: hash)
     }
 }

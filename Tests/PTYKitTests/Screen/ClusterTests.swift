@@ -1,0 +1,56 @@
+import Testing
+
+@testable import PTYKit
+
+/// Cluster's own hash (`_rawHashValue(seed:)`, what the cluster table's dictionary calls in
+/// place of a Hasher): equal clusters hash alike under every seed, a scalar changed in any
+/// lane changes it, and the low bits a dictionary's buckets take spread as a random
+/// function's would.
+struct ClusterTests {
+    static let seeds = [0, 1, -1, 0x1234_5678_9ABC, Int.min]
+
+    static func cluster(_ scalars: [UInt32]) -> Cluster {
+        var cluster = Cluster(scalars[0])
+        for scalar in scalars.dropFirst() { cluster.append(scalar) }
+        return cluster
+    }
+
+    @Test func equalClustersHashAlike() {
+        let scalars: [UInt32] = [0x65, 0x301, 0x302, 0x303, 0x304, 0x305, 0x306, 0x307]
+        for count in 1...Cluster.capacity {
+            let (first, second) = (Self.cluster(Array(scalars[..<count])), Self.cluster(Array(scalars[..<count])))
+            #expect(first == second)
+            for seed in Self.seeds {
+                #expect(first._rawHashValue(seed: seed) == second._rawHashValue(seed: seed), "\(count), \(seed)")
+            }
+            #expect(first.hashValue == second.hashValue)
+        }
+    }
+
+    @Test func aScalarChangedInAnyLaneChangesTheHash() {
+        let scalars: [UInt32] = [0x65, 0x301, 0x302, 0x303, 0x304, 0x305, 0x306, 0x307]
+        let original = Self.cluster(scalars)
+        for lane in 0..<Cluster.capacity {
+            var changed = scalars
+            changed[lane] ^= 0x40
+            for seed in Self.seeds {
+                #expect(
+                    Self.cluster(changed)._rawHashValue(seed: seed) != original._rawHashValue(seed: seed),
+                    "lane \(lane), seed \(seed)")
+            }
+        }
+    }
+
+    /// 1024 clusters that differ in a base or a mark, in 1024 buckets: a random function
+    /// fills about 647; a hash whose low bits ignore a lane or the seed's mixing, far fewer.
+    @Test func theLowBitsSpread() {
+        var clusters: [Cluster] = []
+        for base in 0..<32 {
+            for mark in 0..<32 { clusters.append(Self.cluster([0x41 + UInt32(base), 0x300 + UInt32(mark)])) }
+        }
+        for seed in Self.seeds {
+            let buckets = Set(clusters.map { $0._rawHashValue(seed: seed) & 1023 })
+            #expect(buckets.count > 600, "seed \(seed): \(buckets.count) buckets")
+        }
+    }
+}
