@@ -4,9 +4,11 @@
 // cost a run's set-up (the pen's id, the character set, the right edge, the row, its
 // wide-character cuts) and the branch on which kind the next byte is, which in such bytes
 // the CPU cannot guess; gathered as cells' contents, the state writes them in one run.
-// Where the gathering stops is found 16 bytes at a step (SSE2), near the end of the bytes
-// by two tables of each byte's kind, without a branch; the printable bytes before it are
-// copied a set bit at a time, or with AVX2's shuffle 8 at a time.
+// The controls that move the cursor or shift the set are passed, noted among the cells for
+// the caller to execute between their runs. Where the gathering stops is found 16 bytes at
+// a step (SSE2), near the end of the bytes by two tables of each byte's kind, without a
+// branch; the printable bytes before it are copied a set bit at a time, or with AVX2's
+// shuffle 8 at a time.
 #include "ccellstores.h"
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -58,7 +60,8 @@ static const uint8_t gathered_before[256] = {
     6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,  // 0xF0
 };
 
-/// A bit for each of the 16 bytes at `bytes` that stops the gathering (byte i in bit i):
+/// A bit for each of the 16 bytes at `bytes` that stops the gathering or that it passes
+/// only after noting it (byte i in bit i):
 /// BS, HT, LF, VT, FF, CR, SO, SI and ESC, and a UTF-8 lead (0xC2-0xF4) followed by a
 /// continuation byte, which may begin a character (the byte after the 16 is read too). The
 /// same bytes as `kinds` and `gathered_before` stop at, 16 at a step: in binary bytes a
@@ -221,8 +224,9 @@ static inline __attribute__((always_inline)) long gather_to_stop(
 
 /// The gathering (ccell_gather_text_sse2 and _avx2), in the form `copy` makes it.
 static inline __attribute__((always_inline)) long gather(
-    const uint8_t *bytes, long start, long end, uint16_t *text, long capacity, const uint8_t *widths, long *count,
-    int *control, long (*copy)(const uint8_t *, uint32_t, uint16_t *, long)) {
+    const uint8_t *bytes, long start, long end, uint16_t *text, long capacity, const uint8_t *widths,
+    uint32_t *breaks, long break_capacity, long *break_count, long *count, int *control,
+    long (*copy)(const uint8_t *, uint32_t, uint16_t *, long)) {
     // The last byte is left to the caller: a lead there may be completed by the next read.
     // Bytes are looked at only before `limit`, and each cell takes one at least: at most
     // `capacity` cells.
@@ -232,9 +236,22 @@ static inline __attribute__((always_inline)) long gather(
     // of it when nothing printable came after it: -1 for a cell (the cell tells it).
     long after_character = start;
     int character_control = -1;
+    long passed = 0;
     for (;;) {
         offset = gather_to_stop(bytes, offset, limit, text, &gathered, copy);
-        if (offset >= limit || bytes[offset] < 0xC2) break;
+        if (offset >= limit) break;
+        if ((uint8_t)(bytes[offset] - 0x08) < 8) {
+            // BS, HT, LF, VT, FF, CR, SO or SI: noted with the cells before it, for the
+            // caller to tell the state between them. In binary bytes one comes every 32
+            // bytes; stopping at each cost a gathering's set-up. It ends REP's character:
+            // what came before it needs no telling.
+            if (passed == break_capacity) break;
+            breaks[passed++] = (uint32_t)gathered << 8 | bytes[offset];
+            after_character = ++offset;
+            character_control = -1;
+            continue;
+        }
+        if (bytes[offset] < 0xC2) break;
         // A lead followed by a continuation byte: a character, complete or cut short.
         uint8_t lead = bytes[offset];
         long length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
@@ -286,26 +303,34 @@ static inline __attribute__((always_inline)) long gather(
         }
     }
     if (back < after_character) quiet = character_control;
+    *break_count = passed;
     *count = gathered;
     *control = quiet;
     return offset;
 }
 
 long ccell_gather_text_sse2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
-                            const uint8_t *widths, long *count, int *control) {
-    return gather(bytes, start, end, text, capacity, widths, count, control, copy_printable_sse2);
+                            const uint8_t *widths, uint32_t *breaks, long break_capacity, long *break_count,
+                            long *count, int *control) {
+    return gather(bytes, start, end, text, capacity, widths, breaks, break_capacity, break_count, count, control,
+                  copy_printable_sse2);
 }
 
 #if defined(__x86_64__)
 __attribute__((target("avx2,popcnt"))) long ccell_gather_text_avx2(const uint8_t *bytes, long start, long end,
                                                                   uint16_t *text, long capacity,
-                                                                  const uint8_t *widths, long *count, int *control) {
-    return gather(bytes, start, end, text, capacity, widths, count, control, copy_printable_avx2);
+                                                                  const uint8_t *widths, uint32_t *breaks,
+                                                                  long break_capacity, long *break_count,
+                                                                  long *count, int *control) {
+    return gather(bytes, start, end, text, capacity, widths, breaks, break_capacity, break_count, count, control,
+                  copy_printable_avx2);
 }
 #else
 long ccell_gather_text_avx2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
-                            const uint8_t *widths, long *count, int *control) {
-    return ccell_gather_text_sse2(bytes, start, end, text, capacity, widths, count, control);
+                            const uint8_t *widths, uint32_t *breaks, long break_capacity, long *break_count,
+                            long *count, int *control) {
+    return ccell_gather_text_sse2(bytes, start, end, text, capacity, widths, breaks, break_capacity, break_count,
+                                  count, control);
 }
 #endif
 

@@ -59,17 +59,22 @@ static inline uint32_t ccell_unprintable_mask16(const uint8_t *bytes) {
 /// characters cut short or malformed) or nothing but end REP's character (the other C0
 /// controls but BS, HT, LF, VT, FF, CR, SO, SI and ESC; the characters U+0080-U+009F, which
 /// take no cell): printable ASCII, and the two-byte characters (U+0080-U+07FF) whose entry
-/// of `widths` (CharacterWidth's value for U+0080 on, its low two bits) is 1. Up to `end`,
-/// the first other byte, or `capacity` cells; returns where it stopped. Writes the cells'
-/// contents to `text` (which has room for 16 more, written over) and their number to
-/// `count`, and to `control` what of the second kind came last after the last of them (-1
-/// if nothing): a control, or such a character's scalar; what the state must still be
-/// told, after the text. With SSE2 (elsewhere a loop), or with AVX2, which needs
-/// ccell_avx2_available() and packs the printable bytes with a shuffle.
+/// of `widths` (CharacterWidth's value for U+0080 on, its low two bits) is 1. It goes on
+/// past BS, HT, LF, VT, FF, CR, SO and SI, up to `break_capacity` of them, writing each to
+/// `breaks` as the number of cells before it shifted left 8, or'd with the control, and
+/// their number to `break_count`. Up to `end`, the first other byte, or `capacity` cells;
+/// returns where it stopped. Writes the cells' contents to `text` (which has room for 16
+/// more, written over) and their number to `count`, and to `control` what of the second
+/// kind came last after the last cell and the last break (-1 if nothing): a control, or
+/// such a character's scalar; what the state must still be told, after the text. With SSE2
+/// (elsewhere a loop), or with AVX2, which needs ccell_avx2_available() and packs the
+/// printable bytes with a shuffle.
 long ccell_gather_text_sse2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
-                            const uint8_t *widths, long *count, int *control);
+                            const uint8_t *widths, uint32_t *breaks, long break_capacity, long *break_count,
+                            long *count, int *control);
 long ccell_gather_text_avx2(const uint8_t *bytes, long start, long end, uint16_t *text, long capacity,
-                            const uint8_t *widths, long *count, int *control);
+                            const uint8_t *widths, uint32_t *breaks, long break_capacity, long *break_count,
+                            long *count, int *control);
 
 /// Writes `count` (at least 4) cells: cell i is `style` | text[i], where the low 32 bits of
 /// `style` are 0 (ccellgather.c; SSE2, elsewhere a loop).

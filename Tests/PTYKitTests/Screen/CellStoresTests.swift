@@ -67,14 +67,21 @@ struct CellStoresTests {
             let start = Int(random.next() % 40)
             let end = start + 1 + Int(random.next() % UInt64(input.count - start))
             let capacity = [1, 3, 16, 17, 256][Int(random.next() % 5)]
+            let breakCapacity = [0, 1, 2, 32][Int(random.next() % 4)]
             var results: [[Int]] = []
             for form in [CellVectors.sse2.gatherText, CellVectors.avx2.gatherText] {
                 var text = [UInt16](repeating: 0, count: capacity + 16)
-                var (count, control) = (0, Int32(0))
-                let stop = form(input, start, end, &text, capacity, widths, &count, &control)
-                results.append([stop, count, Int(control)] + text[..<count].map(Int.init))
+                var breaks = [UInt32](repeating: 0, count: breakCapacity + 1)
+                var (count, breakCount, control) = (0, 0, Int32(0))
+                let stop = form(
+                    input, start, end, &text, capacity, widths, &breaks, breakCapacity, &breakCount, &count, &control)
+                results.append(
+                    [stop, count, breakCount, Int(control)] + text[..<count].map(Int.init)
+                        + breaks[..<breakCount].map(Int.init))
             }
-            #expect(results[0] == results[1], "\(input) from \(start) to \(end), \(capacity) at most")
+            #expect(
+                results[0] == results[1],
+                "\(input) from \(start) to \(end), \(capacity) and \(breakCapacity) breaks at most")
         }
     }
 

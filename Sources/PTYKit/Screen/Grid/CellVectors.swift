@@ -42,7 +42,8 @@ enum CellVectors: Int, Comparable, Sendable {
     typealias GatherText =
         @convention(c) (
             _ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ text: UnsafeMutablePointer<UInt16>,
-            _ capacity: Int, _ widths: UnsafePointer<UInt8>, _ count: UnsafeMutablePointer<Int>,
+            _ capacity: Int, _ widths: UnsafePointer<UInt8>, _ breaks: UnsafeMutablePointer<UInt32>,
+            _ breakCapacity: Int, _ breakCount: UnsafeMutablePointer<Int>, _ count: UnsafeMutablePointer<Int>,
             _ control: UnsafeMutablePointer<Int32>
         ) -> Int
 

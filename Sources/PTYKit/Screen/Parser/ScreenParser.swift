@@ -68,22 +68,25 @@ struct ScreenParser {
     private(set) var string: ControlString
 
     /// `storage` holds `storageCapacity` bytes: a control string's, then the text gathered
-    /// from binary bytes and the gathering's table of two-byte characters; the caller owns
-    /// it.
+    /// from binary bytes, the controls passed among it and the gathering's table of two-byte
+    /// characters; the caller owns it.
     /// `vectors`: the forms of the C loops the parser calls (long runs of text are searched
     /// with AVX2 when the CPU has it).
     init(storage: UnsafeMutablePointer<UInt8>, vectors: CellVectors) {
         string = ControlString(storage: storage)
         gathered = UnsafeMutableRawPointer(storage + ControlString.capacity)
             .bindMemory(to: UInt16.self, capacity: Self.gatheredRoom)
-        let widths = storage + ControlString.capacity + Self.gatheredRoom &* 2
+        let breaksStart = storage + ControlString.capacity + Self.gatheredRoom &* 2
+        breaks = UnsafeMutableRawPointer(breaksStart).bindMemory(to: UInt32.self, capacity: Self.breakCapacity)
+        let widths = breaksStart + Self.breakCapacity &* 4
         Self.twoByteWidthTable.withUnsafeBufferPointer { widths.update(from: $0.baseAddress!, count: $0.count) }
         twoByteWidths = widths
         scansWithAVX2 = vectors.searchesWithAVX2
         gather = vectors.gatherText
     }
 
-    static let storageCapacity = ControlString.capacity + gatheredRoom &* 2 + twoByteWidthTable.count
+    static let storageCapacity =
+        ControlString.capacity + gatheredRoom &* 2 + breakCapacity &* 4 + twoByteWidthTable.count
 
     /// True when nothing is half-parsed: in ground, with no incomplete UTF-8 character.
     var isAtBoundary: Bool {
@@ -241,20 +244,32 @@ struct ScreenParser {
 
     /// Binary bytes from `start` (a printable byte or one that does nothing): the characters
     /// of one column among those that do nothing, gathered (CScreenKernels'
-    /// ccell_gather_text) and printed as one run, which is what printing each does; then
-    /// the control or the character without a cell (U+0080-U+009F) that only ends REP's
-    /// character, if one came after them. Returns where the gathering stopped, after
-    /// `start`. A call, for the inlining budget; the text is gathered into the parser's
-    /// storage, not a temporary allocation, whose closure was a second call in every
-    /// gathering. Mutating, so that the parser is passed by reference, not copied.
+    /// ccell_gather_text) and printed as runs, which is what printing each does, with the
+    /// controls that move the cursor or shift the set (BS, HT, LF, VT, FF, CR, SO, SI)
+    /// passed among them executed between the runs; then the control or the character
+    /// without a cell (U+0080-U+009F) that only ends REP's character, if one came after
+    /// them. Returns where the gathering stopped, after `start`. A call, for the inlining
+    /// budget; the text is gathered into the parser's storage, not a temporary allocation,
+    /// whose closure was a second call in every gathering. Mutating, so that the parser is
+    /// passed by reference, not copied.
     @inline(never)
     private mutating func gatherText<Consumer: ScreenParserConsumer>(
         _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, _ consumer: inout Consumer
     ) -> Int {
         var count = 0
+        var breakCount = 0
         var control: Int32 = -1
-        let stop = gather(base, start, end, gathered, Self.gatheredCapacity, twoByteWidths, &count, &control)
-        if count > 0 { consumer.printText(gathered, count: count) }
+        let stop = gather(
+            base, start, end, gathered, Self.gatheredCapacity, twoByteWidths, breaks, Self.breakCapacity,
+            &breakCount, &count, &control)
+        // The run before each control passed, then the control; the run after the last.
+        var printed = 0
+        for index in 0...breakCount {
+            let runEnd = index < breakCount ? Int(breaks[index] &>> 8) : count
+            if runEnd > printed { consumer.printText(gathered + printed, count: runEnd &- printed) }
+            if index < breakCount { consumer.execute(UInt8(truncatingIfNeeded: breaks[index])) }
+            printed = runEnd
+        }
         if control >= 0x80 {
             consumer.printScalar(UInt32(control))
         } else if control >= 0 {
@@ -275,13 +290,20 @@ struct ScreenParser {
     /// Where they are gathered: `gatheredRoom` contents after the control string.
     private let gathered: UnsafeMutablePointer<UInt16>
 
+    /// Controls a gathering passes at most: in binary bytes one comes every 32 bytes or so,
+    /// and a gathering reaches as far as 256 cells.
+    private static let breakCapacity = 32
+
+    /// Where it notes them (the cells before each and the control): after the cells.
+    private let breaks: UnsafeMutablePointer<UInt32>
+
     /// CharacterWidth's values (their width bits) of U+0080-U+07FF, made from its table
     /// once: the gathering takes the characters of one column among them as cells and
     /// passes over those that take none (C1 controls). Random bytes then stop it half as
     /// often: 14.9 k gatherings a MiB, not 27.7 k.
     private static let twoByteWidthTable: [UInt8] = (0x80..<0x800).map { CharacterWidth.value($0) & 3 }
 
-    /// Where the parser's copy of that table is: after the gathered cells.
+    /// Where the parser's copy of that table is: after the controls passed.
     private let twoByteWidths: UnsafeMutablePointer<UInt8>
 
     /// Whether long runs are searched with AVX2 (CScreenKernels).
