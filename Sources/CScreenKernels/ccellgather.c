@@ -252,9 +252,29 @@ static inline __attribute__((always_inline)) long gather(
             continue;
         }
         if (bytes[offset] < 0xC2) break;
-        // A lead followed by a continuation byte: a character, complete or cut short.
+        // A lead followed by a continuation byte (which is why the gathering stopped at it,
+        // before `limit`, so before the last byte).
         uint8_t lead = bytes[offset];
-        long length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        if (lead < 0xE0) {
+            // A two-byte character, complete. CharacterWidth's value: 1 a cell; not
+            // printable (3: U+0080-U+009F) no cell, but it ends REP's character; a
+            // combining mark (0) or a wide one is the state's.
+            uint32_t scalar = (uint32_t)(lead & 0x1F) << 6 | (bytes[offset + 1] & 0x3F);
+            uint8_t width = widths[scalar - 0x80];
+            if (width == 1) {
+                text[gathered++] = (uint16_t)scalar;
+                character_control = -1;
+            } else if (width == 3) {
+                character_control = (int)scalar;
+            } else {
+                break;
+            }
+            offset += 2;
+            after_character = offset;
+            continue;
+        }
+        // Three or four bytes: complete or cut short.
+        long length = lead < 0xF0 ? 3 : 4;
         uint32_t scalar = lead & (0x7F >> length);
         long index = 1;
         for (; index < length && offset + index < end && (bytes[offset + index] & 0xC0) == 0x80; index++)
@@ -266,21 +286,8 @@ static inline __attribute__((always_inline)) long gather(
             offset += index;
             continue;
         }
-        if (length == 2) {
-            // CharacterWidth's value: 1 a cell; not printable (3: U+0080-U+009F) no cell, but
-            // it ends REP's character; a combining mark (0) or a wide one is the state's.
-            uint8_t width = widths[scalar - 0x80];
-            if (width == 1) {
-                text[gathered++] = (uint16_t)scalar;
-                character_control = -1;
-            } else if (width == 3) {
-                character_control = (int)scalar;
-            } else {
-                break;
-            }
-            after_character = offset + 2;
-        } else if ((length == 3 && scalar >= 0x800 && (scalar < 0xD800 || scalar > 0xDFFF)) ||
-                   (length == 4 && scalar >= 0x10000 && scalar <= 0x10FFFF)) {
+        if ((length == 3 && scalar >= 0x800 && (scalar < 0xD800 || scalar > 0xDFFF)) ||
+            (length == 4 && scalar >= 0x10000 && scalar <= 0x10FFFF)) {
             break;  // a character of three or four bytes: the state's
         }
         // Malformed (an overlong form, a surrogate, past U+10FFFF): dropped.
