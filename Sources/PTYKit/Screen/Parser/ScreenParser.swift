@@ -77,7 +77,7 @@ struct ScreenParser {
         gathered = UnsafeMutableRawPointer(storage + ControlString.capacity)
             .bindMemory(to: UInt16.self, capacity: Self.gatheredRoom)
         let breaksStart = storage + ControlString.capacity + Self.gatheredRoom &* 2
-        breaks = UnsafeMutableRawPointer(breaksStart).bindMemory(to: UInt32.self, capacity: Self.breakCapacity)
+        UnsafeMutableRawPointer(breaksStart).bindMemory(to: UInt32.self, capacity: Self.breakCapacity)
         let widths = breaksStart + Self.breakCapacity &* 4
         Self.twoByteWidthTable.withUnsafeBufferPointer { widths.update(from: $0.baseAddress!, count: $0.count) }
         twoByteWidths = widths
@@ -294,8 +294,12 @@ struct ScreenParser {
     /// and a gathering reaches as far as 256 cells.
     private static let breakCapacity = 32
 
-    /// Where it notes them (the cells before each and the control): after the cells.
-    private let breaks: UnsafeMutablePointer<UInt32>
+    /// Where it notes them (the cells before each and the control): after the cells. Not a
+    /// stored pointer: the parser is copied whole where a redraw is kept (FeedPlanner), and
+    /// one more word there made that copy a call to memcpy.
+    private var breaks: UnsafeMutablePointer<UInt32> {
+        UnsafeMutableRawPointer(gathered + Self.gatheredRoom).assumingMemoryBound(to: UInt32.self)
+    }
 
     /// CharacterWidth's values (their width bits) of U+0080-U+07FF, made from its table
     /// once: the gathering takes the characters of one column among them as cells and
