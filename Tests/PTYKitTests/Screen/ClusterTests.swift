@@ -48,7 +48,20 @@ struct ClusterTests {
         for base in 0..<32 {
             for mark in 0..<32 { clusters.append(Self.cluster([0x41 + UInt32(base), 0x300 + UInt32(mark)])) }
         }
-        for seed in Self.seeds {
+        Self.expectSpread(clusters)
+    }
+
+    /// 1024 full clusters that differ only in the high bits of the last mark, which a
+    /// command's output chooses: they spread as well (a 64-bit product and a shift put
+    /// them all in one bucket).
+    @Test func theLastMarksHighBitsSpread() {
+        let marks: [UInt32] = [0x301, 0x302, 0x303, 0x304, 0x305, 0x306]
+        let clusters = (0..<1024).map { Self.cluster([0x65] + marks + [0x300 + UInt32($0) &<< 7]) }
+        Self.expectSpread(clusters)
+    }
+
+    static func expectSpread(_ clusters: [Cluster]) {
+        for seed in seeds {
             let buckets = Set(clusters.map { $0._rawHashValue(seed: seed) & 1023 })
             #expect(buckets.count > 600, "seed \(seed): \(buckets.count) buckets")
         }

@@ -33,14 +33,17 @@ struct Cluster: Hashable, RandomAccessCollection {
     /// What the cluster table's dictionary hashes with, in place of a Hasher (SipHash, a
     /// hundred instructions or more, where random bytes make a cluster every few hundred
     /// bytes): the four words of the lanes, each mixed into the process's seed by a
-    /// multiplication and a shift. The seed enters before the words, so that which clusters
-    /// collide is not the same in every process.
+    /// full-width multiplication whose halves are folded together. The seed enters before
+    /// the words, so that which clusters collide is not the same in every process, and
+    /// every bit of a word reaches the low bits the buckets take: with a 64-bit product
+    /// and a shift, the high bits of the last word did not, and a command's output could
+    /// have filled one bucket with marks that differ only there.
     func _rawHashValue(seed: Int) -> Int {
         let words = unsafeBitCast(lanes, to: SIMD4<UInt64>.self)
         var hash = UInt64(UInt(bitPattern: seed))
         for index in 0..<4 {
-            hash = (hash ^ words[index]) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash &>> 29
+            let product = (hash ^ words[index]).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+            hash = product.high ^ product.low
         }
         return Int(truncatingIfNeeded: hash)
     }
