@@ -85,7 +85,7 @@ struct TextBlockStepTests {
             for _ in 0..<2 {
                 text = ccell_text_walk(
                     offset: 0, x: start.x, row: start.row, pending_wrap: start.pendingWrap, sparse: false)
-                bytes.withUnsafeBufferPointer { vectors.walkBlocks($0.baseAddress!, bytes.count, &text, &setting) }
+                bytes.withUnsafeBufferPointer { vectors.blockWalker($0.baseAddress!, bytes.count, &text, &setting) }
             }
             var walk = ByteWalk(x: text.x, pendingWrap: text.pending_wrap, row: text.row)
             for row in start.row...text.row {

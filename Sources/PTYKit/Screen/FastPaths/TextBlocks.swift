@@ -40,7 +40,7 @@ extension ScreenState {
             renditions_seen: walksGraphicRenditions ? scratch.renditionsSeen : nil,
             starts: scratch.lineStarts, starts_kept: WalkScratch.lineStartsKept, stream_offset: scratch.streamOffset,
             generation: scratch.generation)
-        walkBlocks(base, end, &text, &setting)
+        blockWalker(base, end, &text, &setting)
         walk.offset = text.offset
         walk.x = text.x
         walk.row = text.row

@@ -68,13 +68,13 @@ enum CellVectors: Int, Comparable, Sendable {
     }
 
     /// Walks plain text 64 bytes a step (CScreenKernels' ccell_walk_blocks).
-    typealias WalkBlocks =
+    typealias BlockWalker =
         @convention(c) (
             _ bytes: UnsafePointer<UInt8>, _ end: Int, _ walk: UnsafeMutablePointer<ccell_text_walk>,
             _ setting: UnsafePointer<ccell_block_setting>
         ) -> Void
 
-    var walkBlocks: WalkBlocks {
+    var blockWalker: BlockWalker {
         switch self {
         case .sse2: ccell_walk_blocks_sse2
         case .avx2: ccell_walk_blocks_avx2

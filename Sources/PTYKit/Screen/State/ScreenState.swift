@@ -38,12 +38,12 @@ struct ScreenState {
     /// walked by, with the CPU's widest vectors.
     let storeASCII: CellVectors.Store
     let lineStops: CellVectors.LineStops
-    let walkBlocks: CellVectors.WalkBlocks
+    let blockWalker: CellVectors.BlockWalker
 
     init(rows: Int, columns: Int, vectors: CellVectors) {
         storeASCII = vectors.storeASCII
         lineStops = vectors.lineStops
-        walkBlocks = vectors.walkBlocks
+        blockWalker = vectors.blockWalker
         self.rows = rows
         self.columns = columns
         grid = Grid(rows: rows, columns: columns)
