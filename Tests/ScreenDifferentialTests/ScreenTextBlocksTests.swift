@@ -47,6 +47,13 @@ struct ScreenTextBlocksTests {
         texts.append(("lines of 10 to 30, \\n", lines(Array(10...30), #"\n"#, count: 1200)))
         texts.append(("line feeds", [UInt8](repeating: 0x0A, count: 300)))
         texts.append(("coloured ls, \\r\\n", colouredListing(columns: columns, count: 1400)))
+        // A background left set across every line's end: each row scrolls in in it, the top
+        // row shown at the end too (the blocks never go over it).
+        texts.append(
+            (
+                "a background across every line's end",
+                (0..<90).flatMap { bytes(#"\e[0mline \#($0)\e[44m \r\n"#) }
+            ))
         texts.append(("lines of 10 to 40, \\r\\n", lines(Array(10...40), #"\r\n"#, count: 1200)))
         texts.append(("returns and line feeds", lines([0, 0, 1], #"\r\r\n"#, count: 400)))
         return texts.map { ($0.0, preamble + $0.1) }
