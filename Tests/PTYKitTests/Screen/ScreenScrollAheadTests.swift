@@ -233,6 +233,38 @@ struct ScreenScrollAheadTests {
         #expect(model.snapshot() == expected.snapshot())
     }
 
+    /// A read whose end cuts an SGR the walk goes over whole (a coloured flood in reads of a
+    /// pty) is kept back up to its ESC and the SGR's start fed, the parser inside it as the
+    /// stream is; the read that ends it keeps it with the text, or, where the whole is not
+    /// walked over (a colour of more parameters) or something reads the screen first, the
+    /// text is fed from the parser before the SGR, the parser put back inside it.
+    @Test func aReadThatEndsInsideAnSGRIsKeptBackUpToIt() {
+        let coloured = (1...12).map { #"line \#($0) \e[01;32mand\e[0m more\r\n"# }.joined()
+        for sgr in [#"\e[01;32m"#, #"\e[1;2;3;4;5;6;7;8m"#, #"\e[38;5;2m"#, #"\e[41m"#] {
+            let tail = bytes(sgr + #"x\e[0m\r\nz"#)
+            let sgrCount = bytes(sgr).count
+            for cut in 1..<sgrCount {
+                let head = bytes(coloured) + tail[..<cut]
+                for readFirst in [false, true] {
+                    let what = "\(sgr) cut after \(cut)\(readFirst ? ", the screen read between" : "")"
+                    let model = ScreenModel(rows: 3, columns: 10)
+                    let expected = ScreenModel(rows: 3, columns: 10, fastPaths: .none)
+                    model.feed(head)
+                    expected.feed(head)
+                    #expect(model.keptTextCount > 0, "\(what)")
+                    #expect(model.isAtBoundary == expected.isAtBoundary, "\(what)")
+                    #expect(model.openSequence == expected.openSequence, "\(what)")
+                    if readFirst { #expect(model.cursor == expected.cursor, "\(what)") }
+                    model.feed(Array(tail[cut...]))
+                    expected.feed(Array(tail[cut...]))
+                    // Kept with the text, unless it is not walked over (or was fed).
+                    #expect((model.keptTextCount > 0) == (!readFirst && sgr != #"\e[38;5;2m"#), "\(what)")
+                    #expect(model.snapshot() == expected.snapshot(), "\(what)")
+                }
+            }
+        }
+    }
+
     /// Reads that each scroll in fewer rows than a screen: each drops the kept text of the
     /// rows that scrolled out, found from the last line feed before the first row shown
     /// that the walks noted (in an earlier read), or from the start of the kept text where

@@ -31,6 +31,9 @@ extension ScreenModel {
 struct FeedPlanner {
     let fastPaths: ScreenModel.FastPaths
     private(set) var keptText = KeptText()
+    /// The parser at the boundary before the start of an SGR the kept text's read cut, fed
+    /// (KeptText.cutCount): kept here, not in the kept text, which the walks are handed.
+    private var parserBeforeCut: ScreenParser? = nil
     /// What the walks of the scroll-ahead note as they go.
     private var walkScratch = WalkScratch()
     /// Where the rows the scroll-ahead skipped are made for the scrollback hold.
@@ -71,8 +74,13 @@ struct FeedPlanner {
         // first.
         if !plain.parser.isAtBoundary {
             if keptRedraw.openCount > 0 && feedAfterOpenKeptRedraw(base, count: count, &plain) { return }
-            feedKeptText(&plain)
-            let consumed = plain.feedUntilBoundary(UnsafeRawBufferPointer(start: base, count: count))
+            let consumed: Int
+            if keptText.cutCount > 0, let end = endCutRendition(base, count: count, &plain) {
+                consumed = end
+            } else {
+                feedKeptText(&plain)
+                consumed = plain.feedUntilBoundary(UnsafeRawBufferPointer(start: base, count: count))
+            }
             guard consumed < count else { return }
             base += consumed
             count &-= consumed
@@ -92,8 +100,42 @@ struct FeedPlanner {
         feedKeptRedraw(&plain)
         let count = keptText.count
         guard count > 0 else { return }
-        keptText.count = 0
-        plain.feed(keptText.bytes, count: count)
+        var boundary: ScreenParser? = nil
+        if keptText.cutCount > 0 { swap(&boundary, &parserBeforeCut) }
+        keptText.drop()
+        plain.feed(keptText.bytes, count: count, before: boundary)
+    }
+
+    /// A read after kept text whose read's end cut an SGR: when the read ends it and the
+    /// walk goes over the whole, it is kept back with the text, the parser put back at the
+    /// boundary before it; how many bytes of the read that took, or nil, having done
+    /// nothing, if not.
+    private mutating func endCutRendition(_ base: UnsafePointer<UInt8>, count: Int, _ plain: inout PlainFeed)
+        -> Int?
+    {
+        guard let boundary = parserBeforeCut, plain.state.walksGraphicRenditions,
+            let end = keptText.endCutRendition(base, count: count)
+        else { return nil }
+        plain.parser = boundary
+        parserBeforeCut = nil
+        plain.open.reset()
+        return end
+    }
+
+    /// Keeps back the plain text of a read, its bytes before `end` (the walk's end in it;
+    /// `keep` has them kept), and feeds what follows: the start of an SGR the read's end
+    /// cut, the parser before it kept with the text.
+    private mutating func keepBack(
+        _ base: UnsafePointer<UInt8>, count: Int, end: ScreenState.PlainTextWalk, _ plain: inout PlainFeed,
+        _ keep: (inout KeptText, _ count: Int, _ end: ScreenState.PlainTextWalk) -> Void
+    ) {
+        var next = end
+        next.offset = 0
+        keep(&keptText, end.offset, next)
+        plain.open.reset()
+        guard end.offset < count else { return }
+        if keptText.noteCut(base + end.offset, count: count &- end.offset) { parserBeforeCut = plain.parser }
+        plain.feed(base + end.offset, count: count &- end.offset)
     }
 
     /// A read when nothing is kept back: the text in it that scrolls away skipped, and
@@ -108,8 +150,9 @@ struct FeedPlanner {
             feedPenChanges(base, count: ahead.first.offset, &plain)
             keepBackOrFeed(base, count: count, ahead, streamOffset: 0, &plain)
         case .scrolledTooLittle(let end) where count <= KeptText.capacity:
-            keptText.keep(base, count: count, start: start, end: end, topRow: 0, streamStart: 0)
-            plain.open.reset()
+            keepBack(base, count: count, end: end, &plain) {
+                $0.keep(base, count: $1, start: start, end: $2, topRow: 0, streamStart: 0)
+            }
         default:
             feedSkippingRedraws(base, count: count, &plain)
         }
@@ -155,7 +198,7 @@ struct FeedPlanner {
             feedKeptText(&plain)
             return walkAndKeepBack(base, count: count, &plain)
         }
-        keptText.append(base, count: count, end: end)
+        keepBack(base, count: count, end: end, &plain) { $0.append(base, count: $1, end: $2) }
     }
 
     /// After a skip, keeps back the rest of the read, its first byte at `streamOffset` of
@@ -167,15 +210,17 @@ struct FeedPlanner {
     ) {
         let first = ahead.first
         let rest = count &- first.offset
-        guard let end = ahead.end, rest <= KeptText.capacity else {
-            keptText.count = 0
+        guard var end = ahead.end, rest <= KeptText.capacity else {
+            keptText.drop()
             return feedSkippingRedraws(base + first.offset, count: rest, &plain)
         }
-        keptText.keep(
-            base + first.offset, count: rest,
-            start: ScreenState.PlainTextWalk(offset: 0, x: first.x, pendingWrap: false, row: first.row), end: end,
-            topRow: first.row, streamStart: streamOffset &+ first.offset)
-        plain.open.reset()
+        end.offset &-= first.offset
+        keepBack(base + first.offset, count: rest, end: end, &plain) {
+            $0.keep(
+                base + first.offset, count: $1,
+                start: ScreenState.PlainTextWalk(offset: 0, x: first.x, pendingWrap: false, row: first.row), end: $2,
+                topRow: first.row, streamStart: streamOffset &+ first.offset)
+        }
     }
 
     /// Feeds the parser the SGRs in `count` bytes of walked text that will not be fed
@@ -287,10 +332,6 @@ struct FeedPlanner {
         guard count > 0 else { return }
         let boundary = keptRedraw.parserBeforeOpenSequence
         keptRedraw.drop()
-        guard let boundary else { return plain.feed(keptRedraw.bytes, count: count) }
-        let inside = plain.parser
-        plain.parser = boundary
-        plain.parser.feed(keptRedraw.bytes, count: count, into: &plain.state)
-        plain.parser = inside
+        plain.feed(keptRedraw.bytes, count: count, before: boundary)
     }
 }

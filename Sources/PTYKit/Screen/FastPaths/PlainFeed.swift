@@ -18,6 +18,17 @@ struct PlainFeed {
         }
     }
 
+    /// Feeds `count` bytes kept back from before the sequence the stream is inside, which
+    /// were fed after them (the kept text or redraw): from `boundary`, the parser before
+    /// that sequence, the parser then put back inside it; as `feed` where there is none.
+    mutating func feed(_ base: UnsafePointer<UInt8>, count: Int, before boundary: ScreenParser?) {
+        guard let boundary else { return feed(base, count: count) }
+        let inside = parser
+        parser = boundary
+        parser.feed(base, count: count, into: &state)
+        parser = inside
+    }
+
     /// Feeds bytes only until the stream reaches a boundary; how many it consumed.
     mutating func feedUntilBoundary(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let base = bytes.baseAddress else { return 0 }

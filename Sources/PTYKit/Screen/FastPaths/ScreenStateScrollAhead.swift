@@ -28,7 +28,8 @@ extension ScreenState {
     /// What a skip left: where the first row shown at the end of the read begins in it (the
     /// top row of the screen now), and where the read leaves the cursor when the rest of it
     /// is plain text (which the next read may scroll away in turn, so the model keeps it
-    /// back).
+    /// back): at its end, or at the ESC of an SGR its end cuts that the walk would go over
+    /// once whole (`end.offset` says where).
     struct ScrollAhead {
         var first: PlainTextWalk
         var end: PlainTextWalk?
@@ -41,10 +42,11 @@ extension ScreenState {
         /// text kept back and the read before that row are skipped (`scrollAway`).
         case skipped(ScrollAhead)
         /// It was scrolled in and begins in the text kept back, at `row`; `end` is where
-        /// the read leaves the cursor, when it is plain text to its end.
+        /// the read leaves the cursor, when it is plain text to its end (or to an SGR its
+        /// end cuts, as ScrollAhead.end).
         case scrolledKeptText(row: Int, end: PlainTextWalk?)
-        /// Plain text to its end that scrolls in no row shown at its end: where it leaves
-        /// the cursor.
+        /// Plain text to its end (or to an SGR its end cuts) that scrolls in no row shown
+        /// at its end: where it leaves the cursor.
         case scrolledTooLittle(end: PlainTextWalk)
         /// It holds more than plain text, before any row shown at its end was scrolled in.
         case notPlain
@@ -150,17 +152,24 @@ extension ScreenState {
         // The rows shown at the end are the last `rows` the walk entered: from this one on.
         let firstShown = walk.row &- rows &+ 1
         // Where plain text to the end leaves the cursor (and the background the SGRs in it
-        // left), at offset 0 of the read after it.
-        var end: PlainTextWalk? = nil
-        if walk.offset == count {
-            end = walk
-            end?.offset = 0
-        }
+        // left), or to an SGR the end cuts.
+        let end: PlainTextWalk? =
+            walk.offset == count || endsInWalkedRendition(base, from: walk.offset, count: count) ? walk : nil
         guard firstShown >= topRow &+ rows else { return end.map { .scrolledTooLittle(end: $0) } ?? .notPlain }
         guard firstShown > start.row else { return .scrolledKeptText(row: firstShown, end: end) }
         let first = self.start(
             ofRow: firstShown, in: base, count: walk.offset, from: start, streamOffset: streamOffset, &scratch)
         return .skipped(ScrollAhead(first: first, end: end))
+    }
+
+    /// Whether the bytes from `start` to `count` are the start of an SGR the walk would go
+    /// over once whole: ESC, `[` and parameters, no more than KeptText keeps of one.
+    private func endsInWalkedRendition(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Bool {
+        guard base[start] == 0x1B && count &- start < KeptText.cutLimit && walksGraphicRenditions else { return false }
+        guard start &+ 1 < count else { return true }
+        guard base[start &+ 1] == UInt8(ascii: "[") else { return false }
+        for offset in (start &+ 2)..<count where base[offset] &- 0x30 >= 10 && base[offset] != 0x3B { return false }
+        return true
     }
 
     /// Blanks the screen for text that goes on at `first`, the top row from then on.
