@@ -353,13 +353,17 @@ static bool is_walked_rendition(const uint8_t *params, long count) {
 }
 
 /// The key the SGR at `escape` is seen by: its bytes from `[` to `m`, which is `count`
-/// bytes on (8 at most, and 9 bytes from `escape` before `end`); 0 if it has none.
-__attribute__((always_inline)) static inline uint64_t rendition_key(const uint8_t *escape, long count,
-                                                                    const uint8_t *end) {
-    if (count > 8 || escape + 9 > end) return 0;
+/// bytes on (2 to 8; the 8 bytes from `[` are read).
+__attribute__((always_inline)) static inline uint64_t rendition_key_of(const uint8_t *escape, long count) {
     uint64_t key;
     memcpy(&key, escape + 1, 8);
     return key & ~0ULL >> (64 - 8 * count);
+}
+
+/// The key of the SGR at `escape` whose `m` is `count` bytes on, if it has one (8 bytes at
+/// most, and 9 bytes from `escape` before `end`); 0 if not.
+static inline uint64_t rendition_key(const uint8_t *escape, long count, const uint8_t *end) {
+    return count > 8 || escape + 9 > end ? 0 : rendition_key_of(escape, count);
 }
 
 /// Where the SGR of `key` is kept among those seen.
@@ -404,15 +408,17 @@ block_bytes(const uint8_t *bytes, const uint8_t *end, uint64_t *seen, uint64_t *
         escapes &= bits_below(taken);
         if (escapes) {
             uint64_t finals = equal_of(bytes, 'm');
+            // The escapes from which a key's 8 bytes are all before `end`.
+            const long keyed = end - bytes - 9;
             for (; escapes; escapes &= escapes - 1) {
                 long escape = __builtin_ctzll(escapes);
-                uint64_t after = escape < 62 ? finals >> (escape + 2) : 0;
-                long final = after ? escape + 2 + __builtin_ctzll(after) : 64;
+                long final = lowest_bit(finals & ~3ULL << escape);
                 if (final >= taken) {
                     taken = escape;
                     break;
                 }
-                uint64_t key = rendition_key(bytes + escape, final - escape, end);
+                long count = final - escape;
+                uint64_t key = count <= 8 && escape <= keyed ? rendition_key_of(bytes + escape, count) : 0;
                 if (key == 0 || *rendition_slot(key, seen) != key) {
                     // Not seen: the caller learns it, or the block ends before it.
                     *unseen = escape;
