@@ -72,6 +72,9 @@ extension ScreenState {
     }
 
     /// Walks a read after the plain text `kept` back, from where that leaves the cursor.
+    /// Inlined: the planner's kept text is read where it is, not copied for the call (some
+    /// 40 instructions a read).
+    @inline(__always)
     mutating func walkRead(
         _ base: UnsafePointer<UInt8>, count: Int, after kept: KeptText, _ scratch: inout WalkScratch
     ) -> ReadWalk {
