@@ -53,6 +53,31 @@ struct ScreenRepaintWrapTests {
         #expect(text(unlock.bytes).contains("012345678\u{1b}[K中x"), "\(text(unlock.bytes).debugDescription)")
     }
 
+    /// The last cell a wide character that did not fit left blank has more in its style
+    /// than a background (underline, its colour, a link: the second half of a wide
+    /// character cut there), which EL would drop: the blank is printed as a space, and the
+    /// character wraps from it, in the repaint (of every split, fed to a messy model) and
+    /// after held lines (fuzz, screen-model: the underline colour on 4 by 12).
+    @Test(arguments: [
+        #"\e[58;5;9m01234567中\e[9Gx中"#, #"\e[4m01234567中\e[9G\e[mx中"#,
+        #"\e]8;;http://x\e\\01234567中\e[9G\e]8;;\e\\x中"#,
+    ])
+    func aStyledBlankBeforeAWideCharacterThatDidNotFitIsPrinted(input: String) {
+        let original = model(input)
+        #expect(original.lines == ["01234567x", "中", "", "", ""])
+        let held = ScreenModel(rows: 3, columns: 10)
+        held.startHoldingScrollback(limit: 1 << 16)
+        held.feed(bytes("a\r\nb\r\nc\r\n" + input))
+        let unlock = OutputBuffer()
+        held.appendHeldScrollbackAndRepaint(to: unlock)
+        let terminal = ScreenModel(rows: 3, columns: 10)
+        terminal.feed(unlock.bytes)
+        expectSameScreen(terminal, held, "the held scrollback and repaint")
+        // A blank with a background alone is still erased.
+        let erased = text(model(#"\e[41m01234567中\e[9G\e[mx中"#).repaint())
+        #expect(erased.contains("x\u{1b}[0;41m\u{1b}[K\u{1b}[0m中"), "\(erased.debugDescription)")
+    }
+
     /// The repaint fed to a screen model as the terminal gives every row its wrap flag
     /// back, whatever the command left: autowrap off, a region in origin mode, left and
     /// right margins, the alternate screen shown, and a wrapped row on a blank one.

@@ -100,16 +100,19 @@ struct RowRenderer {
     /// the last column went on to the next row by itself and left that cell blank
     /// (Ghostty's spacer head, a cell tmux never wrote): when `nextBeginsWide`, such a row
     /// is written short of its last cell, the cell erased, and the character wraps by
-    /// itself again.
+    /// itself again. EL erases with the background alone: a blank with more in its style
+    /// (underline, its colour, a link: the half of a wide character cut there) is printed
+    /// as a space, and the character wraps from it.
     mutating func wrappedRow(of grid: Grid, row y: Int, nextBeginsWide: Bool, into buffer: OutputBuffer) {
         let columns = grid.lineSize(y).usableColumns(of: grid.columns)
         let last = grid.cell(columns - 1, y)
-        guard nextBeginsWide && Cell.isBlank(last) else {
+        let style = styles[Cell.style(last)]
+        guard nextBeginsWide && Cell.isBlank(last) && style == style.erased else {
             cells(of: grid, row: y, from: 0, to: columns, into: buffer)
             return
         }
         cells(of: grid, row: y, from: 0, to: columns - 1, into: buffer)
-        setStyle(styles[Cell.style(last)], into: buffer)
+        setStyle(style, into: buffer)
         TerminalControl.eraseToEndOfLine.write(to: buffer)
     }
 
