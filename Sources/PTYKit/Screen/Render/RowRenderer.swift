@@ -105,21 +105,26 @@ struct RowRenderer {
     /// as a space, and the character wraps from it.
     mutating func wrappedRow(of grid: Grid, row y: Int, nextBeginsWide: Bool, into buffer: OutputBuffer) {
         let columns = grid.lineSize(y).usableColumns(of: grid.columns)
-        let last = grid.cell(columns - 1, y)
-        let style = styles[Cell.style(last)]
-        guard nextBeginsWide && Cell.isBlank(last) && style == style.erased else {
+        guard nextBeginsWide && lastCellIsErased(of: grid, row: y) else {
             cells(of: grid, row: y, from: 0, to: columns, into: buffer)
             return
         }
         cells(of: grid, row: y, from: 0, to: columns - 1, into: buffer)
-        setStyle(style, into: buffer)
+        setStyle(styles[Cell.style(grid.cell(columns - 1, y))], into: buffer)
         TerminalControl.eraseToEndOfLine.write(to: buffer)
     }
 
-    /// Whether how row `y` is written depends on the row after it: it wrapped, with its last
-    /// cell blank (`wrappedRow`).
-    static func endDependsOnTheNextRow(of grid: Grid, row y: Int) -> Bool {
-        grid.isWrapped(y) && Cell.isBlank(grid.cell(grid.lineSize(y).usableColumns(of: grid.columns) - 1, y))
+    /// Whether how row `y` is written depends on the row after it: it wrapped, its last
+    /// cell a blank EL makes (`wrappedRow`).
+    func endDependsOnTheNextRow(of grid: Grid, row y: Int) -> Bool {
+        grid.isWrapped(y) && lastCellIsErased(of: grid, row: y)
+    }
+
+    /// Whether the last cell of row `y` is a blank EL makes: its style a background alone.
+    private func lastCellIsErased(of grid: Grid, row y: Int) -> Bool {
+        let last = grid.cell(grid.lineSize(y).usableColumns(of: grid.columns) - 1, y)
+        let style = styles[Cell.style(last)]
+        return Cell.isBlank(last) && style == style.erased
     }
 
     /// A printable ASCII character and nothing else in the cell.

@@ -96,7 +96,7 @@ struct ScrollbackHold {
                 y, of: waiting, renderer: &renderer, nextBeginsWide: Cell.isWide(waiting.cell(0, y + 1)), into: scratch)
             store(scratch)
         }
-        if RowRenderer.endDependsOnTheNextRow(of: waiting, row: last) {
+        if renderer.endDependsOnTheNextRow(of: waiting, row: last) {
             let (pending, beforeWide) = (rendering.pendingRow, rendering.pendingRowBeforeWide)
             pending.removeAll()
             beforeWide.removeAll()
