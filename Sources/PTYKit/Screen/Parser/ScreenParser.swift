@@ -264,12 +264,13 @@ struct ScreenParser {
             &breakCount, &count, &control)
         // The run before each control passed, then the control; the run after the last.
         var printed = 0
-        for index in 0...breakCount {
-            let runEnd = index < breakCount ? Int(breaks[index] &>> 8) : count
+        for index in 0..<breakCount {
+            let runEnd = Int(breaks[index] &>> 8)
             if runEnd > printed { consumer.printText(gathered + printed, count: runEnd &- printed) }
-            if index < breakCount { consumer.execute(UInt8(truncatingIfNeeded: breaks[index])) }
+            consumer.execute(UInt8(truncatingIfNeeded: breaks[index]))
             printed = runEnd
         }
+        if count > printed { consumer.printText(gathered + printed, count: count &- printed) }
         if control >= 0x80 {
             consumer.printScalar(UInt32(control))
         } else if control >= 0 {
