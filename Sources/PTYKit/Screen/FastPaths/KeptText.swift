@@ -73,28 +73,23 @@ struct KeptText {
         return true
     }
 
-    /// Where the first `count` bytes of a read end the SGR cut after the text: after its
-    /// `m`, if only parameters come before it (and `[`, after an ESC alone), within
-    /// `cutLimit` of its start, and the whole is an SGR the walk goes over. Then it is kept
-    /// whole, the walk's end after it; nil, changing nothing, if not.
+    /// Where the first `count` bytes of a read end the SGR cut after the text, when the
+    /// whole is an SGR the walk goes over within `cutLimit` bytes: then it is kept whole,
+    /// the walk's end after it; nil, keeping nothing, if not.
     mutating func endCutRendition(_ base: UnsafePointer<UInt8>, count: Int) -> Int? {
-        var end = cutCount == 1 && count > 0 && base[0] == UInt8(ascii: "[") ? 1 : 0
-        while end < count && cutCount &+ end < Self.cutLimit && (base[end] &- 0x30 < 10 || base[end] == 0x3B) {
-            end &+= 1
-        }
-        guard end < count, cutCount &+ end < Self.cutLimit, base[end] == UInt8(ascii: "m") else { return nil }
-        end &+= 1
-        let length = cutCount &+ end
-        (bytes + (self.count &+ cutCount)).update(from: base, count: end)
-        var tinted = self.end.tinted
+        let cutEnd = self.count &+ cutCount
+        let copied = min(count, Self.cutLimit &- cutCount)
+        (bytes + cutEnd).update(from: base, count: copied)
+        var tinted = end.tinted
         guard
-            ScreenState.walkedGraphicRenditionLength(
-                bytes, at: self.count, end: self.count &+ length, tinted: &tinted) == length
+            let length = ScreenState.walkedGraphicRenditionLength(
+                bytes, at: self.count, end: cutEnd &+ copied, tinted: &tinted)
         else { return nil }
+        let ended = length &- cutCount
         self.count &+= length
-        self.end.tinted = tinted
+        end.tinted = tinted
         cutCount = 0
-        return end
+        return ended
     }
 
     /// Forgets the text (fed, or about to be).
