@@ -12,10 +12,10 @@ import Glibc
 /// locked flood. The waiting rows take cells of at most an eighth of `limit`, and no more
 /// than 64 rows: a limit too small for two rows renders each at once, as before.
 ///
-/// A row that wrapped with its last cell blank is written as the next row's first cell has
-/// it (RowRenderer.wrappedRow: a wide character that did not fit wraps by itself), so the
-/// last row of a batch, when it is one, is rendered both ways and stored with the row after
-/// it (`endPendingRow`): the lines do not depend on where batches end, which the fast paths
+/// A row that wrapped with its last cell a blank EL makes is written as the next row's
+/// first cell has it (RowRenderer.wrappedRow: a wide character that did not fit wraps by
+/// itself), so the last row of a batch, when it is one, is rendered both ways and stored
+/// with the row after it (`endPendingRow`): the lines do not depend on where batches end, which the fast paths
 /// move (they render the batch before storing rows of their own, and collections come at
 /// other times).
 ///
