@@ -45,6 +45,46 @@ struct ScreenParserTableTests {
         }
     }
 
+    @Test func theEscapesTheGroundLoopParsesAreTheTables() {
+        // ScreenParser.escape parses escape sequences without the table, as it reads the
+        // escape and escapeIntermediate states.
+        let table = ScreenParser.transitions
+        let escape = Int(ScreenParser.State.escape.rawValue) << 8
+        let intermediate = Int(ScreenParser.State.escapeIntermediate.rawValue) << 8
+        for byte in 0...0xFF {
+            let (first, after) = (table[escape | byte], table[intermediate | byte])
+            #expect(ScreenParser.isEscapeFinal(UInt8(byte)) == (first.action == .escDispatch), "byte \(byte)")
+            switch byte {
+            case 0x18, 0x1A, 0x1B:
+                let next: ScreenParser.State = byte == 0x1B ? .escape : .ground
+                #expect(first.action == .none && first.next == next, "byte \(byte)")
+                #expect(after.action == .none && after.next == next, "byte \(byte)")
+            case 0x00..<0x20:
+                #expect(first.action == .execute && first.next == nil, "byte \(byte)")
+                #expect(after.action == .execute && after.next == nil, "byte \(byte)")
+            case 0x20..<0x30:
+                #expect(first.action == .collect && first.next == .escapeIntermediate, "byte \(byte)")
+                #expect(after.action == .collect && after.next == nil, "byte \(byte)")
+            case 0x30..<0x7F:
+                #expect(first.action != .escDispatch || first.next == .ground, "byte \(byte)")
+                #expect(after.action == .escDispatch && after.next == .ground, "byte \(byte)")
+            default:
+                #expect(first.action == .none && first.next == nil, "byte \(byte)")
+                #expect(after.action == .none && after.next == nil, "byte \(byte)")
+            }
+        }
+    }
+
+    @Test(arguments: [ScreenParser.State.dcsIgnore, .sosPmString, .apcString])
+    func theControlsAnIgnoredStringPassesAreTheTables(_ state: ScreenParser.State) {
+        let table = ScreenParser.transitions
+        for byte in 0..<0x20 {
+            let transition = table[Int(state.rawValue) << 8 | byte]
+            let doesNothing = transition.action == .none && transition.next == nil
+            #expect(ScreenParser.passesInIgnoredString(UInt8(byte)) == doesNothing, "byte \(byte) in \(state)")
+        }
+    }
+
     @Test(arguments: ScreenParser.State.allCases.filter { $0 != .dcsEscape })
     func noByteFrom0x80Up(_ state: ScreenParser.State) {
         // No C1 controls: a byte >= 0x80 never changes the state (after an ESC inside a

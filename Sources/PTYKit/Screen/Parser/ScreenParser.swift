@@ -217,7 +217,10 @@ struct ScreenParser {
                 byte = base[offset]
             }
             if byte == 0x1B {
-                guard let after = controlSequence(base, at: offset, to: end, &consumer) else { return offset }
+                guard
+                    let after = controlSequence(base, at: offset, to: end, &consumer)
+                        ?? escape(base, at: offset, to: end, &consumer)
+                else { return offset }
                 offset = after
             } else if byte < 0x20 {
                 // CAN and SUB in ground end nothing and do nothing.
@@ -429,6 +432,72 @@ struct ScreenParser {
         return offset &+ 1
     }
 
+    /// An escape sequence from the ESC at `start` (`ESC 7`, `ESC M`, `ESC ( B`: in binary
+    /// bytes nearly every ESC is one, controls or bytes above `~` often among its bytes),
+    /// dispatched, the controls among its bytes executed and those above `~` passed over, as
+    /// the escape states do; also an ESC that CAN or SUB ends (nothing) or another ESC begins
+    /// again. Its end (that ESC's offset), or nil, having done nothing, when the ESC begins a
+    /// control sequence or a string, or the buffer ends first: the table then parses it. A
+    /// call: binary bytes meet one in 256 bytes, a terminal program seldom.
+    @inline(never)
+    private mutating func escape<Consumer: ScreenParserConsumer>(
+        _ base: UnsafePointer<UInt8>, at start: Int, to end: Int, _ consumer: inout Consumer
+    ) -> Int? {
+        var offset = start &+ 1
+        var hasIntermediate = false
+        var passesBytes = false
+        while offset < end {
+            let byte = base[offset]
+            if byte < 0x20 {
+                if byte == 0x18 || byte == 0x1A || byte == 0x1B { break }
+                passesBytes = true
+            } else if byte < 0x30 {
+                hasIntermediate = true
+                passesBytes = true
+            } else if byte < 0x7F {
+                break
+            }
+            offset &+= 1
+        }
+        guard offset < end else { return nil }
+        let final = base[offset]
+        let endsInGround = final == 0x18 || final == 0x1A
+        // After an intermediate every byte from 0x30 to `~` is a final (escapeIntermediate).
+        guard endsInGround || final == 0x1B || hasIntermediate || Self.isEscapeFinal(final) else { return nil }
+        sequence.clear()
+        if passesBytes {
+            for index in (start &+ 1)..<offset {
+                let byte = base[index]
+                if byte < 0x20 {
+                    consumer.execute(byte)
+                } else if byte < 0x30 {
+                    sequence.collect(byte)
+                }
+            }
+        }
+        if endsInGround { return offset &+ 1 }
+        if final == 0x1B { return offset }
+        withUnsafePointer(to: &sequence) { consumer.escapeDispatch(final, $0) }
+        return offset &+ 1
+    }
+
+    /// Whether `byte` ends an escape sequence with no intermediate (the table's escDispatch
+    /// from the escape state): 0x30-0x7E but `P`, `X`, `[`, `]`, `^`, `_` and
+    /// `k`, which begin strings and control sequences.
+    @inline(__always)
+    static func isEscapeFinal(_ byte: UInt8) -> Bool {
+        let bit = byte &- 0x30
+        guard bit < 0x4F else { return false }
+        return (bit < 64 ? escapeFinalsLow &>> bit : escapeFinalsHigh &>> (bit &- 64)) & 1 != 0
+    }
+
+    /// The finals' bits from 0x30 (low) and 0x70 (high); ScreenParserTableTests pins them
+    /// against the table.
+    private static let escapeFinalsLow: UInt64 =
+        ~(1 << (0x50 - 0x30) | 1 << (0x58 - 0x30) | 1 << (0x5B - 0x30) | 1 << (0x5D - 0x30) | 1 << (0x5E - 0x30)
+        | 1 << (0x5F - 0x30) | 1 << (0x6B - 0x30))
+    private static let escapeFinalsHigh: UInt64 = 0x7FFF
+
     /// The number whose first digit, `first`, is at `offset`, read whole (saturating as
     /// `SequenceParameters` does); `offset` ends at the byte after it, `end` if none.
     @inline(__always)
@@ -497,16 +566,37 @@ struct ScreenParser {
             string.put(base + start, count: runEnd &- start)
             return runEnd
         case .dcsPassthrough:
-            // Only ST ends it: in a binary file printed by mistake, tens of kilobytes.
-            let escape = memchr(base + start, 0x1B, end &- start)
-            let offset = escape.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? end
-            string.put(base + start, count: offset &- start)
-            return offset
+            // Only ST ends it: in a binary file printed by mistake, tens of kilobytes with an
+            // ESC every 256 bytes, which with the byte after it, when that is not `\`, is
+            // payload too (the table's dcsEscape): passed over here, not stepped through.
+            var offset = start
+            while let escape = memchr(base + offset, 0x1B, end &- offset) {
+                let at = UnsafePointer(escape.assumingMemoryBound(to: UInt8.self)) - base
+                guard at &+ 1 < end && base[at &+ 1] != UInt8(ascii: "\\") else {
+                    string.put(base + start, count: at &- start)
+                    return at
+                }
+                offset = at &+ 2
+            }
+            string.put(base + start, count: end &- start)
+            return end
         case .dcsIgnore, .sosPmString, .apcString:
-            return Self.payloadRunEnd(base, from: start, to: end)
+            // Only CAN, SUB and ESC end these; the other controls do nothing in them either.
+            var offset = Self.payloadRunEnd(base, from: start, to: end)
+            while offset < end && Self.passesInIgnoredString(base[offset]) {
+                offset = Self.payloadRunEnd(base, from: offset &+ 1, to: end)
+            }
+            return offset
         default:
             return nil
         }
+    }
+
+    /// Whether `byte`, a C0 control, does nothing in a DCS ignored, SOS, PM or APC string: all
+    /// but CAN, SUB and ESC.
+    @inline(__always)
+    static func passesInIgnoredString(_ byte: UInt8) -> Bool {
+        byte != 0x18 && byte != 0x1A && byte != 0x1B
     }
 
     /// The end of the run of bytes 0x20-0xFF from `start`: only C0 controls end a string.
