@@ -36,7 +36,10 @@ struct InternTable<Value: Hashable, ID: FixedWidthInteger & UnsignedInteger> {
         let next = freeIds.last ?? values.count
         let id = Self.entered(&ids[value, default: next])
         guard id == next else { return ID(truncatingIfNeeded: id) }
-        if freeIds.popLast() != nil {
+        // A freed id is below the count (a collection cuts the values after the last live
+        // one); removeLast is inlined where popLast was a call.
+        if id < values.count {
+            freeIds.removeLast()
             values[id] = value
         } else if values.count < limit {
             values.append(value)
