@@ -213,6 +213,24 @@ struct Grid {
         clearRow(rows &- 1, style: style)
     }
 
+    /// `scrollScreenUp(style: 0)` where that needs no call (the row map's window has room,
+    /// the row leaving is single-size, more than one row): whether it did. A line feed at
+    /// the bottom of random bytes' screens, with no call there the caller saves fewer
+    /// registers.
+    @inline(__always)
+    func slidesUpBlank() -> Bool {
+        let map = rowMap
+        let leaving = Int(map[0])
+        guard rows > 1 && mapOffset.pointee &+ rows &+ 1 <= rows &* Self.mapWindows && lineSizes[leaving] == .single
+        else { return false }
+        map[rows] = Int32(truncatingIfNeeded: leaving)
+        mapOffset.pointee &+= 1
+        written[leaving] = 0
+        fill[leaving] = 0
+        wrapped[leaving] = false
+        return true
+    }
+
     /// Rows `top...bottom` move down by `count`; blank rows come in at the top.
     func scrollDown(top: Int, bottom: Int, count: Int, style: UInt16) {
         let height = bottom &- top &+ 1

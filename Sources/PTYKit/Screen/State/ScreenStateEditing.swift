@@ -270,10 +270,16 @@ extension ScreenState {
         if count > 0 {
             guard !cursor.pendingWrap else { return }
             let edge = rightEdge
-            for _ in 0..<count {
-                guard cursor.x < edge else { break }
-                repeat { cursor.x &+= 1 } while cursor.x < edge && !tabStops[cursor.x]
+            // The stops read from their buffer: a subscript of the array checked its bounds
+            // and reloaded it a column (random bytes have an HT in 256 bytes).
+            var x = cursor.x
+            tabStops.stops.withUnsafeBufferPointer { stops in
+                for _ in 0..<count {
+                    guard x < edge else { break }
+                    repeat { x &+= 1 } while x < edge && !stops[x]
+                }
             }
+            cursor.x = x
         } else {
             cursor.pendingWrap = false
             let edge = leftEdge
@@ -303,6 +309,7 @@ extension ScreenState {
             if cursor.y == rows &- 1 && scrollsPlainly {
                 // Text scrolling up a whole screen whose lines go nowhere and whose rows are
                 // all the program's: most of what scrolls.
+                if pen.style.background == .default && grid.slidesUpBlank() { return }
                 grid.scrollScreenUp(style: erasePenId())
             } else {
                 scrollUp(1)
