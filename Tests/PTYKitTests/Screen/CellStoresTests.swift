@@ -44,9 +44,10 @@ struct CellStoresTests {
         Self.expectStores({ ccell_store_ascii_avx512($0, $1, $2, $3) }, "AVX-512")
     }
 
-    /// The gathering of text among binary bytes: its AVX2 form, which packs the printable
-    /// bytes with a shuffle and writes past the last, against SSE2's, one set bit at a
-    /// time: random bytes with more text and two-byte characters in them, from every
+    /// The gathering of text among binary bytes: its AVX2 form, 32 bytes a step, which packs
+    /// the printable bytes with a shuffle and writes past the last, against SSE2's, 16 bytes
+    /// a step and one set bit at a time: random bytes with more text, controls, two-byte
+    /// characters and longer ones (complete, cut short, malformed) in them, from every
     /// start, to every end, with capacities small and large.
     @Test func gatheringFormsAgree() {
         guard ccell_avx2_available() else { return #expect(CellVectors.available == .sse2, "no AVX2") }
@@ -54,19 +55,23 @@ struct CellStoresTests {
         var random = SplitMix64(seed: 0x6A7)
         for _ in 0..<3_000 {
             var input: [UInt8] = []
-            while input.count < 80 {
+            while input.count < 160 {
                 let pick = random.next()
-                switch pick % 4 {
+                switch pick % 6 {
                 case 0: input.append(UInt8(truncatingIfNeeded: pick >> 8))
                 case 1:
                     let scalar = 0x80 + UInt32((pick >> 8) % 0x780)
                     input += [UInt8(0xC0 | scalar >> 6), UInt8(0x80 | scalar & 0x3F)]
+                case 2: input += [0x08 + UInt8((pick >> 8) % 8)]
+                case 3:
+                    let lead = 0xE0 + UInt8((pick >> 8) % 0x15)
+                    input += [lead] + (0..<Int((pick >> 16) % 4)).map { _ in UInt8(0x80 + random.next() % 0x40) }
                 default: input += (0..<Int((pick >> 8) % 12)).map { _ in UInt8(32 + random.next() % 95) }
                 }
             }
             let start = Int(random.next() % 40)
             let end = start + 1 + Int(random.next() % UInt64(input.count - start))
-            let capacity = [1, 3, 16, 17, 256][Int(random.next() % 5)]
+            let capacity = [1, 3, 16, 17, 40, 256][Int(random.next() % 6)]
             let breakCapacity = [0, 1, 2, 32][Int(random.next() % 4)]
             var results: [[Int]] = []
             for form in [CellVectors.sse2.gatherText, CellVectors.avx2.gatherText] {
@@ -82,6 +87,19 @@ struct CellStoresTests {
             #expect(
                 results[0] == results[1],
                 "\(input) from \(start) to \(end), \(capacity) and \(breakCapacity) breaks at most")
+        }
+    }
+
+    /// Gathered text stored as cells, eight a step and the last eight (or, for fewer, four)
+    /// overlapping: each content in the style, nothing written past the last.
+    @Test func storedTextIsEachContentInItsStyle() {
+        for count in 4...100 {
+            let text = (0..<count).map { UInt16(truncatingIfNeeded: $0 &* 7919 &+ count) }
+            var cells = [UInt64](repeating: 0xAA, count: count + 8)
+            let style = UInt64(0x1234 + count) << 32
+            ccell_store_text(text, count, style, &cells)
+            #expect(cells[..<count] == ArraySlice(text.map { style | UInt64($0) }), "\(count) cells")
+            #expect(cells[count...].allSatisfy { $0 == 0xAA }, "past \(count) cells")
         }
     }
 

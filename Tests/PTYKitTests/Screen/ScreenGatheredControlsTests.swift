@@ -61,4 +61,32 @@ struct ScreenGatheredControlsTests {
             screenEverySplit(input, rows: 5, columns: 10)
         }
     }
+
+    /// Long runs of binary bytes without ESC, gathered a block (16 or 32 bytes) at a step:
+    /// controls, two-byte characters of every kind and longer characters cut short or
+    /// malformed taken inside a block, at its end and across it, and those that stop the
+    /// gathering (combining marks, complete characters of three or four bytes) among them;
+    /// then REP, which must repeat what came last.
+    @Test func longBinaryRunsTakenInBlocksAgreeWithTheTable() {
+        var random = SplitMix64(seed: 0xB10C)
+        let pieces: [[UInt8]] = [
+            [0x08], [0x09], [0x0A], [0x0D], [0x0E], [0x0F], [0x00], [0x07], [0x80], [0xFF], [0x7F], [0x1A],
+            [0xC3, 0xA9], [0xD0, 0x96], [0xC2, 0x85], [0xCC, 0x81], [0xC3], [0xE4, 0xB8], [0xE4, 0xB8, 0x80],
+            [0xED, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x9B],
+        ]
+        for round in 0..<24 {
+            var input = bytes(#"\e)0"#)
+            while input.count < 320 {
+                let pick = random.next()
+                switch pick % 8 {
+                case 0, 1: input += (0..<Int((pick >> 8) % 24)).map { _ in UInt8(32 + random.next() % 95) }
+                case 2: input.append(UInt8(truncatingIfNeeded: pick >> 8) | 0x80)
+                case 3 where round % 4 == 0 && (pick >> 8) % 16 == 0: input += bytes(#"\e[2b"#)
+                default: input += pieces[Int((pick >> 8) % UInt64(pieces.count))]
+                }
+            }
+            screenEverySplit(input + bytes(#"\e[3b"#), rows: 6, columns: 40)
+        }
+    }
 }
