@@ -36,8 +36,10 @@ bool ccell_avx2_available(void) {
     unsigned low, high;
     __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
     if ((low & 6) != 6) return false;
+    if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) || !(ecx & bit_LZCNT)) return false;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-    return (ebx & bit_AVX2) != 0;
+    const unsigned needed = bit_AVX2 | bit_BMI | bit_BMI2;
+    return (ebx & needed) == needed;
 }
 
 bool ccell_avx512_available(void) {
@@ -86,11 +88,10 @@ line_stops(const uint8_t *bytes, long start, long end, long *stops, long capacit
 /// Bit i set where bytes[i] (of 32) is printable ASCII.
 __attribute__((target("avx2"), always_inline)) static inline uint32_t
 printable_mask_avx2(const uint8_t *bytes) {
-    // As signed bytes, the printable ones are those above 0x1F and below 0x7F.
-    __m256i chunk = _mm256_loadu_si256((const __m256i *)bytes);
-    __m256i printable = _mm256_andnot_si256(_mm256_cmpeq_epi8(chunk, _mm256_set1_epi8(0x7F)),
-                                            _mm256_cmpgt_epi8(chunk, _mm256_set1_epi8(0x1F)));
-    return (uint32_t)_mm256_movemask_epi8(printable);
+    // Plus one, the printable bytes (0x20-0x7E) are 0x21-0x7F, as signed bytes those above
+    // 0x20: one compare.
+    __m256i chunk = _mm256_add_epi8(_mm256_loadu_si256((const __m256i *)bytes), _mm256_set1_epi8(1));
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(chunk, _mm256_set1_epi8(0x20)));
 }
 
 __attribute__((target("avx2"), always_inline)) static inline uint64_t
@@ -157,10 +158,30 @@ __attribute__((always_inline)) static inline uint64_t equal_mask_sse2(const uint
     return mask;
 }
 
-#define WALK_BLOCKS_FORM(FORM, TARGET)                                                                     \
+/// The first `count` (below 64) of the 8 bytes at `bytes`, as a little-endian word, with
+/// BMI2's BZHI, which reads the low byte of its bit count: all 8 for counts of 8 to 31 and
+/// 40 to 63, but the first count - 32 for counts of 32 to 39 (none for 32).
+__attribute__((target("bmi2"), always_inline)) static inline uint64_t low_bytes_bmi2(const uint8_t *bytes,
+                                                                                  long count) {
+    uint64_t word;
+    memcpy(&word, bytes, 8);
+    return _bzhi_u64(word, (unsigned)(8 * count));
+}
+
+/// The bits below bit `count` (at most 64), with BMI2's BZHI.
+__attribute__((target("bmi2"), always_inline)) static inline uint64_t bits_below_bmi2(long count) {
+    return _bzhi_u64(~0ULL, (unsigned)count);
+}
+
+#define WALK_BLOCKS_FORM(FORM, TARGET, BIT_FORM)                                                           \
     TARGET void ccell_walk_blocks_##FORM(const uint8_t *bytes, long end, ccell_text_walk *walk,            \
                                          const ccell_block_setting *setting) {                           \
-        walk_blocks(bytes, end, walk, setting, unprintable_mask_##FORM, equal_mask_##FORM);                    \
+        const struct block_ops ops = {unprintable_mask_##FORM, equal_mask_##FORM, low_bytes##BIT_FORM,     \
+                                      bits_below##BIT_FORM};                                               \
+        if (setting->newline)                                                                              \
+            walk_blocks(bytes, end, walk, setting, true, ops);                                             \
+        else                                                                                               \
+            walk_blocks(bytes, end, walk, setting, false, ops);                                            \
     }
 
 __attribute__((target("avx2")))
@@ -289,10 +310,14 @@ static bool is_equal(uint8_t byte, uint8_t value) { return byte == value; }
 static uint64_t unprintable_mask_plain(const uint8_t *bytes) { return mask_where(bytes, is_unprintable, 0); }
 static uint64_t equal_mask_plain(const uint8_t *bytes, uint8_t value) { return mask_where(bytes, is_equal, value); }
 
-#define WALK_BLOCKS_FORM(FORM, TARGET)                                                                     \
+#define WALK_BLOCKS_FORM(FORM, TARGET, BIT_FORM)                                                           \
     void ccell_walk_blocks_##FORM(const uint8_t *bytes, long end, ccell_text_walk *walk,                   \
                                   const ccell_block_setting *setting) {                                  \
-        walk_blocks(bytes, end, walk, setting, unprintable_mask_plain, equal_mask_plain);                   \
+        const struct block_ops ops = {unprintable_mask_plain, equal_mask_plain, low_bytes, bits_below};    \
+        if (setting->newline)                                                                              \
+            walk_blocks(bytes, end, walk, setting, true, ops);                                             \
+        else                                                                                               \
+            walk_blocks(bytes, end, walk, setting, false, ops);                                            \
     }
 
 long ccell_printable_run_end_avx2(const uint8_t *bytes, long start, long end) {
@@ -306,24 +331,41 @@ void ccell_store_ascii_avx2(const uint8_t *bytes, long count, uint64_t style, ui
 
 #endif
 
+/// The first `count` of the 8 bytes at `bytes`, as a little-endian word: all 8 for a count
+/// of 8 or more.
+static inline uint64_t low_bytes(const uint8_t *bytes, long count) {
+    uint64_t word;
+    memcpy(&word, bytes, 8);
+    return count >= 8 ? word : word & ((1ULL << (8 * count)) - 1);
+}
+
 /// The bits below bit `count` (at most 64).
 static inline uint64_t bits_below(long count) { return count >= 64 ? ~0ULL : (1ULL << count) - 1; }
 
 /// The lowest set bit's position, 64 if none.
 static inline long lowest_bit(uint64_t bits) { return bits ? __builtin_ctzll(bits) : 64; }
 
+/// What a walk over blocks does with the instruction set's own instructions: the masks of
+/// 64 bytes that are not printable ASCII and that are a byte, a word of the first bytes
+/// of 8 (low_bytes), the bits below a bit (bits_below).
+struct block_ops {
+    uint64_t (*unprintable)(const uint8_t *);
+    uint64_t (*equal)(const uint8_t *, uint8_t);
+    uint64_t (*low_bytes)(const uint8_t *, long);
+    uint64_t (*below)(long);
+};
+
 /// The position of the set bit of `bits` that has `index` set bits below it (there is
-/// one): halves searched down to a bit.
-static inline long position_of_set_bit(uint64_t bits, long index) {
-    long position = 0;
-    for (long width = 32; width > 0; width >>= 1) {
-        long below = __builtin_popcountll((bits >> position) & ((1ULL << width) - 1));
-        if (below <= index) {
-            index -= below;
-            position += width;
-        }
+/// one): `index` on by the clear bits up to it, counted again until no more come (a round
+/// for each run of clear bits passed: the SGRs between characters).
+__attribute__((always_inline)) static inline long position_of_set_bit(uint64_t bits, long index,
+                                                                      const struct block_ops ops) {
+    long position = index;
+    for (;;) {
+        long next = index + __builtin_popcountll(~bits & ops.below(position + 1));
+        if (next == position) return position;
+        position = next;
     }
-    return position;
 }
 
 /// Whether the `count` bytes from `params` (after `ESC [`) are an SGR the walk over
@@ -381,158 +423,206 @@ __attribute__((noinline)) static bool learn_rendition(const uint8_t *escape, lon
     return true;
 }
 
-/// How many of the 64 bytes at `bytes` (before `end`) a block step may take (the cursor
-/// aside): those before the first that is not printable ASCII, a return or a line feed,
-/// or before the first SGR that does not end in the block or is not among those `seen`
-/// (every SGR when `seen` is NULL). `unseen` is where such an SGR that ends in the block
-/// begins (-1 if none), `unseenFinal` where it ends. Writes the masks of their returns,
-/// line feeds and characters (the bytes that are in no SGR), and how many line feeds and
-/// escapes they hold.
-__attribute__((always_inline)) static inline long
-block_bytes(const uint8_t *bytes, const uint8_t *end, uint64_t *seen, uint64_t *returns, uint64_t *feeds,
-            uint64_t *characters, long *stops, long *unseen, long *unseenFinal,
-            uint64_t (*unprintable_of)(const uint8_t *),
-            uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
-    uint64_t unprintable = unprintable_of(bytes);
-    uint64_t cr = equal_of(bytes, '\r'), lf = equal_of(bytes, '\n');
-    // Masks now: else the compiler keeps the compares as vectors for later, spilled to the
-    // stack across the SGRs (30 instructions a block more).
-    __asm__("" : "+r"(unprintable), "+r"(cr), "+r"(lf));
+/// What a block step may take of the 64 bytes at a block (the cursor aside): `taken`, the
+/// bytes before the first that is not printable ASCII, a return or a line feed, or before
+/// the first SGR that does not end in the block or is not among those seen; the masks of
+/// their returns, line feeds and characters (the bytes in no SGR), and of their line
+/// feeds and escapes (`stops`). `unseen` is where an SGR that ends in the block but is not
+/// among those seen begins (-1 if none), `unseenFinal` where it ends.
+struct block_take {
+    uint64_t returns, feeds, characters, stops;
+    long taken, unseen, unseenFinal;
+};
+
+/// The block step's take of the 64 bytes at `bytes` (before `end`, fewer than 73 bytes on
+/// when `nearEnd`), looking its SGRs up among those `seen` (every SGR ends the take when
+/// `seen` is NULL).
+__attribute__((always_inline)) static inline struct block_take
+take_block(const uint8_t *bytes, const uint8_t *end, bool nearEnd, const uint64_t *seen,
+           const struct block_ops ops) {
+    uint64_t unprintable = ops.unprintable(bytes);
+    uint64_t cr = ops.equal(bytes, '\r'), lf = ops.equal(bytes, '\n');
     uint64_t others = unprintable & ~(cr | lf);
-    long taken = 64;
-    uint64_t sequences = 0;
-    *unseen = -1;
+    struct block_take take = {.taken = 64, .unseen = -1};
+    uint64_t sequences = 0, escapesTaken = 0;
     if (others) {
-        uint64_t escapes = seen ? equal_of(bytes, 0x1B) : 0;
-        taken = lowest_bit(others & ~escapes);
-        escapes &= bits_below(taken);
+        uint64_t escapes = seen ? ops.equal(bytes, 0x1B) : 0;
+        take.taken = lowest_bit(others & ~escapes);
+        escapes &= ops.below(take.taken);
+        // The take ends at the first escape whose key's 8 bytes are not all before `end`.
+        if (nearEnd) {
+            uint64_t unkeyed = escapes & ~ops.below(end - bytes - 8);
+            if (unkeyed) {
+                take.taken = __builtin_ctzll(unkeyed);
+                escapes &= ops.below(take.taken);
+            }
+        }
         if (escapes) {
-            uint64_t finals = equal_of(bytes, 'm');
-            // The escapes from which a key's 8 bytes are all before `end`.
-            const long keyed = end - bytes - 9;
+            uint64_t finals = ops.equal(bytes, 'm');
+            // The finals of the SGRs taken: their masks made in one subtraction after.
+            uint64_t all = escapes, ends = 0;
             for (; escapes; escapes &= escapes - 1) {
                 long escape = __builtin_ctzll(escapes);
                 long final = lowest_bit(finals & ~3ULL << escape);
-                if (final >= taken) {
-                    taken = escape;
-                    break;
-                }
-                long count = final - escape;
-                uint64_t key = count <= 8 && escape <= keyed ? rendition_key_of(bytes + escape, count) : 0;
-                if (key == 0 || *rendition_slot(key, seen) != key) {
-                    // Not seen: the caller learns it, or the block ends before it.
-                    *unseen = escape;
-                    *unseenFinal = final;
-                    taken = escape;
-                    break;
-                }
-                sequences |= (2ULL << final) - (1ULL << escape);
+                if (__builtin_expect(final >= take.taken, 0)) break;
+                // An SGR of more than 8 bytes from `[` to `m` has a key without its `m`
+                // (BZHI's keeps fewer bytes for some), which no slot holds.
+                uint64_t key = ops.low_bytes(bytes + escape + 1, final - escape);
+                if (__builtin_expect(*rendition_slot(key, (uint64_t *)seen) != key, 0)) break;
+                ends |= 1ULL << final;
             }
+            // `escapes` holds the first SGR not taken and those after it: one that ends in
+            // the take was not seen (the caller learns it, or the take ends before it).
+            if (escapes) {
+                long escape = __builtin_ctzll(escapes);
+                long final = lowest_bit(finals & ~3ULL << escape);
+                if (final < take.taken) {
+                    take.unseen = escape;
+                    take.unseenFinal = final;
+                }
+                take.taken = escape;
+            }
+            escapesTaken = all ^ escapes;
+            // From each escape taken to its final: 2 << final less 1 << escape, summed.
+            sequences = (ends << 1) - escapesTaken;
         }
     }
-    uint64_t kept = bits_below(taken);
-    *returns = cr & kept;
-    *feeds = lf & kept;
-    *characters = ~(unprintable | sequences) & kept;
-    *stops = __builtin_popcountll(unprintable & ~cr & kept);
-    return taken;
+    uint64_t kept = ops.below(take.taken);
+    take.returns = cr & kept;
+    take.feeds = lf & kept;
+    take.characters = ~(unprintable | sequences) & kept;
+    take.stops = take.feeds | escapesTaken;
+    return take;
 }
 
-/// ccell_walk_blocks with the instruction set's masks. Only the characters before a
-/// block's first return (or line feed, in newline mode) can reach the right margin, at
-/// most once: fewer than `columns` follow a return. From the one that does (`margin`),
-/// each character stays in the last column while a line feed comes before it (a line
-/// feed ends the pending wrap, not the column: `yes` without its returns), and the first
-/// that comes straight after a character, SGRs between them or not, wraps: the
-/// characters from it on go on from column 0 of the next row.
+/// The bits of `bits` after its highest set bit's: all of them when none is set.
+static inline uint64_t after_highest_bit(uint64_t bits, uint64_t of) {
+    return bits ? (of >> (63 - __builtin_clzll(bits))) >> 1 : of;
+}
+
+/// What ccell_walk_blocks keeps in registers from its setting, read once (the line starts'
+/// stores would make the compiler read them again a block).
+struct block_walk_setting {
+    long columns, stop;
+    ccell_line_start *starts;
+    long ring, stream_offset;
+    unsigned long generation;
+};
+
+/// Moves the cursor (`x`, `row`) over the step's bytes from `block`, `count`
+/// characters before the first reset (a return, or a line feed in newline mode), the
+/// character at `margin` reaching the right margin (-1: a wrap pending before the block)
+/// and the one at `wrap` wrapping (64 for none), `afterWrap` characters from it on; notes
+/// where the last line feed left it. False, moving nothing, when the step would enter row
+/// `stop`.
+__attribute__((always_inline)) static inline bool
+advance(const struct block_take *take, const struct block_walk_setting *setting, bool newline, long block,
+        long count, long margin, long wrap, long afterWrap, long *x, long *row) {
+    const uint64_t feeds = take->feeds, characters = take->characters;
+    const uint64_t resets = newline ? take->returns | feeds : take->returns;
+    long feedCount = __builtin_popcountll(feeds);
+    long rowsEntered = feedCount + (wrap < 64);
+    if (*row + rowsEntered >= setting->stop) return false;
+    if (feeds) {
+        long lastFeed = 63 - __builtin_clzll(feeds);
+        uint64_t before = characters & ((1ULL << lastFeed) - 1);
+        uint64_t returnsBefore = take->returns & ((1ULL << lastFeed) - 1);
+        long xAfter = newline         ? 0
+                      : returnsBefore ? __builtin_popcountll(after_highest_bit(returnsBefore, before))
+                      : wrap < lastFeed ? __builtin_popcountll(before >> wrap)
+                      : margin < lastFeed ? setting->columns - 1
+                                          : *x + __builtin_popcountll(before);
+        long feedRow = *row + feedCount + (wrap < lastFeed);
+        setting->starts[feedRow & setting->ring] = (ccell_line_start){
+            setting->stream_offset + block + lastFeed + 1, xAfter, feedRow, setting->generation};
+    }
+    *row += rowsEntered;
+    if (resets) {
+        *x = __builtin_popcountll(after_highest_bit(resets, characters));
+    } else if (wrap < 64) {
+        *x = afterWrap;
+    } else if (margin < 64) {
+        // At the margin: a wrap pends if a character came after the last line feed (else
+        // as it did before the block, when none came).
+        uint64_t moves = characters | feeds;
+        if (moves) *x = setting->columns - 1 + ((characters >> (63 - __builtin_clzll(moves))) & 1);
+    } else {
+        *x += count;
+    }
+    return true;
+}
+
+/// ccell_walk_blocks with the instruction set's masks, in or out of newline mode. Only
+/// the characters before a block's first return (or line feed, in newline mode) can reach
+/// the right margin, at most once: fewer than `columns` follow a return. From the one that
+/// does (`margin`), each character stays in the last column while a line feed comes before
+/// it (a line feed ends the pending wrap, not the column: `yes` without its returns), and
+/// the first that comes straight after a character, SGRs between them or not, wraps: the
+/// characters from it on go on from column 0 of the next row. The steps that reach no
+/// margin (most) move the cursor by code of their own, where the margin's terms are known.
 __attribute__((always_inline)) static inline void
-walk_blocks(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting,
-            uint64_t (*unprintable_of)(const uint8_t *), uint64_t (*equal_of)(const uint8_t *, uint8_t)) {
-    const long columns = setting->columns;
-    const bool newline = setting->newline;
-    long block = walk->offset, x = walk->x, row = walk->row;
-    bool pending = walk->pending_wrap;
+walk_blocks(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *given,
+            const bool newline, const struct block_ops ops) {
+    const struct block_walk_setting setting = {given->columns,           given->stop,         given->starts,
+                                               given->starts_kept - 1,   given->stream_offset, given->generation};
+    uint64_t *const seen = given->renditions_seen;
+    const long columns = setting.columns;
+    long block = walk->offset, row = walk->row;
+    // The column, one more (`columns`) while a wrap is pending: the steps that reach no
+    // margin are those whose characters leave it below `columns`.
+    long x = walk->x + walk->pending_wrap;
     long sparse = 0, learnt = -1;
     walk->sparse = false;
-    while (end - block >= 64) {
-        uint64_t returns, feeds, characters;
-        long stops, unseen, unseenFinal;
-        long taken = block_bytes(bytes + block, bytes + end, setting->renditions_seen, &returns, &feeds,
-                                 &characters, &stops, &unseen, &unseenFinal, unprintable_of, equal_of);
+    for (const long last = end - 64, keyedLast = end - 73; block <= last;) {
+        struct block_take take = take_block(bytes + block, bytes + end, block > keyedLast, seen, ops);
         // An SGR not seen before: the block again once it is learnt (out of the loop's way),
         // once a block (two that share a slot would take turns in it for ever).
-        if (unseen >= 0 && block != learnt &&
-            learn_rendition(bytes + block + unseen, unseenFinal - unseen, bytes + end, setting->renditions_seen)) {
+        if (take.unseen >= 0 && block != learnt &&
+            learn_rendition(bytes + block + take.unseen, take.unseenFinal - take.unseen, bytes + end, seen)) {
             learnt = block;
             continue;
         }
-        if (taken == 0) break;
+        if (take.taken == 0) break;
 
-        uint64_t resets = newline ? returns | feeds : returns;
-        uint64_t first = characters & ((resets & (0 - resets)) - 1);
+        uint64_t resets = newline ? take.returns | take.feeds : take.returns;
+        uint64_t first = take.characters & (resets ^ (resets - 1));
         long count = __builtin_popcountll(first);
-        // Where a character reaches the margin (-1 for a wrap pending before the block) and
-        // the first that wraps: 64 for none.
-        long margin = 64, wrap = 64, afterWrap = 0;
-        if (pending || x + count >= columns) {
-            margin = pending ? -1 : position_of_set_bit(first, columns - 1 - x);
+        if (x + count < columns) {
+            if (!advance(&take, &setting, newline, block, count, 64, 64, 0, &x, &row)) break;
+        } else {
+            const bool pending = x == columns;
+            // Where a character reaches the margin (-1 for a wrap pending before the block)
+            // and the first that wraps: 64 for none.
+            long margin = pending ? -1 : position_of_set_bit(first, columns - 1 - x, ops);
             // The bytes whose last byte before them that is in no SGR is a character.
-            uint64_t follows = characters << 1 | (pending ? 1 : 0);
-            uint64_t sequences = ~(characters | returns | feeds) & bits_below(taken);
+            uint64_t follows = take.characters << 1 | (pending ? 1 : 0);
+            uint64_t sequences = ~(take.characters | take.returns | take.feeds) & ops.below(take.taken);
             uint64_t afterCharacter = (follows & ~sequences) | ((sequences + (follows & sequences)) ^ sequences);
             uint64_t fromMargin = pending ? ~0ULL : (~0ULL << margin) << 1;
-            wrap = lowest_bit(first & afterCharacter & fromMargin);
-            afterWrap = wrap < 64 ? __builtin_popcountll(first >> wrap) : 0;
+            long wrap = lowest_bit(first & afterCharacter & fromMargin);
+            long afterWrap = wrap < 64 ? __builtin_popcountll(first >> wrap) : 0;
             // 64 characters from column 0 of a screen 64 wide would reach the margin again.
             if (afterWrap >= columns) break;
+            if (!advance(&take, &setting, newline, block, count, margin, wrap, afterWrap, &x, &row))
+                break;
         }
-        long feedCount = __builtin_popcountll(feeds);
-        long rowsEntered = feedCount + (wrap < 64);
-        if (row + rowsEntered >= setting->stop) break;
-        if (feeds) {
-            long lastFeed = 63 - __builtin_clzll(feeds);
-            uint64_t before = (1ULL << lastFeed) - 1;
-            uint64_t returnsBefore = returns & before;
-            long xAfter = newline         ? 0
-                          : returnsBefore ? __builtin_popcountll((characters & before) >> (64 - __builtin_clzll(returnsBefore)))
-                          : wrap < lastFeed ? __builtin_popcountll((characters & before) >> wrap)
-                          : margin < lastFeed ? columns - 1
-                                              : x + __builtin_popcountll(characters & before);
-            long feedRow = row + feedCount + (wrap < lastFeed);
-            setting->starts[feedRow & (setting->starts_kept - 1)] = (ccell_line_start){
-                setting->stream_offset + block + lastFeed + 1, xAfter, feedRow, setting->generation};
-        }
-        row += rowsEntered;
-        if (resets) {
-            x = __builtin_popcountll((characters >> (63 - __builtin_clzll(resets))) >> 1);
-            pending = false;
-        } else if (wrap < 64) {
-            x = afterWrap;
-            pending = false;
-        } else if (margin < 64) {
-            // At the margin: a wrap pends if a character came after the last line feed.
-            uint64_t moves = characters | feeds;
-            x = columns - 1;
-            if (moves) pending = (characters >> (63 - __builtin_clzll(moves))) & 1;
-        } else {
-            x += count;
-        }
-        block += taken;
-        sparse = stops < CCELL_DENSE_BLOCK_STOPS ? sparse + 1 : 0;
-        if (sparse == CCELL_SPARSE_BLOCKS) {
+        block += take.taken;
+        if (__builtin_popcountll(take.stops) >= CCELL_DENSE_BLOCK_STOPS) {
+            sparse = 0;
+        } else if (++sparse == CCELL_SPARSE_BLOCKS) {
             walk->sparse = true;
             break;
         }
     }
     walk->offset = block;
-    walk->x = x;
+    walk->x = x - (x == columns);
     walk->row = row;
-    walk->pending_wrap = pending;
+    walk->pending_wrap = x == columns;
 }
 
-WALK_BLOCKS_FORM(sse2, )
-WALK_BLOCKS_FORM(avx2, __attribute__((target("avx2,popcnt"))))
-WALK_BLOCKS_FORM(avx512, __attribute__((target("avx512f,avx512bw,popcnt"))))
+WALK_BLOCKS_FORM(sse2, , )
+WALK_BLOCKS_FORM(avx2, __attribute__((target("avx2,popcnt,bmi,bmi2,lzcnt"))), _bmi2)
+WALK_BLOCKS_FORM(avx512, __attribute__((target("avx512f,avx512bw,popcnt,bmi,bmi2,lzcnt"))), _bmi2)
 
 /// Whether the bytes from `params` (before `end`) are an SGR's parameters and final.
 static bool begins_with_sgr(const uint8_t *params, const uint8_t *end) {

@@ -21,8 +21,9 @@
 
 #pragma clang assume_nonnull begin
 
-/// Whether the _avx2 functions may be called: the CPU has AVX2 and the
-/// kernel saves the YMM registers. False on other architectures.
+/// Whether the _avx2 functions may be called: the CPU has AVX2 and the bit
+/// instructions every CPU with AVX2 has (BMI1, BMI2, LZCNT), and the kernel
+/// saves the YMM registers. False on other architectures.
 bool ccell_avx2_available(void);
 
 /// Whether the _avx512 functions may be called: AVX-512 F, BW and VL, on a CPU
@@ -116,7 +117,7 @@ typedef struct {
 } ccell_line_start;
 
 /// The SGRs the walk over blocks has seen it may go over, kept in a table of this many
-/// bits' worth of slots (zeroed at first).
+/// bits' worth of slots, each all ones at first (no SGR's key: a key ends in its `m`).
 #define CCELL_RENDITIONS_SEEN_BITS 4
 
 /// What the walk over blocks goes by: the screen's width (64 columns or more), the row it
@@ -145,7 +146,8 @@ typedef struct {
 /// first, when they would enter row `stop`, or when 64 characters after a wrap would
 /// reach the right margin again (a screen 64 wide); and the walk stops after the blocks
 /// that set `sparse`. Moves `walk` past what it took, noting where each step's last line
-/// feed left it. With SSE2, AVX2 (and POPCNT) or AVX-512 BW, as ccell_line_stops.
+/// feed left it. With SSE2, AVX2 (and POPCNT, BMI1, BMI2, LZCNT) or AVX-512 BW, as
+/// ccell_line_stops.
 void ccell_walk_blocks_sse2(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting);
 void ccell_walk_blocks_avx2(const uint8_t *bytes, long end, ccell_text_walk *walk, const ccell_block_setting *setting);
 void ccell_walk_blocks_avx512(const uint8_t *bytes, long end, ccell_text_walk *walk,

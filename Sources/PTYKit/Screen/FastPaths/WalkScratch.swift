@@ -35,7 +35,8 @@ struct WalkScratch {
         lineStarts.initialize(
             repeating: ccell_line_start(offset: 0, x: 0, row: 0, generation: 0), count: Self.lineStartsKept)
         renditionsSeen = .allocate(capacity: 1 << Int(CCELL_RENDITIONS_SEEN_BITS))
-        renditionsSeen.initialize(repeating: 0, count: 1 << Int(CCELL_RENDITIONS_SEEN_BITS))
+        // All ones: no SGR's key (CScreenKernels' CCELL_RENDITIONS_SEEN_BITS).
+        renditionsSeen.initialize(repeating: .max, count: 1 << Int(CCELL_RENDITIONS_SEEN_BITS))
     }
 
     func deallocate() {
