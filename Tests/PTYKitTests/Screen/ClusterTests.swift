@@ -2,10 +2,10 @@ import Testing
 
 @testable import PTYKit
 
-/// Cluster's own hash (`_rawHashValue(seed:)`, what the cluster table's dictionary calls in
-/// place of a Hasher): equal clusters hash alike under every seed, a scalar changed in any
-/// lane changes it, and the low bits a dictionary's buckets take spread as a random
-/// function's would.
+/// Cluster's own hash (`_rawHashValue(seed:)`, what the cluster table's ClusterIds calls in
+/// place of a Hasher) and equality: equal clusters hash alike under every seed, a scalar
+/// changed in any lane changes the hash and the equality, and the low bits the table's
+/// slots take spread as a random function's would.
 struct ClusterTests {
     static let seeds = [0, 1, -1, 0x1234_5678_9ABC, Int.min]
 
@@ -27,6 +27,8 @@ struct ClusterTests {
         }
     }
 
+    /// A scalar changed in any lane changes the hash and makes the clusters unequal
+    /// (Cluster's own ==, four words compared).
     @Test func aScalarChangedInAnyLaneChangesTheHash() {
         let scalars: [UInt32] = [0x65, 0x301, 0x302, 0x303, 0x304, 0x305, 0x306, 0x307]
         let original = Self.cluster(scalars)
@@ -38,7 +40,14 @@ struct ClusterTests {
                     Self.cluster(changed)._rawHashValue(seed: seed) != original._rawHashValue(seed: seed),
                     "lane \(lane), seed \(seed)")
             }
+            #expect(Self.cluster(changed) != original, "lane \(lane)")
         }
+    }
+
+    /// Cluster's own ==, which compares the lanes as four words and the count: one more
+    /// scalar that is 0 makes clusters unequal (a scalar changed in any lane, above).
+    @Test func oneMoreScalarMakesClustersUnequal() {
+        #expect(Self.cluster([0x65, 0x301]) != Self.cluster([0x65, 0x301, 0]))
     }
 
     /// 1024 clusters that differ in a base or a mark, in 1024 buckets: a random function

@@ -26,18 +26,27 @@ struct Cluster: Hashable, RandomAccessCollection {
         count &+= 1
     }
 
+    /// The lanes compared as four words: SIMD8's own == compared lane by lane through
+    /// memory, about a hundred instructions a probe of the cluster table.
+    static func == (lhs: Cluster, rhs: Cluster) -> Bool {
+        let left = unsafeBitCast(lhs.lanes, to: SIMD4<UInt64>.self)
+        let right = unsafeBitCast(rhs.lanes, to: SIMD4<UInt64>.self)
+        let difference = left ^ right
+        return lhs.count == rhs.count && difference[0] | difference[1] | difference[2] | difference[3] == 0
+    }
+
     func hash(into hasher: inout Hasher) {
         hasher.combine(_rawHashValue(seed: 0))
     }
 
-    /// What the cluster table's dictionary hashes with, in place of a Hasher (SipHash, a
+    /// What the cluster table (ClusterIds) hashes with, in place of a Hasher (SipHash, a
     /// hundred instructions or more, where random bytes make a cluster every few hundred
     /// bytes): the four words of the lanes, each mixed into the process's seed by a
     /// full-width multiplication whose halves are folded together. The seed enters before
     /// the words, so that which clusters collide is not the same in every process, and
-    /// every bit of a word reaches the low bits the buckets take: with a 64-bit product
-    /// and a shift, the high bits of the last word did not, and a command's output could
-    /// have filled one bucket with marks that differ only there.
+    /// every bit of a word reaches the low bits the table's slots take: with a 64-bit
+    /// product and a shift, the high bits of the last word did not, and a command's output
+    /// could have filled one run of slots with marks that differ only there.
     func _rawHashValue(seed: Int) -> Int {
         let words = unsafeBitCast(lanes, to: SIMD4<UInt64>.self)
         var hash = UInt64(UInt(bitPattern: seed))
