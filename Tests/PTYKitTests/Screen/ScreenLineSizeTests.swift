@@ -117,6 +117,19 @@ struct ScreenLineSizeTests {
         _ = model(input)
     }
 
+    /// A wrap saved pending at the edge of a row still double-size, the margins not set with
+    /// it (the other screen is shown): printing the edge cell again leaves it pending. The
+    /// repaint set it with a right margin there, and turning left/right margin mode on made
+    /// every row single (fuzz: two tabs, ESC # 4, a character, SCOSC, 47). Each input
+    /// repainted and fed to a fresh and a messy model (screenEverySplit).
+    @Test(arguments: [
+        #"\t\t\e#4h\e[s\e[?47h"#, #"\e#6abcde\e7\e[?47h"#, #"\e[2;1H\e#3abcde\e[s\e[?1049h"#,
+        #"\e[?47h\e#6abcde\e7\e[?47l"#,
+    ])
+    func aWrapSavedAtTheEdgeOfARowStillDoubleSize(input: String) {
+        _ = model(input)
+    }
+
     /// The repaint writes each double-size row's size right after the cursor is put on it,
     /// before its text, and only the first half of its cells.
     @Test func theRepaintSetsEachSizeBeforeTheRowsText() {

@@ -264,7 +264,9 @@ extension ScreenState {
             || (margins.leftRightMode && (saved.x < margins.left || saved.x > margins.right))
         let edge = rightEdge(from: saved.x, row: saved.y, of: grid)
         guard settingMargins && !(saved.originMode && outside) && !(saved.pendingWrap && saved.x != edge) else {
-            let marginForWrap = saved.pendingWrap && saved.x != columns - 1 && saved.x > 0
+            // Not at a double-size row's edge, where the cell printed again waits to wrap,
+            // and where turning left/right margin mode on would make every row single.
+            let marginForWrap = saved.pendingWrap && saved.x != grid.lastColumn(saved.y) && saved.x > 0
             if marginForWrap {
                 buffer.append(.mode(.leftRightMargins, on: true))
                 buffer.append(.horizontalMargins(left: 1, right: saved.x + 1))
