@@ -49,15 +49,8 @@ struct ScreenGatheredControlsTests {
             bytes(#"\e[r"#), bytes(#"\e[?69h\e[2;6s"#), bytes(#"\e[?69l"#), bytes(#"\e(0"#), bytes(#"\e(B"#),
         ]
         for _ in 0..<60 {
-            var input = bytes(#"\e)0"#)
-            while input.count < 160 {
-                let pick = random.next()
-                switch pick % 4 {
-                case 0: input.append(UInt8(truncatingIfNeeded: pick >> 8))
-                case 1: input += (0..<Int((pick >> 8) % 6)).map { _ in UInt8(32 + random.next() % 95) }
-                default: input += pieces[Int((pick >> 8) % UInt64(pieces.count))]
-                }
-            }
+            let input = random.binaryBytes(
+                startingWith: bytes(#"\e)0"#), count: 160, pieces: pieces, choices: 4, longestRun: 6)
             screenEverySplit(input, rows: 5, columns: 10)
         }
     }

@@ -64,15 +64,7 @@ struct ScreenParserEscapeTests {
             [0xCC, 0x81], [0xE4, 0xB8, 0x80], bytes("78DEMHc#("),
         ]
         for _ in 0..<40 {
-            var input: [UInt8] = []
-            while input.count < 200 {
-                let pick = random.next()
-                switch pick % 3 {
-                case 0: input.append(UInt8(truncatingIfNeeded: pick >> 8))
-                case 1: input += (0..<Int((pick >> 8) % 4)).map { _ in UInt8(32 + random.next() % 95) }
-                default: input += pieces[Int((pick >> 8) % UInt64(pieces.count))]
-                }
-            }
+            let input = random.binaryBytes(count: 200, pieces: pieces, choices: 3, longestRun: 4)
             screenEverySplit(input, rows: 4, columns: 10)
         }
     }
